@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDuration, tryParseDuration, formatDuration } from './duration.js';
+
+test('parses Go durations', () => {
+  const cases: Array<[string, number]> = [
+    ['0', 0], ['0s', 0], ['1s', 1000], ['120s', 120_000], ['1m30s', 90_000], ['250ms', 250],
+    ['1.5h', 5_400_000], ['-1s', -1000], ['+2m', 120_000], ['100us', 0.1], ['100µs', 0.1], ['1h2m3s4ms', 3_723_004], ['.5s', 500],
+  ];
+  for (const [text, ms] of cases) assert.equal(parseDuration(text), ms, text);
+});
+
+test('refuses what Go refuses', () => {
+  for (const text of ['', '1', 's', '1x', '1 s', '--1s', '1s ', 'ten seconds', '1.s.', '-', '1d']) {
+    assert.equal(tryParseDuration(text), undefined, text);
+  }
+  assert.throws(() => parseDuration('abc'), /invalid duration "abc"/);
+});
+
+test('formats round-trip', () => {
+  for (const ms of [0, 250, 1000, 90_000, 3_723_000, -1000]) assert.equal(parseDuration(formatDuration(ms)), ms);
+});

@@ -1,0 +1,63 @@
+/**
+ * Go `time.ParseDuration` syntax: an optionally signed sequence of decimal
+ * numbers, each with an optional fraction and a unit (ns, us, µs, ms, s, m, h),
+ * such as `300ms`, `-1.5h`, `2h45m`. A bare `0` is allowed.
+ */
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  'µs': 1e-3,
+  'μs': 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+
+/** Milliseconds of a Go duration string, or undefined when it is not one. */
+export function tryParseDuration(text: string): number | undefined {
+  if (typeof text !== 'string' || text.length === 0) return undefined;
+  let i = 0;
+  let sign = 1;
+  if (text[0] === '-' || text[0] === '+') {
+    sign = text[0] === '-' ? -1 : 1;
+    i = 1;
+  }
+  const rest = text.slice(i);
+  if (rest === '0') return 0;
+  if (rest.length === 0) return undefined;
+  let total = 0;
+  PART.lastIndex = 0;
+  let pos = 0;
+  while (pos < rest.length) {
+    PART.lastIndex = pos;
+    const m = PART.exec(rest);
+    if (m === null) return undefined;
+    total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+    pos = PART.lastIndex;
+  }
+  return sign * total;
+}
+
+/** Milliseconds of a Go duration string; throws a TypeError naming the text otherwise. */
+export function parseDuration(text: string): number {
+  const ms = tryParseDuration(text);
+  if (ms === undefined) throw new TypeError(`invalid duration ${JSON.stringify(text)}: want Go syntax such as 10s, 1m30s, 250ms`);
+  return ms;
+}
+
+/** A Go-style duration string for milliseconds (`1m30s`, `250ms`, `0s`). */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let rest = Math.abs(ms);
+  if (rest < 1000) return `${sign}${+rest.toFixed(6)}ms`;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = +(rest / 1000).toFixed(9);
+  return `${sign}${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`;
+}

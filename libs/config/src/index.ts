@@ -1,0 +1,1 @@
+export { parseDuration, tryParseDuration, formatDuration } from "./duration.js";

@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import * as protoLoader from '@grpc/proto-loader';
+import * as grpc from '@grpc/grpc-js';
+
+/** Directory holding the .proto files of Sluice (shipped beside dist/). */
+export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'proto');
+
+export const PROTO_FILES = {
+  check: 'aperture/flowcontrol/check/v1/check.proto',
+  checkhttp: 'sluice/flowcontrol/checkhttp/v1/checkhttp.proto',
+  preview: 'sluice/flowcontrol/preview/v1/preview.proto',
+  controlpoints: 'sluice/flowcontrol/controlpoints/v1/controlpoints.proto',
+} as const;
+
+/**
+ * Loader options: field names stay as written in the .proto (snake_case), so
+ * the JSON of the HTTP routes and the gRPC messages share one spelling.
+ */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+};
+
+let cached: grpc.GrpcObject | undefined;
+
+/** All Sluice services and messages, loaded once. */
+export function loadSluiceProtos(): grpc.GrpcObject {
+  if (cached === undefined) {
+    const def = protoLoader.loadSync(Object.values(PROTO_FILES), LOADER_OPTIONS);
+    cached = grpc.loadPackageDefinition(def);
+  }
+  return cached;
+}
+
+function lookup(root: grpc.GrpcObject, dotted: string): grpc.ServiceClientConstructor {
+  let node: unknown = root;
+  for (const part of dotted.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'function') throw new Error(`service ${dotted} is not in the Sluice protos`);
+  return node as grpc.ServiceClientConstructor;
+}
+
+export const SERVICE_NAMES = {
+  flowControl: 'aperture.flowcontrol.check.v1.FlowControlService',
+  flowControlHttp: 'sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP',
+  flowPreview: 'sluice.flowcontrol.preview.v1.FlowPreviewService',
+  controlPoints: 'sluice.flowcontrol.controlpoints.v1.ControlPointsService',
+} as const;
+
+export type ServiceKey = keyof typeof SERVICE_NAMES;
+
+/** The client constructor (with `.service`, the server-side definition) of a service. */
+export function serviceClient(key: ServiceKey): grpc.ServiceClientConstructor {
+  return lookup(loadSluiceProtos(), SERVICE_NAMES[key]);
+}
