@@ -1,0 +1,225 @@
+{{/*
+The chart name, overridable with .Values.nameOverride.
+*/}}
+{{- define "sluice-agent.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The fully qualified name of the release's objects. When the release name already contains the
+chart name it is used as it is, so `helm install sluice-agent ./charts/sluice-agent` gives
+`sluice-agent`, not `sluice-agent-sluice-agent`.
+*/}}
+{{- define "sluice-agent.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Chart name and version, for the helm.sh/chart label.
+*/}}
+{{- define "sluice-agent.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of every object.
+*/}}
+{{- define "sluice-agent.labels" -}}
+helm.sh/chart: {{ include "sluice-agent.chart" . }}
+{{ include "sluice-agent.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: agent
+app.kubernetes.io/part-of: sluice
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/*
+Labels that select the agent pods (immutable once a DaemonSet exists).
+*/}}
+{{- define "sluice-agent.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "sluice-agent.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+The ServiceAccount the agent runs as.
+*/}}
+{{- define "sluice-agent.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "sluice-agent.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+An image reference from (dict "image" <repository/tag values> "root" $); the tag defaults to
+the chart's appVersion.
+*/}}
+{{- define "sluice-agent.image" -}}
+{{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag | toString) }}
+{{- end }}
+
+{{/*
+The port of a hostname_port address such as ":8080" or "0.0.0.0:3320", from
+(list <address> <default port>).
+*/}}
+{{- define "sluice-agent.portOf" -}}
+{{- $port := regexFind "[0-9]+$" (index . 0 | default "" | toString) }}
+{{- default (index . 1) $port }}
+{{- end }}
+
+{{- define "sluice-agent.serverPort" -}}
+{{- include "sluice-agent.portOf" (list (dig "server" "listener" "addr" ":8080" .Values.config) 8080) }}
+{{- end }}
+
+{{- define "sluice-agent.distCachePort" -}}
+{{- include "sluice-agent.portOf" (list (dig "dist_cache" "bind_addr" ":3320" .Values.config) 3320) }}
+{{- end }}
+
+{{- define "sluice-agent.memberlistPort" -}}
+{{- include "sluice-agent.portOf" (list (dig "dist_cache" "memberlist_bind_addr" ":3322" .Values.config) 3322) }}
+{{- end }}
+
+{{/*
+Stops the render on values the chart cannot honour.
+*/}}
+{{- define "sluice-agent.validate" -}}
+{{- if not (has .Values.mode (list "daemonset" "sidecar")) }}
+{{- fail (printf "mode must be \"daemonset\" or \"sidecar\", got %q" (toString .Values.mode)) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The agent container, shared by the DaemonSet and the sidecar snippet in NOTES.txt.
+*/}}
+{{- define "sluice-agent.container" -}}
+name: agent
+image: {{ include "sluice-agent.image" (dict "image" .Values.image "root" .) }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+command:
+  {{- toYaml .Values.command | nindent 2 }}
+{{- with .Values.args }}
+args:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+ports:
+  - name: server
+    containerPort: {{ include "sluice-agent.serverPort" . }}
+    protocol: TCP
+  - name: dist-cache
+    containerPort: {{ include "sluice-agent.distCachePort" . }}
+    protocol: TCP
+  - name: memberlist
+    containerPort: {{ include "sluice-agent.memberlistPort" . }}
+    protocol: TCP
+  - name: memberlist-udp
+    containerPort: {{ include "sluice-agent.memberlistPort" . }}
+    protocol: UDP
+env:
+  {{- include "sluice-agent.env" . | nindent 2 }}
+{{- with .Values.livenessProbe }}
+livenessProbe:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.readinessProbe }}
+readinessProbe:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.resources }}
+resources:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.securityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumeMounts:
+  - name: config
+    mountPath: /etc/sluice/agent/config
+    readOnly: true
+  - name: tmp
+    mountPath: /tmp
+  - name: logs
+    mountPath: /var/log/sluice
+  {{- with .Values.extraVolumeMounts }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end }}
+
+{{/*
+The agent's environment: the downward API (node name, pod name/namespace/IP), the pod IP
+advertised to peers, then .Values.env (name -> value; non-strings are written as JSON) and
+.Values.extraEnv. $(POD_IP) works because POD_IP is declared first.
+*/}}
+{{- define "sluice-agent.env" -}}
+- name: NODE_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: spec.nodeName
+- name: POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+- name: POD_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+- name: POD_IP
+  valueFrom:
+    fieldRef:
+      fieldPath: status.podIP
+{{- if .Values.advertisePodIP }}
+{{- if not (dig "peer_discovery" "advertisement_addr" "" .Values.config) }}
+- name: SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR
+  value: "$(POD_IP):{{ include "sluice-agent.distCachePort" . }}"
+{{- end }}
+{{- if not (dig "dist_cache" "memberlist_advertise_addr" "" .Values.config) }}
+- name: SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR
+  value: "$(POD_IP):{{ include "sluice-agent.memberlistPort" . }}"
+{{- end }}
+{{- end }}
+{{- range $name, $value := .Values.env }}
+- name: {{ $name }}
+  value: {{ if kindIs "string" $value }}{{ $value | quote }}{{ else }}{{ $value | toJson | quote }}{{ end }}
+{{- end }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+The pod volumes the agent container mounts.
+*/}}
+{{- define "sluice-agent.volumes" -}}
+- name: config
+  configMap:
+    name: {{ include "sluice-agent.fullname" . }}
+    items:
+      - key: agent.yaml
+        path: agent.yaml
+- name: tmp
+  emptyDir: {}
+- name: logs
+  emptyDir: {}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Cluster-scoped names carry the namespace, so releases of the same name in several namespaces
+(one per workload namespace in sidecar mode) do not collide.
+*/}}
+{{- define "sluice-agent.clusterRoleName" -}}
+{{- printf "%s-%s" (include "sluice-agent.fullname" .) .Release.Namespace | trunc 63 | trimSuffix "-" }}
+{{- end }}
