@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
+import express from 'express';
+import type { ServerConfig } from './config.js';
+import { durationMs } from './durations.js';
+import { GatewayClient, type GatewayTarget } from './gateway-client.js';
+import { gatewayHandler } from './gateway.js';
+import { GrpcServer } from './grpc-server.js';
+import { errorHandler, notFoundHandler } from './http-errors.js';
+import { httpMetricsMiddleware } from './http-metrics.js';
+import { createHttpServer, httpTimeouts } from './http-server.js';
+import { InternalListener } from './internal-listener.js';
+import { resolveListenTarget } from './listen-address.js';
+import { SharedListener } from './listener.js';
+import { peerAllowed, serverTlsOptions } from './tls.js';
+import type { GatewayRoute, ServerDeps, SluiceServer } from './types.js';
+import { writeTimeoutMiddleware } from './write-timeout.js';
+
+const DEFAULT_SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** A bound host as a dialable one: the wildcard addresses become loopback. */
+function dialHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * The Sluice server: HTTP/1.1 (express) and gRPC (grpc-js) on one listener, optional TLS,
+ * the JSON → gRPC gateway, and metrics in `deps.registry`.
+ */
+export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServer {
+  const { registry, logger } = deps;
+  const timeouts = httpTimeouts(config.http);
+  const connectionTimeout = Math.max(0, durationMs(config.grpc.connection_timeout, 'grpc.connection_timeout'));
+  const keepAliveMs = durationMs(config.listener.keep_alive, 'listener.keep_alive');
+  const tlsOptions = config.tls.enabled ? serverTlsOptions(config.tls) : undefined;
+  // Until the first bytes arrive the protocol is unknown: both bounds apply.
+  const bounds = [timeouts.headersTimeout, connectionTimeout].filter((v) => v > 0);
+  const firstBytesTimeoutMs = bounds.length === 0 ? 0 : Math.min(...bounds);
+
+  const grpcServer = new GrpcServer(config.grpc, registry);
+  const injector = (): grpc.ConnectionInjector => grpcServer.open();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(writeTimeoutMiddleware(timeouts.writeTimeout));
+  app.use(httpMetricsMiddleware(registry, config.http.latency_buckets_ms));
+  if (config.http.disable_http_keep_alives) {
+    app.use((_req, res, next) => {
+      res.setHeader('Connection', 'close');
+      next();
+    });
+  }
+
+  const httpServer = createHttpServer(config.http, (req: IncomingMessage, res: ServerResponse) => app(req, res), tlsOptions && {
+    ...tlsOptions,
+    handshakeTimeout: firstBytesTimeoutMs > 0 ? firstBytesTimeoutMs : 120_000,
+  });
+  const listener = new SharedListener(httpServer, injector, {
+    firstBytesTimeoutMs,
+    keepAliveMs,
+    tls: tlsOptions !== undefined,
+    peerAllowed: tlsOptions !== undefined ? (socket) => peerAllowed(socket, config.tls) : undefined,
+    logger,
+  });
+
+  const ownAddress = config.grpc_gateway.grpc_server_address === '';
+  const internal = ownAddress && tlsOptions !== undefined ? new InternalListener(injector, firstBytesTimeoutMs) : undefined;
+  const gatewayTarget = (): GatewayTarget => {
+    if (internal !== undefined) return { address: internal.target, credentials: grpc.credentials.createInsecure() };
+    if (!ownAddress) return { address: config.grpc_gateway.grpc_server_address, credentials: grpc.credentials.createInsecure() };
+    const { host, port } = listener.address();
+    return { address: `${dialHost(host)}:${port}`, credentials: grpc.credentials.createInsecure() };
+  };
+  const gatewayClient = new GatewayClient(gatewayTarget);
+  let state: 'new' | 'starting' | 'started' | 'stopped' = 'new';
+
+  return {
+    app,
+    addService(service, impl) {
+      if (state !== 'new') throw new Error('addService must be called before start()');
+      grpcServer.addService(service, impl);
+    },
+    addGatewayRoute(route: GatewayRoute) {
+      app[route.method](route.path, gatewayHandler(route, grpcServer.services, gatewayClient));
+    },
+    async start() {
+      if (state !== 'new') throw new Error('start() may be called once');
+      state = 'starting';
+      app.use(notFoundHandler);
+      app.use(errorHandler(logger));
+      grpcServer.open();
+      const target = await resolveListenTarget(config.listener.addr, config.listener.network);
+      if (internal !== undefined) await internal.listen();
+      await listener.listen(target, `${config.listener.network} ${config.listener.addr}`);
+      state = 'started';
+      logger?.info('server listening', { addr: config.listener.addr, ...listener.address(), tls: tlsOptions !== undefined });
+    },
+    async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
+      if (state === 'stopped') return;
+      state = 'stopped';
+      const closed = Promise.all([listener.close(), internal?.close(), grpcServer.shutdown(deadlineMs)]);
+      const idle = setInterval(() => listener.closeIdle(), 25);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          listener.destroyAll();
+          internal?.destroyAll();
+          resolve();
+        }, deadlineMs);
+      });
+      await Promise.race([closed, deadline]);
+      clearInterval(idle);
+      clearTimeout(timer);
+      gatewayClient.close();
+      await closed;
+    },
+    address() {
+      return listener.address();
+    },
+  };
+}

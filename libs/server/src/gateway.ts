@@ -1,0 +1,67 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { InvalidArgumentError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, toGatewayError } from '@sluice/errors';
+import type { GatewayClient } from './gateway-client.js';
+import type { RegisteredService } from './grpc-server.js';
+import type { GatewayRoute } from './types.js';
+
+const DEFAULT_BODY_LIMIT = 1 << 20;
+
+/** Send any error in the gateway shape `{code, message, details}` with its mapped HTTP status. */
+export function sendGatewayError(res: Response, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const { status, body } = toGatewayError(err);
+  res.status(status).json(body);
+}
+
+function hasBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && Number(length) > 0;
+}
+
+/** Map body-parser failures onto Sluice errors: 413, 415, 400; never a 500 for bad input. */
+function bodyError(err: unknown): Error {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.too.large') return new PayloadTooLargeError('request body exceeds the limit');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new UnsupportedMediaTypeError('unsupported body encoding');
+  return new InvalidArgumentError('request body is not valid JSON', 'body');
+}
+
+function parseBody(req: Request, res: Response, limit: number): Promise<unknown> {
+  if (!hasBody(req)) return Promise.resolve(undefined);
+  if (!req.is('application/json')) {
+    return Promise.reject(new UnsupportedMediaTypeError('request body must be application/json'));
+  }
+  const parser = express.json({ limit, strict: false, type: () => true });
+  return new Promise((resolve, reject) => {
+    parser(req, res, (err?: unknown) => (err ? reject(bodyError(err)) : resolve(req.body as unknown)));
+  });
+}
+
+/**
+ * The express handler of a gateway route: JSON in, the unary gRPC method called for real
+ * through the gateway client, the response message as JSON (proto field names) out.
+ */
+export function gatewayHandler(route: GatewayRoute, services: Map<string, RegisteredService>, client: GatewayClient): RequestHandler {
+  const limit = route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  return (req, res) => {
+    void (async () => {
+      const body = await parseBody(req, res, limit);
+      if (route.requireBody === true && body === undefined) throw new InvalidArgumentError('request body is required', 'body');
+      const method = services.get(route.service)?.definition[route.rpc];
+      if (method === undefined) throw new NotFoundError(`no gRPC method ${route.service}/${route.rpc}`);
+      const message = route.toRequest({ params: req.params as Record<string, string>, query: req.query as Record<string, string | string[] | undefined>, body });
+      let bytes: Buffer;
+      try {
+        bytes = method.requestSerialize(message);
+      } catch (err) {
+        throw new InvalidArgumentError(`request does not fit ${route.service}/${route.rpc}: ${(err as Error).message}`, 'body');
+      }
+      const reply = method.responseDeserialize(await client.call(method.path, bytes, route.timeoutMs)) as unknown;
+      if (!res.headersSent) res.status(200).json(reply);
+    })().catch((err: unknown) => sendGatewayError(res, err));
+  };
+}

@@ -1,0 +1,72 @@
+import * as grpc from '@grpc/grpc-js';
+import type { PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import type { Registry } from 'prom-client';
+import type { GRPCServerConfig } from './config.js';
+import { grpcMetricsInterceptor, splitMethodPath } from './grpc-metrics.js';
+
+/** A registered service: its name and definition (for the gateway's serializers and reflection). */
+export interface RegisteredService {
+  name: string;
+  definition: grpc.ServiceDefinition;
+}
+
+/**
+ * The grpc-js server behind the shared listener. It never binds a port: connections
+ * come in through a connection injector (insecure credentials, TLS is terminated upstream).
+ */
+export class GrpcServer {
+  readonly server: grpc.Server;
+  readonly services = new Map<string, RegisteredService>();
+  private injector: grpc.ConnectionInjector | undefined;
+
+  constructor(private readonly config: GRPCServerConfig, registry: Registry) {
+    this.server = new grpc.Server({ interceptors: [grpcMetricsInterceptor(registry, config.latency_buckets_ms)] });
+  }
+
+  addService(definition: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void {
+    const first = Object.values(definition)[0];
+    if (first === undefined) throw new TypeError('addService: the service definition has no methods');
+    const name = splitMethodPath(first.path)[0];
+    this.server.addService(definition, impl);
+    this.services.set(name, { name, definition });
+  }
+
+  /** Freeze registration: add reflection (when enabled) and open the connection injector. */
+  open(): grpc.ConnectionInjector {
+    if (this.injector !== undefined) return this.injector;
+    if (this.config.enable_reflection) this.addReflection();
+    this.injector = this.server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+    return this.injector;
+  }
+
+  /**
+   * Server reflection over every registered service whose definition carries proto-loader
+   * file descriptors (each method's requestType.fileDescriptorProtos).
+   */
+  private addReflection(): void {
+    const root: Record<string, { fileDescriptorProtos: Buffer[] }> = {};
+    for (const { definition } of this.services.values()) {
+      for (const [method, def] of Object.entries(definition)) {
+        const protos = (def as { requestType?: { fileDescriptorProtos?: unknown } }).requestType?.fileDescriptorProtos;
+        if (Array.isArray(protos)) root[`${def.path}#${method}`] = { fileDescriptorProtos: protos as Buffer[] };
+      }
+    }
+    const reflection = new ReflectionService(root as unknown as PackageDefinition, { services: [...this.services.keys()] });
+    reflection.addToServer(this.server);
+  }
+
+  /** Stop: wait for in-flight calls to finish, or cancel them at the deadline. */
+  shutdown(deadlineMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, deadlineMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,124 @@
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type * as grpc from '@grpc/grpc-js';
+import { SluiceError } from '@sluice/errors';
+import { applyKeepAlive } from './keep-alive.js';
+import type { ListenTarget } from './listen-address.js';
+import { sniffProtocol } from './protocol-router.js';
+import type { Logger } from './types.js';
+
+export interface SharedListenerOptions {
+  /** Bound on the TLS handshake plus the first bytes of a new connection (0: none). */
+  firstBytesTimeoutMs: number;
+  keepAliveMs: number;
+  tls: boolean;
+  /** Extra check right after the TLS handshake (client CN); false destroys the socket. */
+  peerAllowed?: (socket: TLSSocket) => boolean;
+  logger?: Logger;
+}
+
+const noop = (): void => {};
+
+/**
+ * One port, two protocols. The Node http(s) server owns the listening socket (so Node's
+ * connection tracking and HTTP timeouts work); its connection handler is replaced by a
+ * router that peeks at the first bytes: the HTTP/2 preface goes to the gRPC connection
+ * injector, anything else to the HTTP/1.1 handler, a malformed preface is refused.
+ */
+export class SharedListener {
+  private readonly sockets = new Set<Socket>();
+  private readonly sniffing = new Set<Socket>();
+  private readonly httpHandlers: ((socket: Socket) => void)[];
+
+  constructor(
+    readonly httpServer: http.Server,
+    private readonly injector: () => grpc.ConnectionInjector,
+    private readonly options: SharedListenerOptions,
+  ) {
+    const routedEvent = options.tls ? 'secureConnection' : 'connection';
+    this.httpHandlers = httpServer.listeners(routedEvent) as ((socket: Socket) => void)[];
+    httpServer.removeAllListeners(routedEvent);
+    httpServer.prependListener('connection', (socket: Socket) => this.accept(socket));
+    if (options.tls) {
+      httpServer.on('secureConnection', (socket: TLSSocket) => this.onSecure(socket));
+      httpServer.on('tlsClientError', (err: Error) => options.logger?.debug('TLS handshake refused', { error: err.message }));
+    } else {
+      httpServer.on('connection', (socket: Socket) => this.route(socket));
+    }
+  }
+
+  private accept(socket: Socket): void {
+    socket.on('error', noop);
+    applyKeepAlive(socket, this.options.keepAliveMs);
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  private onSecure(socket: TLSSocket): void {
+    socket.on('error', noop);
+    if (this.options.peerAllowed !== undefined && !this.options.peerAllowed(socket)) {
+      this.options.logger?.debug('TLS client refused: certificate subject not allowed', { remote: socket.remoteAddress });
+      socket.destroy();
+      return;
+    }
+    this.route(socket);
+  }
+
+  /** Route a (plain or TLS-terminated) connection to gRPC or HTTP by its first bytes. */
+  route(socket: Socket): void {
+    this.sniffing.add(socket);
+    void sniffProtocol(socket, this.options.firstBytesTimeoutMs).then((protocol) => {
+      this.sniffing.delete(socket);
+      if (protocol === 'h2') this.injector().injectConnection(socket);
+      else if (protocol === 'http1') for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);
+      else {
+        if (protocol === 'refuse') this.options.logger?.debug('connection refused: malformed HTTP/2 preface', { remote: socket.remoteAddress });
+        socket.destroy();
+      }
+    });
+  }
+
+  listen(target: ListenTarget, display: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        reject(new SluiceError('SLUICE_ERR_LISTEN', `cannot listen on ${display}: ${err.code ?? err.message}`, { cause: err }));
+      };
+      this.httpServer.once('error', onError);
+      this.httpServer.listen({ host: target.host, port: target.port, ipv6Only: target.ipv6Only }, () => {
+        this.httpServer.off('error', onError);
+        this.httpServer.on('error', (err) => this.options.logger?.error('listener error', { error: err.message }));
+        resolve();
+      });
+    });
+  }
+
+  address(): { host: string; port: number } {
+    const a = this.httpServer.address();
+    if (a === null || typeof a === 'string') throw new SluiceError('SLUICE_ERR_NOT_LISTENING', 'the server is not listening');
+    return { host: a.address, port: a.port };
+  }
+
+  /** Stop accepting; resolves once every accepted connection is gone. */
+  close(): Promise<void> {
+    for (const socket of this.sniffing) socket.destroy();
+    return new Promise((resolve) => {
+      if (!this.httpServer.listening) {
+        resolve();
+        return;
+      }
+      this.httpServer.close(() => resolve());
+    });
+  }
+
+  /** Close keep-alive HTTP connections with no request in flight. */
+  closeIdle(): void {
+    this.httpServer.closeIdleConnections();
+  }
+
+  /** Cut every connection still open. */
+  destroyAll(): void {
+    this.httpServer.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+  }
+}

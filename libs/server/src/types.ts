@@ -1,0 +1,60 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { Express } from 'express';
+import type { Registry } from 'prom-client';
+
+/** The logging surface the server uses (a @sluice/telemetry Logger fits). */
+export interface Logger {
+  error(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+  info(msg: string, meta?: Record<string, unknown>): void;
+  debug(msg: string, meta?: Record<string, unknown>): void;
+}
+
+export interface ServerDeps {
+  registry: Registry;
+  logger?: Logger;
+}
+
+/** Input handed to a gateway route's `toRequest`. */
+export interface GatewayInput {
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** An HTTP/JSON route that calls a unary gRPC method of this server. */
+export interface GatewayRoute {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Express path, e.g. '/v1/flowcontrol/preview/http_requests/:control_point'. */
+  path: string;
+  /** Full gRPC service name, e.g. 'sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP'. */
+  service: string;
+  /** Method name in that service. */
+  rpc: string;
+  /** A request body is required (missing → 400). */
+  requireBody?: boolean;
+  /** Default 1 MiB; a larger body → 413. */
+  bodyLimitBytes?: number;
+  /** Builds the gRPC request; may throw a SluiceError (answered with its status and body). */
+  toRequest(input: GatewayInput): object;
+  /** gRPC deadline for the call. */
+  timeoutMs?: number;
+}
+
+export interface SluiceServer {
+  /** Mount HTTP routes / routers any time before start(). */
+  readonly app: Express;
+  /**
+   * Register a gRPC service (before start). Services loaded with @grpc/proto-loader
+   * carry their file descriptors, which server reflection uses when enabled.
+   */
+  addService(service: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void;
+  /** Mount an HTTP/JSON → gRPC gateway route (before start). */
+  addGatewayRoute(route: GatewayRoute): void;
+  /** Binds server.listener.addr; gRPC and HTTP on the same port. */
+  start(): Promise<void>;
+  /** Stop accepting, let in-flight requests and calls finish, force what is left at the deadline. */
+  shutdown(deadlineMs?: number): Promise<void>;
+  /** The bound address (after start). */
+  address(): { host: string; port: number };
+}
