@@ -1,1 +1,14 @@
-export {};
+export { startTap, type Tap, type TapDeps } from './tap.js';
+export type { TapOptions, HostPort } from './options.js';
+export { BODY_BYTES_MAX } from './options.js';
+export { parseTapFlags, tapUsage, envName, TAP_FLAGS, type FlagsResult } from './cli/flags.js';
+export { parseHostPort, parseUpstreamUrl, formatHostPort } from './cli/address.js';
+export { CheckHttpClient, type CheckOutcome } from './check/client.js';
+export type { Checker } from './check/ask-agent.js';
+export { checkRequestOf, flattenHeaders, type BodySample } from './check/request-attributes.js';
+export { decisionOf, retryAfterSeconds, type Decision } from './check/decision.js';
+export { failOpenReason, type FailOpenReason } from './check/fail-open.js';
+export type { CheckHTTPRequest, CheckHTTPResponse, HttpRequestAttributes, SocketAddress, HeaderValue } from './check/types.js';
+export { createTapMetrics, type TapMetrics, type TapDecision, type UpstreamErrorReason } from './metrics.js';
+export { createJsonLogger, silentLogger, LOG_LEVELS, type TapLogger, type LogLevel } from './logger.js';
+export { endToEndHeaders, HOP_BY_HOP_HEADERS } from './proxy/hop-by-hop.js';

@@ -1,0 +1,48 @@
+import type { CheckHTTPResponse, GoogleDuration, HeaderValue } from './types.js';
+
+export type Decision =
+  | { kind: 'ok'; headers: HeaderValue[] }
+  | { kind: 'denied'; status: number; headers: HeaderValue[]; body: string };
+
+/** Statuses a denial may carry; anything else from the agent becomes 403. */
+function denialStatus(status: number): number {
+  return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 403;
+}
+
+/** Whole seconds of a wait, rounded up (0 when none). */
+export function retryAfterSeconds(wait: GoogleDuration | null | undefined): number {
+  if (wait === null || wait === undefined) return 0;
+  const ms = Number(wait.seconds) * 1000 + Number(wait.nanos) / 1e6;
+  return ms > 0 ? Math.ceil(ms / 1000) : 0;
+}
+
+/**
+ * What the tap does with the agent's answer: forward (with the headers the
+ * agent adds) or answer the denial. A denial without Retry-After gets one
+ * from the check's wait time, when there is a wait.
+ */
+export function decisionOf(response: CheckHTTPResponse): Decision {
+  const denied = response.denied_response;
+  if (response.http_response === 'denied_response' && denied !== null && denied !== undefined) {
+    const headers = [...(denied.headers ?? [])];
+    if (!headers.some((h) => h.key.toLowerCase() === 'retry-after')) {
+      const seconds = retryAfterSeconds(response.check_response?.wait_time);
+      if (seconds > 0) headers.push({ key: 'retry-after', value: String(seconds) });
+    }
+    return { kind: 'denied', status: denialStatus(denied.status), headers, body: denied.body ?? '' };
+  }
+  const check = response.check_response;
+  if (response.http_response === undefined && check?.decision_type === 'DECISION_TYPE_REJECTED') {
+    // An agent that filled only the check response: derive the HTTP denial from it.
+    const seconds = retryAfterSeconds(check.wait_time);
+    const headers = seconds > 0 ? [{ key: 'retry-after', value: String(seconds) }] : [];
+    return { kind: 'denied', status: REASON_STATUS[check.reject_reason ?? ''] ?? 403, headers, body: '' };
+  }
+  return { kind: 'ok', headers: response.ok_response?.headers ?? [] };
+}
+
+const REASON_STATUS: Readonly<Record<string, number>> = {
+  REJECT_REASON_RATE_LIMITED: 429,
+  REJECT_REASON_NO_TOKENS: 503,
+  REJECT_REASON_REGULATED: 403,
+};

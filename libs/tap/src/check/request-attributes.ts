@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import { plainAddress, requestScheme } from '../proxy/forwarded.js';
+import type { CheckHTTPRequest, SocketAddress } from './types.js';
+
+/** The body prefix that goes with a check. */
+export interface BodySample {
+  /** The body, or its first bytes, as UTF-8 text ('' when not read). */
+  text: string;
+  /** True when the request has more body than `text` carries. */
+  truncated: boolean;
+}
+
+export const NO_BODY: BodySample = { text: '', truncated: false };
+
+/** Request headers with lower-case names; repeated headers joined with ', '. */
+export function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const prior = out[name];
+    out[name] = prior === undefined ? value : `${prior}, ${value}`;
+  }
+  return out;
+}
+
+/** Content-Length as a number, or -1 when absent or malformed. */
+export function requestSize(req: IncomingMessage): number {
+  const cl = req.headers['content-length'];
+  if (cl === undefined || !/^\d+$/.test(cl)) return -1;
+  const n = Number(cl);
+  return Number.isSafeInteger(n) ? n : -1;
+}
+
+function socketAddress(address: string | undefined, port: number | undefined): SocketAddress {
+  return { protocol: 'TCP', address: plainAddress(address), port: port ?? 0 };
+}
+
+/** The CheckHTTP request describing `req` at `controlPoint`. */
+export function checkRequestOf(req: IncomingMessage, controlPoint: string, body: BodySample): CheckHTTPRequest {
+  return {
+    source: socketAddress(req.socket.remoteAddress, req.socket.remotePort),
+    destination: socketAddress(req.socket.localAddress, req.socket.localPort),
+    control_point: controlPoint,
+    request: {
+      method: req.method ?? 'GET',
+      headers: flattenHeaders(req),
+      path: req.url ?? '/',
+      host: req.headers.host ?? '',
+      scheme: requestScheme(req),
+      size: requestSize(req),
+      protocol: `HTTP/${req.httpVersion}`,
+      body: body.text,
+      truncated_body: body.truncated,
+    },
+    ramp_mode: false,
+  };
+}

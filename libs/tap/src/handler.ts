@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { askAgent, type AskContext } from './check/ask-agent.js';
+import { hasBody, readBodyPrefix, unreadBody, wantsBodySample } from './proxy/body-prefix.js';
+import { denialHeaders, writeDenial } from './proxy/denial.js';
+import { forwardRequest, type ForwardContext } from './proxy/forward.js';
+import { endRawResponse } from './proxy/raw-response.js';
+import { forwardUpgrade, type TunnelSet } from './proxy/upgrade.js';
+import { writeGatewayError } from './proxy/upstream-error.js';
+
+export interface TapContext extends AskContext, ForwardContext {
+  /** Bytes of body sent with the check (0: none). */
+  bodyBytes: number;
+  tunnels: TunnelSet;
+}
+
+const FAIL_CLOSED_MESSAGE = 'flow control is unavailable and the tap runs with --fail-closed';
+const GRPC_UNAVAILABLE = 14;
+
+function expectsContinue(req: IncomingMessage): boolean {
+  const expect = req.headers.expect;
+  return expect !== undefined && expect.toLowerCase().includes('100-continue');
+}
+
+/**
+ * The 'request' (and 'checkContinue') handler: read the body prefix when it
+ * is worth it, ask the agent, then forward or answer the denial. With
+ * Expect: 100-continue the body is not waited for: the 100 comes from the
+ * workload once the request is let through.
+ */
+export function requestHandler(ctx: TapContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(ctx, req, res).catch((err: unknown) => {
+      ctx.logger.error('request handling failed', { error: err instanceof Error ? err.message : String(err) });
+      if (!res.headersSent) writeGatewayError(res, 502, GRPC_UNAVAILABLE, 'the tap could not forward the request', true);
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const waitsForContinue = expectsContinue(req);
+  const prefix = !waitsForContinue && wantsBodySample(req, ctx.bodyBytes)
+    ? await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs)
+    : unreadBody(req);
+  const verdict = await askAgent(ctx, req, prefix.sample);
+  if (res.destroyed || req.destroyed) return;
+  // A client that waits for 100 never sends the body of a refused request: close instead of reading it.
+  const closeAfter = ctx.draining() || (waitsForContinue && hasBody(req));
+  switch (verdict.kind) {
+    case 'ok':
+      forwardRequest(ctx, req, res, prefix, verdict.headers);
+      return;
+    case 'fail_open':
+      forwardRequest(ctx, req, res, prefix, []);
+      return;
+    case 'denied':
+      writeDenial(res, verdict.status, verdict.headers, verdict.body, closeAfter);
+      return;
+    case 'fail_closed':
+      res.setHeader('retry-after', '1');
+      writeGatewayError(res, 503, GRPC_UNAVAILABLE, FAIL_CLOSED_MESSAGE, closeAfter);
+      return;
+  }
+}
+
+/** The 'upgrade' handler: ask the agent, then tunnel to the workload or answer the denial on the raw socket. */
+export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    void askAgent(ctx, req, unreadBody(req).sample).then((verdict) => {
+      if (socket.destroyed) return;
+      switch (verdict.kind) {
+        case 'ok':
+          forwardUpgrade(ctx, ctx.tunnels, req, socket, head, verdict.headers);
+          return;
+        case 'fail_open':
+          forwardUpgrade(ctx, ctx.tunnels, req, socket, head, []);
+          return;
+        case 'denied':
+          endRawResponse(socket, verdict.status, denialHeaders(verdict.headers, verdict.body), verdict.body);
+          return;
+        case 'fail_closed':
+          endRawResponse(socket, 503, [['content-type', 'application/json'], ['retry-after', '1']],
+            JSON.stringify({ code: GRPC_UNAVAILABLE, message: FAIL_CLOSED_MESSAGE, details: [] }));
+          return;
+      }
+    });
+  };
+}

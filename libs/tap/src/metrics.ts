@@ -1,0 +1,54 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { FailOpenReason } from './check/fail-open.js';
+
+/** How the tap settled a request. */
+export type TapDecision = 'accepted' | 'rejected' | 'fail_open' | 'fail_closed';
+
+/** Why forwarding to the workload failed. */
+export type UpstreamErrorReason = 'connect' | 'timeout' | 'reset';
+
+export interface TapMetrics {
+  readonly registry: Registry;
+  request(decision: TapDecision): void;
+  failOpen(reason: FailOpenReason): void;
+  checkDuration(seconds: number): void;
+  upstreamError(reason: UpstreamErrorReason): void;
+}
+
+/** The tap's metrics, registered in `registry`. */
+export function createTapMetrics(registry: Registry): TapMetrics {
+  const requests = new Counter({
+    name: 'tap_requests_total',
+    help: 'Requests seen by the tap, by how they were settled.',
+    labelNames: ['decision'] as const,
+    registers: [registry],
+  });
+  const failOpen = new Counter({
+    name: 'tap_fail_open_total',
+    help: 'Requests forwarded (or refused with --fail-closed) without an answer from the agent, by cause.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const checkDuration = new Histogram({
+    name: 'tap_check_duration_seconds',
+    help: 'Duration of CheckHTTP calls to the agent, until the answer or the deadline.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  const upstreamErrors = new Counter({
+    name: 'tap_upstream_errors_total',
+    help: 'Requests that failed on the way to or from the workload, by cause.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const d of ['accepted', 'rejected', 'fail_open', 'fail_closed'] as const) requests.inc({ decision: d }, 0);
+  for (const r of ['unavailable', 'deadline', 'error'] as const) failOpen.inc({ reason: r }, 0);
+  for (const r of ['connect', 'timeout', 'reset'] as const) upstreamErrors.inc({ reason: r }, 0);
+  return {
+    registry,
+    request: (decision) => requests.inc({ decision }),
+    failOpen: (reason) => failOpen.inc({ reason }),
+    checkDuration: (seconds) => checkDuration.observe(seconds),
+    upstreamError: (reason) => upstreamErrors.inc({ reason }),
+  };
+}

@@ -1,0 +1,72 @@
+import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { HeaderValue } from '../check/types.js';
+import type { ForwardContext } from './forward.js';
+import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
+import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.js';
+import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
+import { upstreamRequestHeaders } from './upstream-headers.js';
+
+/** Sockets of upgraded connections, so that shutdown can end them. */
+export type TunnelSet = Set<Duplex>;
+
+/**
+ * Forwards an Upgrade request (WebSocket, for one) on a dedicated connection
+ * to the workload. On 101 the two sockets are joined and bytes flow both ways
+ * untouched; any other answer is relayed and the client connection closed.
+ */
+export function forwardUpgrade(ctx: ForwardContext, tunnels: TunnelSet, req: IncomingMessage, socket: Duplex, head: Buffer, added: readonly HeaderValue[]): void {
+  const headers = upstreamRequestHeaders(req, added);
+  headers['connection'] = 'upgrade';
+  headers['upgrade'] = req.headers.upgrade ?? '';
+  const upReq = http.request({ host: ctx.upstream.host, port: ctx.upstream.port, method: req.method, path: req.url, headers, agent: false });
+  if (ctx.upstreamTimeoutMs > 0) {
+    upReq.setTimeout(ctx.upstreamTimeoutMs, () => upReq.destroy(new UpstreamTimeoutError(ctx.upstreamTimeoutMs)));
+  }
+  const onClientGone = (): void => {
+    upReq.destroy();
+  };
+  socket.once('close', onClientGone);
+  socket.on('error', () => socket.destroy());
+
+  upReq.on('upgrade', (upRes, upSocket, upHead) => {
+    socket.off('close', onClientGone);
+    upSocket.setTimeout(0);
+    const pairs = rawHeaderPairs(upRes.rawHeaders);
+    socket.write(rawResponseHead(101, upRes.statusMessage, pairs));
+    if (upHead.length > 0) socket.write(upHead);
+    if (head.length > 0) upSocket.write(head);
+    tunnels.add(socket);
+    const closeBoth = (): void => {
+      tunnels.delete(socket);
+      socket.destroy();
+      upSocket.destroy();
+    };
+    socket.on('close', closeBoth);
+    upSocket.on('close', closeBoth);
+    upSocket.on('error', closeBoth);
+    socket.on('error', closeBoth);
+    socket.pipe(upSocket);
+    upSocket.pipe(socket);
+  });
+
+  upReq.on('response', (upRes) => {
+    // The workload declined the upgrade: relay its answer, then close.
+    const pairs = rawHeaderPairs(upRes.rawHeaders).filter(([n]) => !HOP_BY_HOP_HEADERS.has(n.toLowerCase()) && n.toLowerCase() !== 'content-length');
+    pairs.push(['Connection', 'close']);
+    socket.write(rawResponseHead(upRes.statusCode ?? 502, upRes.statusMessage, pairs));
+    upRes.pipe(socket);
+    upRes.on('error', () => socket.destroy());
+  });
+
+  upReq.on('error', (err) => {
+    if (socket.destroyed) return;
+    const { reason, status } = classifyUpstreamError(err);
+    ctx.metrics.upstreamError(reason);
+    ctx.logger.warn('upstream upgrade failed', { reason, error: err.message, path: req.url });
+    const message = status === 504 ? 'the workload did not answer in time' : 'the workload is unreachable';
+    endRawResponse(socket, status, [['Content-Type', 'application/json']], JSON.stringify({ code: status === 504 ? 4 : 14, message, details: [] }));
+  });
+  upReq.end();
+}

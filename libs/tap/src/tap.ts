@@ -1,0 +1,120 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Registry } from 'prom-client';
+import { createAdminServer } from './admin.js';
+import type { Checker } from './check/ask-agent.js';
+import { CheckHttpClient } from './check/client.js';
+import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
+import { closed, listen } from './listen.js';
+import { createJsonLogger, type TapLogger } from './logger.js';
+import { createTapMetrics, type TapMetrics } from './metrics.js';
+import type { HostPort, TapOptions } from './options.js';
+import type { TunnelSet } from './proxy/upgrade.js';
+
+export interface TapDeps {
+  logger?: TapLogger;
+  /** Where the tap's metrics go (a new registry when absent). */
+  registry?: Registry;
+  /** Answers checks; a gRPC client to `options.agent` when absent. */
+  checker?: Checker;
+}
+
+export interface Tap {
+  /** Where the proxy listens. */
+  readonly address: HostPort;
+  /** Where /metrics and /healthz are served. */
+  readonly adminAddress: HostPort;
+  readonly metrics: TapMetrics;
+  /**
+   * Stops accepting, lets in-flight requests (and upgraded connections) finish
+   * for up to `deadlineMs` (default: the shutdown timeout), then closes what is
+   * left, the agent channel and the admin server.
+   */
+  shutdown(deadlineMs?: number): Promise<void>;
+}
+
+const IDLE_SWEEP_MS = 50;
+
+/** Starts the proxy and the admin server; rejects (having closed everything) when a port cannot be bound. */
+export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise<Tap> {
+  const logger = deps.logger ?? createJsonLogger(options.logLevel);
+  const registry = deps.registry ?? new Registry();
+  const metrics = createTapMetrics(registry);
+  const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent) : undefined;
+  const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
+  const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
+  const tunnels: TunnelSet = new Set();
+  let draining = false;
+
+  const ctx: TapContext = {
+    checker,
+    controlPoint: options.controlPoint,
+    checkTimeoutMs: options.checkTimeoutMs,
+    failClosed: options.failClosed,
+    bodyBytes: options.bodyBytes,
+    upstream: options.upstream,
+    agent: upstreamAgent,
+    upstreamTimeoutMs: options.upstreamTimeoutMs,
+    metrics,
+    logger,
+    tunnels,
+    draining: () => draining,
+  };
+
+  // Long keep-alive for the client side (load balancers keep idle connections
+  // a minute); no whole-request timeout, so that long uploads stream.
+  const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000 }, requestHandler(ctx));
+  server.on('checkContinue', requestHandler(ctx));
+  server.on('upgrade', upgradeHandler(ctx));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code !== 'ECONNRESET' && socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  const admin = createAdminServer(registry, () => !draining);
+
+  let address: HostPort;
+  let adminAddress: HostPort;
+  try {
+    address = await listen(server, options.listen);
+    adminAddress = await listen(admin, options.admin);
+  } catch (err) {
+    await Promise.all([closed(server), closed(admin)]);
+    ownClient?.close();
+    upstreamAgent.destroy();
+    throw err;
+  }
+  if (ownClient !== undefined) ownClient.connectivity(); // dial the agent now, not on the first request
+  logger.info('tap started', { listen: address, admin: adminAddress, upstream: options.upstream, agent: options.agent, control_point: options.controlPoint });
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = async (deadlineMs: number): Promise<void> => {
+    draining = true;
+    logger.info('tap shutting down', { deadline_ms: deadlineMs, tunnels: tunnels.size });
+    const serverClosed = closed(server);
+    let finished = false;
+    void serverClosed.then(() => { finished = true; });
+    const until = Date.now() + deadlineMs;
+    // Keep-alive connections become idle one by one as their requests finish: close each then.
+    while (Date.now() < until && (!finished || tunnels.size > 0)) {
+      server.closeIdleConnections();
+      await sleep(Math.min(IDLE_SWEEP_MS, Math.max(1, until - Date.now())));
+    }
+    server.closeAllConnections();
+    for (const socket of tunnels) socket.destroy();
+    await serverClosed;
+    ownClient?.close();
+    upstreamAgent.destroy();
+    await closed(admin);
+    logger.info('tap stopped');
+  };
+
+  return {
+    address,
+    adminAddress,
+    metrics,
+    shutdown(deadlineMs = options.shutdownTimeoutMs) {
+      stopping ??= shutdown(deadlineMs);
+      return stopping;
+    },
+  };
+}

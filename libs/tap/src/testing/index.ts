@@ -1,0 +1,1 @@
+export { startCannedAgent, ACCEPT, type CannedAgent, type CannedAnswer } from './canned-agent.js';
