@@ -55,7 +55,8 @@ export function createHttpServer(config: HTTPServerConfig, handler: http.Request
 
 /** Answer a request Node refused before routing, in the gateway error shape. */
 function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
-  if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || pending?.headersSent === true) {
     socket.destroy();
     return;
   }

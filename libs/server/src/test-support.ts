@@ -18,7 +18,7 @@ const loaded = grpc.loadPackageDefinition(echoPackage) as unknown as {
 };
 export const EchoClient = loaded.sluice.test.echo.v1.EchoService;
 
-export interface EchoRequest { message: string; delay_ms: number; fail_code: number; fail_message: string }
+export interface EchoRequest { message: string; delay_ms: number; fail_code: number; fail_message: string; meta: { key: string } | null }
 export interface EchoResponse { message: string; served_by: string }
 
 export const echoImpl: grpc.UntypedServiceImplementation = {
