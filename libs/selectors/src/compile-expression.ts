@@ -57,6 +57,6 @@ export function compileExpression(json: unknown, path: string, depth: number, ct
     case 'label_exists':
       return compileLabelExists(value, at);
     default:
-      return compileLabelMatches(value, at);
+      return compileLabelMatches(value, at, ctx);
   }
 }

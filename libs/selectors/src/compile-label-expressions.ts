@@ -1,3 +1,4 @@
+import type { CompileContext } from './compile-context.js';
 import { compileRegex } from './compile-regex.js';
 import { memberPath } from './json-path.js';
 import { checkedKeys, expectObject, fail, jsonTypeName, member, requiredName } from './json-shape.js';
@@ -33,11 +34,11 @@ export function compileLabelExists(json: unknown, path: string): LabelPredicate 
  * `label_matches: {label, regex}`: the label is present and the RE2 regex
  * finds a match in its value (unanchored search); a missing label is false.
  */
-export function compileLabelMatches(json: unknown, path: string): LabelPredicate {
+export function compileLabelMatches(json: unknown, path: string, ctx: CompileContext): LabelPredicate {
   const obj = expectObject(json, path, 'label_matches');
   checkedKeys(obj, LABEL_MATCHES_MEMBERS, path, 'label_matches');
   const label = requiredName(obj, 'label', path, 'label');
   const regexPath = memberPath(path, 'regex');
   const source = requiredName(obj, 'regex', path, 'regex');
-  return labelMatches(label, compileRegex(source, regexPath));
+  return labelMatches(label, compileRegex(source, regexPath, ctx));
 }

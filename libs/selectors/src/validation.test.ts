@@ -98,6 +98,8 @@ const cases: BadCase[] = [
   { name: 'backreference refused', filter: { expression: lm('a', '(a)\\1') }, field: 'expression.label_matches.regex', message: /invalid escape sequence: `\\1`/ },
   { name: 'repeat count over 1000', filter: { expression: lm('a', 'a{1001}') }, field: 'expression.label_matches.regex', message: /invalid repeat count/ },
   { name: 'nested repetition', filter: { expression: { not: lm('a', 'a**') } }, field: 'expression.not.label_matches.regex', message: /invalid nested repetition operator/ },
+  { name: 'regex program too large', filter: { expression: lm('a', '.{1000}'.repeat(6)) }, field: 'expression.label_matches.regex', message: /regex compiles to 6002 RE2 instructions; the regexes of one label filter may total at most 5000/ },
+  { name: 'regexes of one filter over budget together', filter: { expression: { any: { of: [lm('a', '^.{1000}$'), lm('b', 'x'), lm('c', '[a-z]{1000}'.repeat(3)), lm('d', '.{1000}')] } } }, field: 'expression.any.of[3].label_matches.regex', message: /may total at most 5000/ },
   { name: 'huge regex', filter: { expression: lm('a', 'a'.repeat(LABEL_MATCHER_LIMITS.maxRegexLength + 1)) }, field: 'expression.label_matches.regex', message: /regex is 4097 characters long; at most 4096 are allowed/ },
 
   // limits
@@ -147,7 +149,9 @@ test('limits: exactly at the bounds is accepted', () => {
   assert.equal(longest.matches({ a: 'a'.repeat(LABEL_MATCHER_LIMITS.maxRegexLength) }), true);
   const widest = compileLabelMatcher({ expression: { any: { of: manyExpressions.slice(0, LABEL_MATCHER_LIMITS.maxNodes - 1) } } });
   assert.equal(widest.matches({ a: 'x' }), true);
-  assert.deepEqual({ ...LABEL_MATCHER_LIMITS }, { maxDepth: 32, maxNodes: 10_000, maxRegexLength: 4096 });
+  const budget = compileLabelMatcher({ expression: { all: { of: [lm('a', '.{1000}.{1000}'), lm('a', '.{1000}.{1000}.{980}')] } } });
+  assert.equal(budget.matches({ a: 'x'.repeat(3000) }), true);
+  assert.deepEqual({ ...LABEL_MATCHER_LIMITS }, { maxDepth: 32, maxNodes: 10_000, maxRegexLength: 4096, maxRegexProgramSize: 5000 });
   assert.ok(Object.isFrozen(LABEL_MATCHER_LIMITS));
 });
 
