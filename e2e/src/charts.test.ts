@@ -1,0 +1,423 @@
+// Structural checks of the Helm charts (charts/) and the plain manifests (deploy/kubernetes/)
+// that need no Helm binary: chart metadata, values, template references and helpers, the
+// configuration trees against the reference's key trees, and the plain manifests against the
+// charts' default values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+type Obj = Record<string, unknown>;
+const read = (...p: string[]): string => readFileSync(join(ROOT, ...p), 'utf8');
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown, what: string): Obj => { assert.ok(isObj(v), `${what} is a mapping`); return v; };
+const arr = (v: unknown, what: string): unknown[] => { assert.ok(Array.isArray(v), `${what} is a list`); return v; };
+function at(root: unknown, path: string): unknown {
+  let cur = root;
+  for (const seg of path.split('.')) cur = obj(cur, path)[seg];
+  return cur;
+}
+
+// ---- The reference's key trees (SPEC.md, Configuration): key path -> type -------------------
+const SHARED: Record<string, string> = {
+  'client.proxy': 'ProxyConfig', etcd: 'EtcdConfig', cloudext: 'CloudExtensionConfig',
+  'liveness.scheduler': 'JobGroupConfig', 'liveness.service': 'JobConfig', log: 'LogConfig',
+  metrics: 'MetricsConfig', profilers: 'ProfilersConfig', prometheus: 'PrometheusConfig',
+  'prometheus.http_client': 'HTTPClientConfig', 'readiness.scheduler': 'JobGroupConfig',
+  'readiness.service': 'JobConfig', crash_report: 'CrashReportConfig',
+  'server.grpc': 'GRPCServerConfig', 'server.grpc_gateway': 'GRPCGatewayConfig',
+  'server.http': 'HTTPServerConfig', 'server.listener': 'ListenerConfig', 'server.tls': 'ServerTLSConfig',
+  'watchdog.memory': 'WatchdogConfig',
+};
+const AGENT_TREE: Record<string, string> = {
+  ...SHARED, agent_info: 'AgentInfoConfig', 'auto_scale.kubernetes': 'AutoScaleKubernetesConfig',
+  dist_cache: 'DistCacheConfig', 'flow_control.preview_service': 'FlowPreviewConfig',
+  agent_functions: 'AgentFunctionsConfig', 'kubernetes_client.http_client': 'HTTPClientConfig',
+  otel: 'AgentOTelConfig', peer_discovery: 'PeerDiscoveryConfig',
+  'service_discovery.kubernetes': 'KubernetesDiscoveryConfig', 'service_discovery.static': 'StaticDiscoveryConfig',
+};
+const CONTROLLER_TREE: Record<string, string> = {
+  ...SHARED, otel: 'ControllerOTelConfig', 'policies.cr_watcher': 'CRWatcherConfig',
+  'policies.promql_jobs_scheduler': 'JobGroupConfig',
+};
+const AGENT_TOP = ['agent_functions', 'agent_info', 'auto_scale', 'client', 'cloudext', 'crash_report', 'dist_cache',
+  'etcd', 'flow_control', 'kubernetes_client', 'liveness', 'log', 'metrics', 'otel', 'peer_discovery', 'profilers',
+  'prometheus', 'readiness', 'server', 'service_discovery', 'watchdog'];
+const CONTROLLER_TOP = ['client', 'cloudext', 'crash_report', 'etcd', 'liveness', 'log', 'metrics', 'otel',
+  'policies', 'profilers', 'prometheus', 'readiness', 'server', 'watchdog'];
+// Fields of the objects whose members are checked (others: only their key path is checked).
+const FIELDS: Record<string, string[]> = {
+  ListenerConfig: ['addr', 'keep_alive', 'network'],
+  DistCacheConfig: ['bind_addr', 'memberlist_advertise_addr', 'memberlist_bind_addr', 'replica_count', 'sync_replication'],
+  FlowPreviewConfig: ['enabled'],
+  ServerTLSConfig: ['allowed_cn', 'cert_file', 'client_ca_file', 'key_file', 'enabled'],
+  LogConfig: ['level', 'non_blocking', 'pretty_console', 'writers'],
+  EtcdConfig: ['endpoints', 'lease_ttl', 'namespace', 'username', 'password', 'tls'],
+  PrometheusConfig: ['address', 'labels'],
+  PeerDiscoveryConfig: ['advertisement_addr'],
+  AgentInfoConfig: ['agent_group'],
+  CRWatcherConfig: ['enabled'],
+  KubernetesDiscoveryConfig: ['enabled'],
+  AutoScaleKubernetesConfig: ['enabled'],
+  StaticDiscoveryConfig: ['entities'],
+  MetricsConfig: ['enable_go_metrics', 'enable_process_collector', 'pedantic'],
+  JobGroupConfig: ['blocking_execution', 'worker_limit'],
+  JobConfig: ['execution_period', 'execution_timeout', 'initially_healthy'],
+  GRPCServerConfig: ['connection_timeout', 'enable_reflection', 'latency_buckets_ms'],
+  GRPCGatewayConfig: ['grpc_server_address'],
+  HTTPServerConfig: ['disable_http_keep_alives', 'idle_timeout', 'latency_buckets_ms', 'max_header_bytes',
+    'read_header_timeout', 'read_timeout', 'write_timeout'],
+  ProfilersConfig: ['cpu_profiler', 'profiles_path', 'register_http_routes'],
+  ProxyConfig: ['http', 'https', 'no_proxy'],
+};
+
+/** Key paths of `config` that are not in the tree (or not fields of a checked object). */
+function unknownConfigKeys(config: unknown, tree: Record<string, string>, prefix = ''): string[] {
+  if (!isObj(config)) return prefix ? [] : ['(config is not a mapping)'];
+  const bad: string[] = [];
+  const type = prefix ? tree[prefix] : undefined;
+  for (const [key, value] of Object.entries(config)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const isBranch = Object.keys(tree).some((p) => p === path || p.startsWith(`${path}.`));
+    if (isBranch) bad.push(...unknownConfigKeys(value, tree, path));
+    else if (type === undefined || (FIELDS[type] && !FIELDS[type].includes(key))) bad.push(path);
+  }
+  return bad;
+}
+
+/** Every environment variable name the reference allows for the checked objects' fields. */
+function envNames(tree: Record<string, string>, processPrefix: string): Set<string> {
+  const names = new Set<string>();
+  for (const [path, type] of Object.entries(tree)) {
+    for (const field of FIELDS[type] ?? []) names.add(processPrefix + `${path}.${field}`.toUpperCase().replace(/\./g, '_'));
+  }
+  return names;
+}
+
+// ---- Go templates, read as text ---------------------------------------------------------------
+interface Action { body: string; start: number; end: number }
+function actions(text: string): Action[] {
+  const out: Action[] = [];
+  for (const m of text.matchAll(/\{\{-?\s*([\s\S]*?)\s*-?\}\}/g)) {
+    if (!m[1].startsWith('/*')) out.push({ body: m[1], start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+/** Bodies of `define`s; throws when if/range/with/define/block and end do not balance. */
+function defines(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const stack: { name?: string; from: number }[] = [];
+  for (const a of actions(text)) {
+    const word = a.body.split(/\s+/)[0];
+    if (['if', 'range', 'with', 'define', 'block'].includes(word)) {
+      const name = word === 'define' ? /^define\s+"([^"]+)"/.exec(a.body)?.[1] : undefined;
+      stack.push({ name, from: a.end });
+    } else if (word === 'end') {
+      const open = stack.pop();
+      if (!open) throw new Error(`unbalanced end at ${a.start}`);
+      if (open.name !== undefined) {
+        if (found.has(open.name)) throw new Error(`define "${open.name}" twice`);
+        found.set(open.name, text.slice(open.from, a.start));
+      }
+    }
+  }
+  if (stack.length > 0) throw new Error(`${stack.length} block(s) without end`);
+  return found;
+}
+/** Drops lines made only of template actions and replaces inline actions with a placeholder. */
+function detemplate(text: string): string {
+  return text.split('\n').filter((line) => !/^\s*(\{\{[\s\S]*?\}\}\s*)+$/.test(line))
+    .map((line) => line.replace(/\{\{[\s\S]*?\}\}/g, 'TEMPLATE')).join('\n');
+}
+/** `.Values.a.b` references that do not resolve to a key of values.yaml. */
+function missingValues(text: string, values: unknown): string[] {
+  const missing: string[] = [];
+  for (const m of text.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
+    let cur: unknown = values;
+    for (const seg of m[1].slice(1).split('.')) {
+      if (!isObj(cur) || !Object.hasOwn(cur, seg)) { missing.push(m[0]); break; }
+      cur = cur[seg];
+    }
+  }
+  return missing;
+}
+const includesOf = (text: string): string[] =>
+  [...text.matchAll(/\b(?:include|template)\s+"([^"]+)"/g)].map((m) => m[1]);
+
+// ---- The charts ---------------------------------------------------------------------------------
+interface Chart { dir: string; prefix: string; tree: Record<string, string>; configFile: string; image: string; command: string }
+const CHARTS: Chart[] = [
+  { dir: 'sluice-agent', prefix: 'SLUICE_AGENT_', tree: AGENT_TREE, configFile: 'agent.yaml', image: 'sluice/agent', command: 'sluice-agent' },
+  { dir: 'sluice-controller', prefix: 'SLUICE_CONTROLLER_', tree: CONTROLLER_TREE, configFile: 'controller.yaml', image: 'sluice/controller', command: 'sluice-controller' },
+];
+const templateFiles = (c: Chart): string[] => readdirSync(join(ROOT, 'charts', c.dir, 'templates')).sort();
+const template = (c: Chart, f: string): string => read('charts', c.dir, 'templates', f);
+const values = (c: Chart): Obj => obj(parse(read('charts', c.dir, 'values.yaml')), `${c.dir} values.yaml`);
+const docsOf = (c: Chart): Obj[] => manifestDocs().filter((d) => at(d, 'metadata.labels') !== undefined
+  && (at(d, 'metadata.labels') as Obj)['app.kubernetes.io/name'] === c.dir);
+function manifestDocs(): Obj[] {
+  const dir = join('deploy', 'kubernetes');
+  const out: Obj[] = [];
+  for (const f of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith('.yaml')).sort()) {
+    for (const doc of parseAllDocuments(read(dir, f))) {
+      assert.deepEqual(doc.errors.map(String), [], `${f} parses`);
+      out.push(obj(doc.toJS(), `a document of ${f}`));
+    }
+  }
+  return out;
+}
+const ofKind = (docs: Obj[], kind: string): Obj[] => docs.filter((d) => d.kind === kind);
+const one = (docs: Obj[], kind: string): Obj => { const m = ofKind(docs, kind); assert.equal(m.length, 1, `one ${kind}`); return m[0]; };
+const workload = (c: Chart): Obj => one(docsOf(c), c.dir === 'sluice-agent' ? 'DaemonSet' : 'Deployment');
+const firstContainer = (w: Obj): Obj => obj(arr(at(w, 'spec.template.spec.containers'), 'containers')[0], 'container');
+
+test('the key tables give the reference top-level key sets', () => {
+  const tops = (t: Record<string, string>) => [...new Set(Object.keys(t).map((p) => p.split('.')[0]))].sort();
+  assert.deepEqual(tops(AGENT_TREE), [...AGENT_TOP].sort());
+  assert.deepEqual(tops(CONTROLLER_TREE), [...CONTROLLER_TOP].sort());
+});
+
+test('the checkers catch bad input', () => {
+  assert.deepEqual(unknownConfigKeys({ server: { listener: { addr: ':1', port: 1 } }, bogus: {} }, AGENT_TREE),
+    ['server.listener.port', 'bogus']);
+  assert.deepEqual(unknownConfigKeys({ policies: { cr_watcher: { enabled: true } } }, AGENT_TREE), ['policies']);
+  assert.deepEqual(unknownConfigKeys({ dist_cache: {} }, CONTROLLER_TREE), ['dist_cache']);
+  assert.deepEqual(unknownConfigKeys({ flow_control: { preview: {} } }, AGENT_TREE), ['flow_control.preview']);
+  assert.deepEqual(unknownConfigKeys([], AGENT_TREE), ['(config is not a mapping)']);
+  assert.ok(envNames(AGENT_TREE, 'SLUICE_AGENT_').has('SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED'));
+  assert.ok(!envNames(AGENT_TREE, 'SLUICE_AGENT_').has('SLUICE_AGENT_POLICIES_CR_WATCHER_ENABLED'));
+  assert.deepEqual(missingValues('{{ .Values.a.b }} {{ $.Values.a.c }} {{ .Values.d }}', { a: { b: 1 } }),
+    ['.Values.a.c', '.Values.d']);
+  assert.throws(() => defines('{{ if .x }}{{ define "a" }}{{ end }}'), /without end/);
+  assert.throws(() => defines('{{ end }}'), /unbalanced/);
+  assert.throws(() => defines('{{ define "a" }}{{ end }}{{ define "a" }}{{ end }}'), /twice/);
+  assert.equal(defines('{{- define "a" -}}x{{ if .y }}z{{ end }}{{- end }}').get('a'), 'x{{ if .y }}z{{ end }}');
+  assert.deepEqual(includesOf('{{ include "a.b" . }}{{ template "c" }}'), ['a.b', 'c']);
+  assert.equal(detemplate('a: {{ .x }}\n  {{- with .y }}\nb: 1'), 'a: TEMPLATE\nb: 1');
+});
+
+for (const c of CHARTS) {
+  test(`${c.dir}: Chart.yaml`, () => {
+    const chart = obj(parse(read('charts', c.dir, 'Chart.yaml')), 'Chart.yaml');
+    assert.equal(chart.apiVersion, 'v2');
+    assert.equal(chart.name, c.dir);
+    assert.equal(chart.type, 'application');
+    assert.equal(chart.appVersion, '0.1.0');
+    assert.match(String(chart.version), /^\d+\.\d+\.\d+$/);
+    assert.ok(typeof chart.description === 'string' && chart.description.length > 0);
+  });
+
+  test(`${c.dir}: values.yaml defaults`, () => {
+    const v = values(c);
+    assert.equal(at(v, 'image.repository'), c.image);
+    assert.deepEqual(v.command, [c.command]);
+    assert.equal(at(v, 'securityContext.runAsNonRoot'), true);
+    assert.equal(at(v, 'securityContext.readOnlyRootFilesystem'), true);
+    assert.equal(at(v, 'livenessProbe.httpGet.path'), '/v1/status/system/liveness');
+    assert.equal(at(v, 'readinessProbe.httpGet.path'), '/v1/status/system/readiness');
+    assert.equal(at(v, 'livenessProbe.httpGet.port'), 'server');
+    assert.equal(at(v, 'readinessProbe.httpGet.port'), 'server');
+    assert.deepEqual(v.podAnnotations, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8080', 'prometheus.io/path': '/metrics' });
+    assert.equal(at(v, 'config.server.listener.addr'), ':8080');
+    assert.ok(arr(at(v, 'config.etcd.endpoints'), 'etcd.endpoints').length > 0);
+    assert.equal(typeof at(v, 'config.prometheus.address'), 'string');
+    assert.equal(at(v, 'config.log.level'), 'info');
+    for (const name of Object.keys(obj(v.env, 'env'))) assert.ok(name.startsWith(c.prefix), name);
+    if (c.dir === 'sluice-agent') {
+      assert.equal(v.mode, 'daemonset');
+      assert.equal(v.hostNetwork, false);
+      assert.equal(at(v, 'service.internalTrafficPolicy'), 'Local');
+      assert.equal(at(v, 'config.dist_cache.bind_addr'), ':3320');
+      assert.equal(at(v, 'config.dist_cache.memberlist_bind_addr'), ':3322');
+      assert.equal(at(v, 'config.flow_control.preview_service.enabled'), true);
+    } else {
+      assert.equal(v.replicaCount, 1);
+      assert.equal(at(v, 'config.policies.cr_watcher.enabled'), true);
+    }
+  });
+
+  test(`${c.dir}: config uses only the reference's keys`, () => {
+    const config = values(c).config;
+    const top = c.dir === 'sluice-agent' ? AGENT_TOP : CONTROLLER_TOP;
+    for (const key of Object.keys(obj(config, 'config'))) assert.ok(top.includes(key), `top-level key ${key}`);
+    assert.deepEqual(unknownConfigKeys(config, c.tree), []);
+  });
+
+  test(`${c.dir}: SLUICE_* names in templates, docs and manifests are key paths`, () => {
+    const allowed = envNames(c.tree, c.prefix);
+    const texts = [...templateFiles(c).map((f) => template(c, f)), read('charts', c.dir, 'README.md'),
+      ...readdirSync(join(ROOT, 'deploy', 'kubernetes')).map((f) => read('deploy', 'kubernetes', f))];
+    const used = new Set(texts.flatMap((t) => [...t.matchAll(new RegExp(`\\b${c.prefix}[A-Z0-9_]+`, 'g'))].map((m) => m[0])));
+    assert.ok(used.size > 0);
+    for (const name of used) assert.ok(allowed.has(name), `${name} names no configuration key`);
+  });
+
+  test(`${c.dir}: template references resolve`, () => {
+    const v = values(c);
+    const helpers = defines(template(c, '_helpers.tpl'));
+    const used = new Set<string>();
+    for (const f of templateFiles(c)) {
+      const text = template(c, f);
+      assert.deepEqual(missingValues(text, v), [], `${f}: .Values references`);
+      assert.doesNotThrow(() => defines(text), `${f}: blocks balance`);
+      assert.ok(!text.includes('\t'), `${f}: no tabs`);
+      for (const name of includesOf(text)) {
+        assert.ok(helpers.has(name), `${f}: include "${name}" has a define`);
+        used.add(name);
+      }
+    }
+    for (const name of helpers.keys()) {
+      assert.ok(name.startsWith(`${c.dir}.`), `${name} is namespaced by the chart`);
+      assert.ok(used.has(name), `define "${name}" is used`);
+    }
+    for (const h of ['name', 'fullname', 'labels', 'selectorLabels']) assert.ok(helpers.has(`${c.dir}.${h}`));
+  });
+
+  test(`${c.dir}: templates have the shape of the plain manifests`, () => {
+    const docs = docsOf(c);
+    const kinds: string[] = [];
+    for (const f of templateFiles(c).filter((n) => n.endsWith('.yaml'))) {
+      const doc = obj(parse(detemplate(template(c, f))), f);
+      assert.ok(doc.apiVersion && doc.kind && at(doc, 'metadata.name'), `${f}: apiVersion, kind, metadata.name`);
+      kinds.push(String(doc.kind));
+      if (doc.kind === 'ClusterRole') assert.deepEqual(doc.rules, one(docs, 'ClusterRole').rules, 'same RBAC rules');
+      if (doc.kind === 'Deployment' || doc.kind === 'DaemonSet') {
+        const annotations = obj(at(doc, 'spec.template.metadata.annotations'), 'pod annotations');
+        assert.equal(annotations['checksum/config'], 'TEMPLATE', 'config checksum rolls the pods');
+        const spec = obj(at(workload(c), 'spec.template.spec'), 'pod spec');
+        const tspec = obj(at(doc, 'spec.template.spec'), 'template pod spec');
+        for (const k of Object.keys(spec)) assert.ok(Object.hasOwn(tspec, k), `pod spec key ${k} is templated`);
+      }
+    }
+    assert.deepEqual(kinds.sort(), docs.map((d) => String(d.kind)).sort());
+    const configMap = detemplate(template(c, 'configmap.yaml'));
+    assert.ok(configMap.includes(`  ${c.configFile}: |\n`), 'ConfigMap holds the config file');
+    assert.ok(template(c, 'configmap.yaml').includes('toYaml .Values.config'));
+  });
+
+  test(`${c.dir}: plain manifests match the default values`, () => {
+    const v = values(c);
+    const docs = docsOf(c);
+    const configMap = one(docs, 'ConfigMap');
+    assert.deepEqual(parse(String(obj(configMap.data, 'data')[c.configFile])), v.config, 'same configuration');
+    const w = workload(c);
+    const pod = obj(at(w, 'spec.template.spec'), 'pod spec');
+    const ctr = firstContainer(w);
+    assert.equal(ctr.image, `${c.image}:0.1.0`);
+    assert.deepEqual(ctr.command, v.command);
+    for (const k of ['livenessProbe', 'readinessProbe', 'resources', 'securityContext']) assert.deepEqual(ctr[k], v[k], k);
+    assert.deepEqual(pod.securityContext, v.podSecurityContext);
+    assert.deepEqual(at(w, 'spec.template.metadata.annotations'), v.podAnnotations);
+    assert.notEqual(pod.hostNetwork, true);
+    // The config file lands at the process's default path.
+    const mount = arr(ctr.volumeMounts, 'volumeMounts').map((m) => obj(m, 'mount')).find((m) => m.name === 'config');
+    const volume = arr(pod.volumes, 'volumes').map((x) => obj(x, 'volume')).find((x) => x.name === 'config');
+    const service = c.dir.replace('sluice-', '');
+    const items = arr(at(volume, 'configMap.items'), 'items').map((i) => obj(i, 'item'));
+    assert.equal(at(volume, 'configMap.name'), at(configMap, 'metadata.name'));
+    assert.equal(`${String(mount?.mountPath)}/${String(items[0].path)}`, `/etc/sluice/${service}/config/${service}.yaml`);
+    assert.equal(items[0].key, c.configFile);
+    assert.equal(mount?.readOnly, true);
+    const mounted = new Set(arr(pod.volumes, 'volumes').map((x) => obj(x, 'volume').name));
+    for (const m of arr(ctr.volumeMounts, 'volumeMounts')) assert.ok(mounted.has(obj(m, 'mount').name));
+    // Probes and the Service reach the `server` port, 8080.
+    const ports = arr(ctr.ports, 'ports').map((p) => obj(p, 'port'));
+    assert.equal(ports.find((p) => p.name === 'server')?.containerPort, 8080);
+    const svc = one(docs, 'Service');
+    assert.deepEqual(arr(at(svc, 'spec.ports'), 'service ports').map((p) => [obj(p, 'p').port, obj(p, 'p').targetPort]), [[8080, 'server']]);
+    const labels = obj(at(w, 'spec.template.metadata.labels'), 'pod labels');
+    for (const sel of [at(svc, 'spec.selector'), at(w, 'spec.selector.matchLabels')]) {
+      for (const [k, val] of Object.entries(obj(sel, 'selector'))) assert.equal(labels[k], val, `selector ${k}`);
+    }
+    // RBAC binds the ClusterRole to the ServiceAccount the pods run as.
+    const binding = one(docs, 'ClusterRoleBinding');
+    assert.equal(at(binding, 'roleRef.name'), at(one(docs, 'ClusterRole'), 'metadata.name'));
+    const subject = obj(arr(binding.subjects, 'subjects')[0], 'subject');
+    assert.equal(subject.name, pod.serviceAccountName);
+    assert.equal(subject.name, at(one(docs, 'ServiceAccount'), 'metadata.name'));
+    assert.equal(subject.namespace, 'sluice-system');
+  });
+}
+
+test('plain manifests: every document is a named object in sluice-system', () => {
+  const docs = manifestDocs();
+  assert.ok(docs.length >= 13);
+  const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding'];
+  for (const d of docs) {
+    assert.ok(typeof d.apiVersion === 'string' && typeof d.kind === 'string', 'apiVersion and kind');
+    assert.ok(typeof at(d, 'metadata.name') === 'string', `${String(d.kind)} has metadata.name`);
+    if (!clusterScoped.includes(String(d.kind))) assert.equal(at(d, 'metadata.namespace'), 'sluice-system');
+  }
+  const first = readdirSync(join(ROOT, 'deploy', 'kubernetes')).filter((n) => n.endsWith('.yaml')).sort()[0];
+  assert.equal(obj(parse(read('deploy', 'kubernetes', first)), first).kind, 'Namespace', 'the namespace applies first');
+  assert.equal(at(one(docs, 'Namespace'), 'metadata.name'), 'sluice-system');
+});
+
+test('agent: ports, downward API and discovery RBAC', () => {
+  const agent = CHARTS[0];
+  const docs = docsOf(agent);
+  const ctr = firstContainer(workload(agent));
+  const ports = arr(ctr.ports, 'ports').map((p) => obj(p, 'port'));
+  for (const port of [8080, 3320, 3322]) assert.ok(ports.some((p) => p.containerPort === port), `port ${port}`);
+  const config = obj(values(agent).config, 'config');
+  const portOf = (addr: unknown) => Number(/(\d+)$/.exec(String(addr))?.[1]);
+  assert.deepEqual([...new Set(ports.map((p) => p.containerPort))],
+    [at(config, 'server.listener.addr'), at(config, 'dist_cache.bind_addr'), at(config, 'dist_cache.memberlist_bind_addr')].map(portOf));
+  // The same ports, by name and protocol, as the chart's container helper.
+  const helper = parse(detemplate(defines(template(agent, '_helpers.tpl')).get('sluice-agent.container') ?? ''));
+  const pick = (list: unknown) => arr(list, 'ports').map((p) => [obj(p, 'p').name, obj(p, 'p').protocol]);
+  assert.deepEqual(pick(at(helper, 'ports')), pick(ctr.ports));
+  assert.deepEqual(at(helper, 'volumeMounts'), ctr.volumeMounts);
+  // $(VAR) only refers to variables declared before it; the pod IP is advertised to peers.
+  const env = arr(ctr.env, 'env').map((e) => obj(e, 'env var'));
+  const declared: string[] = [];
+  for (const e of env) {
+    for (const m of String(e.value ?? '').matchAll(/\$\(([A-Z_]+)\)/g)) assert.ok(declared.includes(m[1]), `${String(e.name)} uses ${m[1]}`);
+    declared.push(String(e.name));
+  }
+  const byName = (n: string) => env.find((e) => e.name === n);
+  assert.equal(at(byName('POD_IP'), 'valueFrom.fieldRef.fieldPath'), 'status.podIP');
+  assert.equal(at(byName('NODE_NAME'), 'valueFrom.fieldRef.fieldPath'), 'spec.nodeName');
+  assert.equal(byName('SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR')?.value, '$(POD_IP):3320');
+  assert.equal(byName('SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR')?.value, '$(POD_IP):3322');
+  assert.equal(at(one(docs, 'Service'), 'spec.internalTrafficPolicy'), 'Local');
+  assert.deepEqual(one(docs, 'ClusterRole').rules,
+    [{ apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'nodes'], verbs: ['get', 'list', 'watch'] }]);
+});
+
+test('agent: sidecar mode renders no DaemonSet or Service and documents the containers', () => {
+  const agent = CHARTS[0];
+  for (const f of ['daemonset.yaml', 'service.yaml']) assert.match(template(agent, f), /^\{\{- if (and )?\(?eq \.Values\.mode "daemonset"/);
+  assert.match(defines(template(agent, '_helpers.tpl')).get('sluice-agent.validate') ?? '', /list "daemonset" "sidecar"/);
+  const v = values(agent);
+  const notes = template(agent, 'NOTES.txt');
+  // The tap's arguments in the snippet, with the default values put in.
+  const block = /name: sluice-tap[\s\S]*?\n(\s*)args:\n([\s\S]*?)\n\s*ports:/.exec(notes);
+  assert.ok(block, 'NOTES.txt has the sluice-tap container');
+  const filled = block[2].replace(/\{\{ \.Values\.([\w.]+) \}\}/g, (_m, p: string) => String(at(v, p)))
+    .replace(/\{\{ \$serverPort \}\}/g, String(/(\d+)$/.exec(String(at(v, 'config.server.listener.addr')))?.[1]));
+  assert.deepEqual(parse(filled), ['--listen', '0.0.0.0:8081', '--upstream', `http://127.0.0.1:${String(at(v, 'sidecar.appPort'))}`,
+    '--agent', '127.0.0.1:8080', '--control-point', 'ingress']);
+  assert.ok(notes.includes('include "sluice-agent.container"'), 'the snippet uses the DaemonSet container');
+  assert.ok(read('charts', 'sluice-agent', 'README.md').includes(
+    'sluice-tap --listen 0.0.0.0:8081 --upstream http://127.0.0.1:<app port> --agent 127.0.0.1:8080 --control-point ingress'));
+});
+
+test('controller: one replica, Policy RBAC, CRD note', () => {
+  const controller = CHARTS[1];
+  const docs = docsOf(controller);
+  assert.equal(at(workload(controller), 'spec.replicas'), 1);
+  const rules = arr(one(docs, 'ClusterRole').rules, 'rules').map((r) => obj(r, 'rule'));
+  const allows = (group: string, resource: string, verb: string) => rules.some((r) => arr(r.apiGroups, 'g').includes(group)
+    && arr(r.resources, 'r').includes(resource) && arr(r.verbs, 'v').includes(verb));
+  for (const verb of ['get', 'list', 'watch', 'update']) assert.ok(allows('sluice.dev', 'policies', verb), `policies ${verb}`);
+  assert.ok(allows('sluice.dev', 'policies/status', 'update'));
+  assert.ok(allows('', 'events', 'create'));
+  assert.ok(!allows('sluice.dev', 'policies', 'delete'));
+  const ports = arr(firstContainer(workload(controller)).ports, 'ports').map((p) => obj(p, 'p').containerPort);
+  assert.deepEqual(ports, [8080]);
+  assert.match(read('charts', 'sluice-controller', 'README.md'), /crds\//);
+});
