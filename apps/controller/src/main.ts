@@ -1,1 +1,7 @@
-export {};
+import { loadConfigOrExit } from '@sluice/config';
+
+// Configuration first: every problem is printed and the process exits 2 before anything binds a port.
+const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.slice(2), env: process.env });
+
+process.stderr.write(`sluice-controller: configuration loaded (listener ${config.server.listener.addr})\n`);
+process.exit(0);

@@ -1,1 +1,14 @@
-export { parseDuration, tryParseDuration, formatDuration } from "./duration.js";
+export { parseDuration, tryParseDuration, formatDuration } from './duration.js';
+export type * from './types.js';
+export * from './schema/index.js';
+export { PROCESSES, type ProcessName, type ProcessSpec, type ConfigByProcess } from './process.js';
+export { keyNodes, leafNodes, envNameOf, type KeyNode } from './keys.js';
+export { defaultsOf } from './defaults.js';
+export { ConfigError, type ConfigProblem, type ConfigRule } from './problem.js';
+export { parseConfigText, readConfigFile, type ConfigFile } from './file.js';
+export { resolveConfig, type ResolveOptions } from './resolve.js';
+export { parseCliArgs, usage, type CliArgs } from './args.js';
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
+export { loadConfigOrExit, type LoadConfigOrExitOptions, type CliIo } from './cli.js';
+export { maskSecrets, MASK } from './mask.js';
+export { isHostnamePort, isUrl, isFqdn, isIp, checkFormat, describeFormat } from './schema/formats.js';

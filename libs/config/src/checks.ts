@@ -1,0 +1,60 @@
+import type { TSchema } from '@sinclair/typebox';
+import { isPlainObject } from './defaults.js';
+import { keyByPath, locate, node } from './keys.js';
+import { problem, showValue, type ConfigProblem } from './problem.js';
+import type { ProcessSpec } from './process.js';
+import { ServerTLSConfigSchema, WatermarksPolicySchema } from './schema/index.js';
+import type { OriginOf } from './ajv-problems.js';
+
+type Check = (value: Record<string, unknown>, path: string) => Array<{ key: string; detail: string; value: unknown }>;
+
+/** Rules that involve more than one field, keyed by the object schema they apply to. */
+const CHECKS = new Map<TSchema, Check>([
+  [ServerTLSConfigSchema, (tls, path) => {
+    if (tls.enabled !== true) return [];
+    return ['cert_file', 'key_file']
+      .filter((k) => tls[k] === '')
+      .map((k) => ({ key: k, value: tls[k], detail: `value "" must be set when ${path}.enabled is true` }));
+  }],
+  [WatermarksPolicySchema, (policy) => {
+    if (policy.enabled !== true || !Array.isArray(policy.watermarks) || policy.watermarks.length > 0) return [];
+    return [{ key: 'watermarks', value: policy.watermarks, detail: 'value [] must list at least one watermark when the policy is enabled' }];
+  }],
+]);
+
+/** Runs the cross-field rules over a tree that passed schema validation. */
+export function crossFieldProblems(spec: ProcessSpec, config: unknown, originOf: OriginOf): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const walk = (schema: TSchema, value: unknown, segments: string[]) => {
+    if (!isPlainObject(value)) return;
+    const check = CHECKS.get(schema);
+    if (check !== undefined) {
+      for (const found of check(value, locate(spec, segments).path)) {
+        const at = [...segments, found.key];
+        const where = locate(spec, at);
+        problems.push(problem({ path: where.path, env: where.env, rule: 'required', value: found.value, origin: originOf(at) }, found.detail));
+      }
+    }
+    for (const [name, child] of Object.entries(node(schema).properties ?? {})) walk(child, value[name], [...segments, name]);
+  };
+  walk(spec.schema, config, []);
+  return problems;
+}
+
+/** Keys the process cannot run without: an empty string or an empty list is "not set". */
+export function requiredKeyProblems(spec: ProcessSpec, config: Record<string, unknown>, requireKeys: readonly string[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const path of requireKeys) {
+    const key = keyByPath(spec, path);
+    if (key === undefined || !key.leaf) throw new TypeError(`requireKeys: ${path} is not a key of the ${spec.name} configuration`);
+    let value: unknown = config;
+    for (const s of key.segments) value = isPlainObject(value) ? value[s] : undefined;
+    if (value === '' || (Array.isArray(value) && value.length === 0)) {
+      problems.push(problem(
+        { path, env: key.env, rule: 'required', value },
+        `value ${showValue(value)}: required by the ${spec.name}, but not set`,
+      ));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,55 @@
+import { writeSync } from 'node:fs';
+import { parseCliArgs, usage } from './args.js';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
+import { maskSecrets } from './mask.js';
+import { ConfigError } from './problem.js';
+import { PROCESSES, type ProcessName } from './process.js';
+
+/** Where the CLI writes and how it ends; the real process by default. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  exit(code: number): never;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => { writeSync(1, text); },
+  stderr: (text) => { writeSync(2, text); },
+  exit: (code) => process.exit(code),
+};
+
+export interface LoadConfigOrExitOptions<P extends ProcessName> extends LoadConfigOptions<P> {
+  io?: CliIo;
+}
+
+/**
+ * The start of a process: loads the configuration or prints every problem
+ * (one line each) to stderr and exits 2, before anything binds a port.
+ * `--help` prints usage and exits 0; `--print-config` prints the effective
+ * configuration as JSON, secrets masked, and exits 0.
+ */
+export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOptions<P>): LoadedConfig<P> {
+  const io = opts.io ?? processIo;
+  const spec = PROCESSES[opts.process];
+  const service = `sluice-${opts.process}`;
+  const cli = parseCliArgs(opts.argv);
+  if (cli.args.help && cli.problems.length === 0) {
+    io.stdout(usage(opts.process, spec.envPrefix, opts.defaultConfigFile ?? spec.defaultConfigFile));
+    return io.exit(0);
+  }
+  let loaded: LoadedConfig<P>;
+  try {
+    loaded = loadConfig(opts);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const lines = [`${service}: invalid configuration (${err.problems.length} problem${err.problems.length === 1 ? '' : 's'}); nothing was started:`];
+    for (const p of err.problems) lines.push(`${service}: ${p.message}`);
+    io.stderr(`${lines.join('\n')}\n`);
+    return io.exit(2);
+  }
+  if (loaded.args.printConfig) {
+    io.stdout(`${JSON.stringify(maskSecrets(spec.schema, loaded.config), null, 2)}\n`);
+    return io.exit(0);
+  }
+  return loaded;
+}

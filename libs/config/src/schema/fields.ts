@@ -1,0 +1,97 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Builders for the leaves of the configuration schema. Each leaf carries its
+ * SPEC type in `x-spec-type` (shown in the documentation and in messages) and
+ * a `description`; defaults, bounds, enums and formats are plain JSON Schema.
+ */
+
+const INT64_MAX = Number.MAX_SAFE_INTEGER;
+const INT64_MIN = Number.MIN_SAFE_INTEGER;
+const UINT32_MAX = 4_294_967_295;
+
+export interface Bounds {
+  minimum?: number;
+  maximum?: number;
+}
+
+export function bool(defaultValue: boolean, description: string) {
+  return Type.Boolean({ default: defaultValue, description, 'x-spec-type': 'bool' });
+}
+
+export function str(defaultValue: string, description: string) {
+  return Type.String({ default: defaultValue, description, 'x-spec-type': 'string' });
+}
+
+/** A secret string: masked as `****` by --print-config when set. */
+export function secret(description: string) {
+  return Type.String({ default: '', description, 'x-spec-type': 'string', 'x-secret': true });
+}
+
+/** A string in one of the address formats (see formats.ts). */
+export function address(format: string, defaultValue: string, description: string) {
+  return Type.String({ default: defaultValue, format, description, 'x-spec-type': 'string' });
+}
+
+export function oneOf<T extends string>(values: readonly T[], defaultValue: T, description: string) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], default: defaultValue, description, 'x-spec-type': 'string' });
+}
+
+/** A Go duration string; negative values only where the SPEC gives them a meaning. */
+export function duration(defaultValue: string, description: string, opts: { allowNegative?: boolean } = {}) {
+  return Type.String({
+    default: defaultValue,
+    format: opts.allowNegative === true ? 'signed_duration' : 'duration',
+    description,
+    'x-spec-type': 'duration',
+  });
+}
+
+export function int64(defaultValue: number, description: string, bounds: Bounds = {}) {
+  return Type.Integer({
+    default: defaultValue,
+    minimum: bounds.minimum ?? INT64_MIN,
+    maximum: bounds.maximum ?? INT64_MAX,
+    description,
+    'x-spec-type': 'int64',
+  });
+}
+
+export function uint32(defaultValue: number, description: string, bounds: Bounds = {}) {
+  return Type.Integer({
+    default: defaultValue,
+    minimum: bounds.minimum ?? 0,
+    maximum: bounds.maximum ?? UINT32_MAX,
+    description,
+    'x-spec-type': 'uint32',
+  });
+}
+
+export function uint64(defaultValue: number, description: string) {
+  return Type.Integer({ default: defaultValue, minimum: 0, maximum: INT64_MAX, description, 'x-spec-type': 'uint64' });
+}
+
+export function float64(defaultValue: number, description: string, bounds: Bounds = {}) {
+  return Type.Number({ default: defaultValue, ...bounds, description, 'x-spec-type': 'float64' });
+}
+
+/** A list of numbers; `increasing` demands each value be larger than the one before. */
+export function floatList(defaultValue: number[], description: string, opts: Bounds & { increasing?: boolean } = {}) {
+  const { increasing, ...bounds } = opts;
+  return Type.Array(Type.Number(bounds), {
+    default: defaultValue,
+    description,
+    'x-spec-type': '[]float64',
+    ...(increasing === true ? { 'x-increasing': true } : {}),
+  });
+}
+
+export function stringList(description: string, itemFormat?: string) {
+  const item = itemFormat === undefined ? Type.String() : Type.String({ format: itemFormat });
+  return Type.Array(item, { default: [], description, 'x-spec-type': '[]string' });
+}
+
+/** A list of objects; `typeName` is the SPEC object name of the elements. */
+export function objectList<T extends TSchema>(item: T, typeName: string, description: string) {
+  return Type.Array(item, { default: [], description, 'x-spec-type': `[]${typeName}` });
+}

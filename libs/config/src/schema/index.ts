@@ -1,0 +1,22 @@
+export { ListenerConfigSchema, GRPCServerConfigSchema, HTTPServerConfigSchema, GRPCGatewayConfigSchema, ServerTLSConfigSchema, ServerTreeSchema } from './server.js';
+export { LogConfigSchema, LogWriterConfigSchema, LOG_LEVELS } from './log.js';
+export { JobConfigSchema, JobGroupConfigSchema } from './jobs.js';
+export { AdaptivePolicySchema, WatermarksPolicySchema, WatchdogPolicyTypeSchema, HeapConfigSchema, WatchdogConfigSchema } from './watchdog.js';
+export {
+  BackoffConfigSchema, ClientTLSConfigSchema, GRPCClientConfigSchema, HTTPClientConfigSchema, ClientConfigSchema, ProxyConfigSchema,
+} from './clients.js';
+export { EtcdConfigSchema } from './etcd.js';
+export { CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema } from './cloudext.js';
+export { PrometheusConfigSchema, PrometheusLabelSchema } from './prometheus.js';
+export { CrashReportConfigSchema } from './crash-report.js';
+export {
+  MetricsConfigSchema, ProfilersConfigSchema, PortsConfigSchema, BatchAlertsConfigSchema, BatchPostrollupConfigSchema,
+  BatchPrerollupConfigSchema, AgentOTelConfigSchema, ControllerOTelConfigSchema,
+} from './telemetry.js';
+export {
+  AgentInfoConfigSchema, AgentFunctionsConfigSchema, AutoScaleKubernetesConfigSchema, FlowPreviewConfigSchema, DistCacheConfigSchema,
+  PeerDiscoveryConfigSchema, KubernetesDiscoveryConfigSchema, StaticDiscoveryConfigSchema, EntitySchema,
+} from './agent-objects.js';
+export { CRWatcherConfigSchema } from './controller-objects.js';
+export { AgentConfigSchema } from './agent-tree.js';
+export { ControllerConfigSchema } from './controller-tree.js';

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { objectList, str } from './fields.js';
+import { HTTPClientConfigSchema } from './clients.js';
+
+export const PrometheusLabelSchema = Type.Object({
+  name: Type.String({ minLength: 1, description: 'Label name.', 'x-spec-type': 'string' }),
+  value: str('', 'Label value.'),
+}, { additionalProperties: false });
+
+export const PrometheusConfigSchema = Type.Object({
+  address: Type.String({
+    default: '',
+    format: 'hostname_port|url|fqdn',
+    description: 'Address of the Prometheus server; required by the controller.',
+    'x-spec-type': 'string',
+    'x-required': true,
+  }),
+  labels: objectList(PrometheusLabelSchema, 'PrometheusLabel', 'Labels attached to every query (JSON list of {name, value} in the env variable).'),
+}, { additionalProperties: false });
+
+/** The `prometheus` subtree: PrometheusConfig plus `http_client`. */
+export const PrometheusTreeSchema = Type.Object({
+  ...PrometheusConfigSchema.properties,
+  http_client: HTTPClientConfigSchema,
+}, { additionalProperties: false });

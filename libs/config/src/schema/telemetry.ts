@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import { bool, duration, str, uint32 } from './fields.js';
+
+export const MetricsConfigSchema = Type.Object({
+  enable_go_metrics: bool(false, 'Registers the runtime collector (heap, event loop, garbage collection).'),
+  enable_process_collector: bool(false, 'Registers the process collector (CPU, memory, file descriptors).'),
+  pedantic: bool(false, 'Uses a registry that checks every metric strictly.'),
+}, { additionalProperties: false });
+
+export const ProfilersConfigSchema = Type.Object({
+  cpu_profiler: bool(false, 'Profiles the CPU from start to a file; the HTTP profile route does not work meanwhile.'),
+  profiles_path: str('default', 'Directory of profile files; default means /var/log/sluice/<service>/profiles.'),
+  register_http_routes: bool(true, 'Serves /debug/pprof/profile, /debug/pprof/symbol and /debug/pprof/cmdline.'),
+}, { additionalProperties: false });
+
+const port = (what: string) => uint32(0, `${what}; 0 means not set.`, { maximum: 65_535 });
+
+export const PortsConfigSchema = Type.Object({
+  debug_port: port('Port where the collector serves metrics on /metrics'),
+  health_check_port: port('Port of the collector health check'),
+  pprof_port: port('Port of the collector profiles'),
+  zpages_port: port('Port of the collector zPages'),
+}, { additionalProperties: false });
+
+function batch(timeout: string) {
+  return Type.Object({
+    send_batch_max_size: uint32(0, 'Upper limit of a batch; larger batches are split; 0 means no limit.'),
+    send_batch_size: uint32(0, 'Number of items that triggers sending a batch.'),
+    timeout: duration(timeout, 'A batch is sent after this time, whatever its size.'),
+  }, { additionalProperties: false });
+}
+
+export const BatchAlertsConfigSchema = batch('1s');
+export const BatchPostrollupConfigSchema = batch('1s');
+export const BatchPrerollupConfigSchema = batch('10s');
+
+const HIGH_CARDINALITY = 'Keeps the high-cardinality platform metrics (grpcserver_handled_total, grpcserver_handling_seconds*, grpcserver_msg_received_total, grpcserver_msg_sent_total, grpcserver_started_total) that are otherwise filtered out.';
+
+export const AgentOTelConfigSchema = Type.Object({
+  disable_kubelet_scraper: bool(false, 'Deprecated; has no effect.'),
+  disable_kubernetes_scraper: bool(false, 'Turns off the default collection of orchestrator-resource metrics.'),
+  enable_high_cardinality_platform_metrics: bool(false, HIGH_CARDINALITY),
+  batch_alerts: BatchAlertsConfigSchema,
+  batch_postrollup: BatchPostrollupConfigSchema,
+  batch_prerollup: BatchPrerollupConfigSchema,
+  ports: PortsConfigSchema,
+}, { additionalProperties: false });
+
+export const ControllerOTelConfigSchema = Type.Object({
+  enable_high_cardinality_platform_metrics: bool(false, HIGH_CARDINALITY),
+  batch_alerts: BatchAlertsConfigSchema,
+  ports: PortsConfigSchema,
+}, { additionalProperties: false });
