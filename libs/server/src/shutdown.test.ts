@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { EchoClient, callEcho, defaultConfig, startEchoServer } from './test-support.js';
+
+test('shutdown lets in-flight HTTP requests and gRPC calls finish, then stops accepting', async (t) => {
+  const s = await startEchoServer(defaultConfig(), (server) => {
+    server.app.get('/slow', (_req, res) => { setTimeout(() => res.json({ done: true }), 300); });
+  });
+  const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  t.after(() => client.close());
+  await callEcho(client, { message: 'warm' });
+  const http = fetch(`${s.base}/slow`);
+  const rpc = callEcho(client, { message: 'late', delay_ms: 300 });
+  await new Promise((r) => setTimeout(r, 100));
+  const stopped = s.server.shutdown(5000);
+  const res = await http;
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { done: true });
+  assert.equal((await rpc).message, 'late');
+  await stopped;
+  await assert.rejects(fetch(`${s.base}/hello`));
+});
+
+test('shutdown cuts what is left at the deadline', async (t) => {
+  const s = await startEchoServer(defaultConfig(), (server) => {
+    server.app.get('/forever', () => {});
+  });
+  const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  t.after(() => client.close());
+  const http = fetch(`${s.base}/forever`).then(() => 'answered', () => 'cut');
+  const rpc = callEcho(client, { message: 'x', delay_ms: 10_000 }, 20_000).then(() => 'answered', (e: grpc.ServiceError) => `cut ${e.code}`);
+  await new Promise((r) => setTimeout(r, 150));
+  const started = Date.now();
+  await s.server.shutdown(300);
+  const took = Date.now() - started;
+  assert.ok(took < 2000, `shutdown took ${took} ms`);
+  assert.equal(await http, 'cut');
+  assert.match(await rpc, /^cut /);
+});
