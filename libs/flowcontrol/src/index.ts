@@ -1,1 +1,20 @@
-export {};
+export { Engine, type EngineOptions } from './engine.js';
+export type {
+  ComponentIdentity, ComponentSelector, Classifier, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterKind, LimiterResult,
+} from './component.js';
+export type { FlowRequest, ControlPointType } from './flow-request.js';
+export type { FlowObserver, ObservedFlow } from './flow-observer.js';
+export type { CheckDecision, LimiterRecord, ClassifierRecord } from './decision.js';
+export { ControlPointRegistry, type ControlPointEntry, type ControlPointRegistryOptions } from './control-point-registry.js';
+export { toCheckResponse } from './check-response.js';
+export { httpFlowLabels, headerLabelKey, HEADER_LABEL_PREFIX } from './http-labels.js';
+export { parseBaggage, BAGGAGE_MAX_ENTRIES, BAGGAGE_MAX_LENGTH } from './baggage.js';
+export { httpFlavor } from './http-flavor.js';
+export { RateLimiter, type RateLimiterOptions } from './rate-limiter.js';
+export { LocalTokenBucketStore, type LocalTokenBucketStoreOptions } from './local-token-bucket-store.js';
+export type { TokenBucketStore } from './token-bucket-store.js';
+export { newBucket, refill, take, giveBack, timeUntil, type TokenBucketParams, type BucketState, type TakeResult } from './token-bucket.js';
+export { loadLocalLimiters, validateLocalLimiters, LocalLimitersError, type LocalLimiterSpec } from './local-limiters-config.js';
+export { applyLocalLimiters, createLocalRateLimiter } from './apply-local-limiters.js';
+export { timestampOf, durationOf, millisOf } from './proto-time.js';
+export type * from './proto-types.js';

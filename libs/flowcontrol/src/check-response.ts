@@ -1,0 +1,48 @@
+import type { CheckDecision, LimiterRecord } from './decision.js';
+import { durationOf, timestampOf } from './proto-time.js';
+import type { CheckResponse, ClassifierInfoMessage, LimiterDecisionMessage, StatusCodeName } from './proto-types.js';
+
+const STATUS_NAME: Readonly<Record<number, StatusCodeName>> = { 0: 'Empty', 403: 'Forbidden', 429: 'TooManyRequests', 503: 'ServiceUnavailable' };
+const ZERO_DURATION = Object.freeze({ seconds: 0, nanos: 0 });
+const NO_TELEMETRY_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+function limiterMessage(rec: LimiterRecord): LimiterDecisionMessage {
+  const r = rec.result;
+  const msg: LimiterDecisionMessage = {
+    policy_name: rec.identity.policy_name,
+    policy_hash: rec.identity.policy_hash,
+    component_id: rec.identity.component_id,
+    dropped: !r.accepted,
+    reason: r.keyNotFound === true ? 'LIMITER_REASON_KEY_NOT_FOUND' : 'LIMITER_REASON_UNSPECIFIED',
+    denied_response_status_code: r.accepted ? 'Empty' : rec.kind === 'sampler' ? 'Forbidden' : rec.kind === 'rate_limiter' ? 'TooManyRequests' : 'ServiceUnavailable',
+    wait_time: r.waitMs > 0 ? durationOf(r.waitMs) : ZERO_DURATION,
+  };
+  const tokens_info = { remaining: r.remaining ?? 0, current: r.current ?? 0, consumed: r.tokens ?? 0 };
+  if (rec.kind === 'rate_limiter') msg.rate_limiter_info = { label: r.label ?? '', tokens_info };
+  else if (rec.kind === 'scheduler') msg.load_scheduler_info = { workload_index: r.workloadIndex ?? '', tokens_info, priority: r.priority ?? 0 };
+  else msg.sampler_info = { label: r.label ?? '' };
+  return msg;
+}
+
+/** The wire CheckResponse of an engine decision. */
+export function toCheckResponse(d: CheckDecision, expectEnd = false): CheckResponse {
+  const classifier_infos: ClassifierInfoMessage[] = d.classifiers.length === 0 ? [] : d.classifiers.map((c) => ({
+    policy_name: c.policy_name, policy_hash: c.policy_hash, classifier_index: c.classifier_index, error: c.failed ? 'ERROR_EVAL_FAILED' : 'ERROR_NONE',
+  }));
+  return {
+    start: timestampOf(d.startMs),
+    end: timestampOf(d.endMs),
+    services: d.services as string[],
+    control_point: d.controlPoint,
+    flow_label_keys: Object.keys(d.labels),
+    telemetry_flow_labels: NO_TELEMETRY_LABELS,
+    decision_type: d.accepted ? 'DECISION_TYPE_ACCEPTED' : 'DECISION_TYPE_REJECTED',
+    reject_reason: d.rejectReason,
+    classifier_infos,
+    flux_meter_infos: d.fluxMeters.length === 0 ? [] : d.fluxMeters.map((flux_meter_name) => ({ flux_meter_name })),
+    limiter_decisions: d.limiters.length === 0 ? [] : d.limiters.map(limiterMessage),
+    wait_time: d.waitMs > 0 ? durationOf(d.waitMs) : ZERO_DURATION,
+    denied_response_status_code: STATUS_NAME[d.deniedStatus] ?? 'Empty',
+    expect_end: expectEnd,
+  };
+}

@@ -1,0 +1,82 @@
+import type { FlowLabels } from '@sluice/selectors';
+import type { FlowRequest } from './flow-request.js';
+
+/** Where a component comes from: policy, its hash, the component's id in the circuit. */
+export interface ComponentIdentity {
+  readonly policy_name: string;
+  readonly policy_hash: string;
+  readonly component_id: string;
+}
+
+export type LimiterKind = 'sampler' | 'rate_limiter' | 'scheduler';
+
+/** What the engine hands a limiter with the labels. */
+export interface DecideContext {
+  /** Now, in epoch milliseconds (one reading for the whole check). */
+  readonly nowMs: number;
+  /** The caller's deadline in epoch milliseconds; undefined when there is none. */
+  readonly deadlineMs: number | undefined;
+}
+
+/** The answer of one limiter for one flow. */
+export interface LimiterResult {
+  readonly accepted: boolean;
+  /** How long until the flow could pass (rejections), or how long it waited. */
+  readonly waitMs: number;
+  /** Set when the limiter did not apply because the flow lacks its label. */
+  readonly keyNotFound?: boolean;
+  /** Tokens taken; returned through `revert` when another limiter rejects. */
+  readonly tokens?: number;
+  /** The bucket / label value the decision is about. */
+  readonly label?: string;
+  readonly remaining?: number;
+  readonly current?: number;
+  /** Scheduler details. */
+  readonly workloadIndex?: string;
+  readonly priority?: number;
+  /** The limiter failed (a slow or broken store) and let the flow through. */
+  readonly failedOpen?: boolean;
+}
+
+/**
+ * A limiter: a sampler (rejects with 403), a rate limiter (429) or a
+ * scheduler (503). `decide` may answer synchronously (local state) or with
+ * a promise (a distributed store); the engine bounds the wait by the
+ * caller's deadline and fails open past it.
+ */
+export interface Limiter {
+  readonly kind: LimiterKind;
+  readonly identity: ComponentIdentity;
+  decide(labels: FlowLabels, ctx: DecideContext): LimiterResult | Promise<LimiterResult>;
+  /** Give back what an accepting decision took (another limiter rejected the flow). */
+  revert?(result: LimiterResult, ctx: DecideContext): void;
+}
+
+/**
+ * A classifier: reads the flow (labels, HTTP attributes) and answers labels
+ * to add, or undefined. Its outputs win over the request's labels.
+ */
+export interface Classifier {
+  readonly kind: 'classifier';
+  readonly identity: { readonly policy_name: string; readonly policy_hash: string; readonly classifier_index: number };
+  classify(labels: FlowLabels, flow: FlowRequest): Readonly<Record<string, string>> | undefined;
+}
+
+/** A flux meter: named in the check response of the flows it measures. */
+export interface FluxMeter {
+  readonly kind: 'flux_meter';
+  readonly name: string;
+}
+
+export type FlowComponent = Limiter | Classifier | FluxMeter;
+
+/** Where a component applies (the policy language's selector). */
+export interface ComponentSelector {
+  control_point: string;
+  /** Default `any`: every service. */
+  service?: string;
+  /** Default `default`. A selector of another group is ignored by this agent's engine. */
+  agent_group?: string;
+  /** A label filter (JSON, as in the preview body); absent or `{}` matches every flow. */
+  label_matcher?: unknown;
+}

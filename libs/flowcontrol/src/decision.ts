@@ -1,0 +1,48 @@
+import type { ComponentIdentity, LimiterKind, LimiterResult } from './component.js';
+import type { RejectReason } from './proto-types.js';
+
+export interface LimiterRecord {
+  readonly kind: LimiterKind;
+  readonly identity: ComponentIdentity;
+  readonly result: LimiterResult;
+}
+
+export interface ClassifierRecord {
+  readonly policy_name: string;
+  readonly policy_hash: string;
+  readonly classifier_index: number;
+  readonly failed: boolean;
+}
+
+/** The engine's answer for one flow. */
+export interface CheckDecision {
+  readonly controlPoint: string;
+  readonly services: readonly string[];
+  /** The labels after classification. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Labels the classifiers added (undefined when none). */
+  readonly addedLabels: Readonly<Record<string, string>> | undefined;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly accepted: boolean;
+  readonly rejectReason: RejectReason;
+  /** HTTP status of a denial: 403 sampler, 429 rate limiter, 503 scheduler; 0 when accepted. */
+  readonly deniedStatus: 0 | 403 | 429 | 503;
+  /** The largest wait any limiter reported. */
+  readonly waitMs: number;
+  readonly limiters: readonly LimiterRecord[];
+  readonly classifiers: readonly ClassifierRecord[];
+  readonly fluxMeters: readonly string[];
+}
+
+export const REJECT_REASON_OF: Readonly<Record<LimiterKind, RejectReason>> = {
+  sampler: 'REJECT_REASON_REGULATED',
+  rate_limiter: 'REJECT_REASON_RATE_LIMITED',
+  scheduler: 'REJECT_REASON_NO_TOKENS',
+};
+
+export const DENIED_STATUS_OF: Readonly<Record<LimiterKind, 403 | 429 | 503>> = {
+  sampler: 403,
+  rate_limiter: 429,
+  scheduler: 503,
+};

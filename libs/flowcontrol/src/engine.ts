@@ -1,0 +1,287 @@
+import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
+import type { Classifier, ComponentSelector, DecideContext, FlowComponent, Limiter, LimiterResult } from './component.js';
+import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type ComponentSet, type Registration } from './component-index.js';
+import { ControlPointRegistry, type ControlPointRegistryOptions } from './control-point-registry.js';
+import { DENIED_STATUS_OF, REJECT_REASON_OF, type CheckDecision, type ClassifierRecord, type LimiterRecord } from './decision.js';
+import type { FlowObserver } from './flow-observer.js';
+import type { FlowRequest } from './flow-request.js';
+import { boundedDecision } from './bounded-decision.js';
+
+export interface EngineOptions {
+  /** This agent's group (`agent_info.agent_group`); selectors of other groups are ignored. Default `default`. */
+  agentGroup?: string;
+  controlPoints?: ControlPointRegistryOptions;
+  /**
+   * Longest wait for a limiter that answers asynchronously (a remote
+   * counter) when the caller gave no earlier deadline; past it the limiter
+   * fails open. Default 1000 ms.
+   */
+  asyncDecisionTimeoutMs?: number;
+  /** Clock in epoch milliseconds (fractional). */
+  now?: () => number;
+}
+
+const NO_CLASSIFIERS: readonly ClassifierRecord[] = Object.freeze([]);
+const NO_NAMES: readonly string[] = Object.freeze([]);
+const NO_LIMITERS: readonly LimiterRecord[] = Object.freeze([]);
+const UNSAFE_VALUE_CHARS = /[\s\\/;",]/g;
+
+function defaultNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** Per-check state of the limiter run. */
+interface RunState {
+  readonly request: FlowRequest;
+  readonly set: ComponentSet;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly addedLabels: Record<string, string> | undefined;
+  readonly classifiers: readonly ClassifierRecord[];
+  readonly fluxMeters: readonly string[];
+  readonly ctx: DecideContext;
+  readonly limiters: Limiter[];
+  readonly results: LimiterResult[];
+}
+
+/**
+ * The flow-control engine: components registered per (control point,
+ * service), classifiers, then limiters in groups (samplers, rate limiters,
+ * schedulers); the first group with a rejection decides, and tokens taken
+ * by the limiters that accepted are given back.
+ */
+export class Engine {
+  readonly agentGroup: string;
+  readonly controlPoints: ControlPointRegistry;
+  private readonly now: () => number;
+  private readonly asyncTimeoutMs: number;
+  private registrations: Registration[] = [];
+  private readonly index = new Map<string, ControlPointComponents>();
+  private observers: FlowObserver[] = [];
+
+  constructor(opts: EngineOptions = {}) {
+    this.agentGroup = opts.agentGroup ?? 'default';
+    this.controlPoints = new ControlPointRegistry(opts.controlPoints);
+    this.now = opts.now ?? defaultNow;
+    this.asyncTimeoutMs = opts.asyncDecisionTimeoutMs ?? 1000;
+  }
+
+  /**
+   * Apply `component` to the flows its selector picks. The label matcher is
+   * compiled here (an invalid one throws InvalidArgumentError). Answers a
+   * function that removes the registration. A selector of another agent
+   * group registers nothing.
+   */
+  register(component: FlowComponent, selector: ComponentSelector): () => void {
+    if (typeof selector.control_point !== 'string' || selector.control_point === '') {
+      throw new TypeError('selector.control_point must be a non-empty string');
+    }
+    if ((selector.agent_group ?? 'default') !== this.agentGroup) return () => undefined;
+    const lm = selector.label_matcher;
+    const isTrivial = lm === undefined || (typeof lm === 'object' && lm !== null && !Array.isArray(lm) && Object.keys(lm).length === 0);
+    const matcher: LabelMatcher | undefined = isTrivial ? undefined : compileLabelMatcher(lm, 'label_matcher');
+    const reg: Registration = {
+      controlPoint: selector.control_point,
+      service: selector.service === undefined || selector.service === '' ? ANY_SERVICE : selector.service,
+      entry: { component, matcher },
+    };
+    this.registrations = [...this.registrations, reg];
+    this.reindex(reg.controlPoint);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.registrations = this.registrations.filter((r) => r !== reg);
+      this.reindex(reg.controlPoint);
+    };
+  }
+
+  /** Copy flows to `observer` (the preview); answers the function that stops it. */
+  addObserver(observer: FlowObserver): () => void {
+    this.observers = [...this.observers, observer];
+    return () => {
+      this.observers = this.observers.filter((o) => o !== observer);
+    };
+  }
+
+  private reindex(controlPoint: string): void {
+    const regs = this.registrations.filter((r) => r.controlPoint === controlPoint);
+    if (regs.length === 0) this.index.delete(controlPoint);
+    else this.index.set(controlPoint, new ControlPointComponents(regs));
+  }
+
+  /** Decide on one flow. Synchronous unless a limiter answers with a promise. */
+  check(request: FlowRequest): CheckDecision | Promise<CheckDecision> {
+    const nowMs = this.now();
+    const cp = request.controlPoint;
+    this.controlPoints.record(cp, request.services, request.type ?? 'feature', nowMs);
+    const comps = this.index.get(cp);
+    const set = comps === undefined ? EMPTY_SET : comps.setFor(request.services);
+
+    let labels = request.labels;
+    let addedLabels: Record<string, string> | undefined;
+    let classifiers = NO_CLASSIFIERS;
+    if (set.classifiers.length > 0) {
+      const records: ClassifierRecord[] = [];
+      for (const e of set.classifiers) {
+        if (e.matcher !== undefined && !e.matcher.matches(request.labels)) continue;
+        const out = runClassifier(e.component, request, records);
+        if (out === undefined) continue;
+        for (const key of Object.keys(out)) {
+          const value = out[key];
+          if (typeof value !== 'string') continue;
+          addedLabels ??= {};
+          define(addedLabels, key, value.replace(UNSAFE_VALUE_CHARS, '-'));
+        }
+      }
+      classifiers = records;
+      if (addedLabels !== undefined) {
+        const merged = copyLabels(request.labels);
+        for (const key of Object.keys(addedLabels)) define(merged, key, addedLabels[key]);
+        labels = merged;
+      }
+    }
+
+    let fluxMeters = NO_NAMES;
+    if (set.fluxMeters.length > 0) {
+      const names: string[] = [];
+      for (const e of set.fluxMeters) if (e.matcher === undefined || e.matcher.matches(labels)) names.push(e.component.name);
+      fluxMeters = names;
+    }
+
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) {
+      if (observers[i].watches(cp)) observers[i].observe({ request, labels: request.labels, classifiedLabels: labels });
+    }
+
+    const state: RunState = {
+      request, set, labels, addedLabels, classifiers, fluxMeters,
+      ctx: { nowMs, deadlineMs: request.deadlineMs },
+      limiters: [], results: [],
+    };
+    if (set.limiterGroups.length === 0) return this.finish(state, -1);
+    return this.runGroups(state, 0);
+  }
+
+  private runGroups(st: RunState, from: number): CheckDecision | Promise<CheckDecision> {
+    const groups = st.set.limiterGroups;
+    for (let gi = from; gi < groups.length; gi++) {
+      const groupStart = st.results.length;
+      let pending: Promise<void>[] | undefined;
+      for (const e of groups[gi]) {
+        const limiter = e.component;
+        if (e.matcher !== undefined && !e.matcher.matches(st.labels)) continue;
+        if (st.set.repeatsLimiter && st.limiters.includes(limiter)) continue;
+        const slot = st.limiters.length;
+        st.limiters.push(limiter);
+        const r = decideSafely(limiter, st);
+        if (isPromise(r)) {
+          st.results.push(FAILED_OPEN);
+          pending ??= [];
+          pending.push(boundedDecision(r, this.asyncBudget(st)).then((res) => { st.results[slot] = res; }));
+        } else {
+          st.results.push(r);
+        }
+      }
+      if (pending !== undefined) {
+        return Promise.all(pending).then(() => this.afterGroup(st, gi, groupStart));
+      }
+      const rejected = this.rejectedIn(st, groupStart);
+      if (rejected) return this.finish(st, gi);
+    }
+    return this.finish(st, -1);
+  }
+
+  private afterGroup(st: RunState, gi: number, groupStart: number): CheckDecision | Promise<CheckDecision> {
+    if (this.rejectedIn(st, groupStart)) return this.finish(st, gi);
+    return this.runGroups(st, gi + 1);
+  }
+
+  private rejectedIn(st: RunState, from: number): boolean {
+    for (let i = from; i < st.results.length; i++) if (!st.results[i].accepted) return true;
+    return false;
+  }
+
+  private asyncBudget(st: RunState): number {
+    const d = st.ctx.deadlineMs;
+    const byDeadline = d === undefined ? Infinity : d - 10 - this.now();
+    return Math.max(0, Math.min(this.asyncTimeoutMs, byDeadline));
+  }
+
+  /** Build the decision; `rejectGroup` is the index of the rejecting group, or -1. */
+  private finish(st: RunState, rejectGroup: number): CheckDecision {
+    let waitMs = 0;
+    const records: LimiterRecord[] = [];
+    for (let i = 0; i < st.results.length; i++) {
+      const r = st.results[i];
+      const l = st.limiters[i];
+      if (r.waitMs > waitMs) waitMs = r.waitMs;
+      records.push({ kind: l.kind, identity: l.identity, result: r });
+    }
+    const accepted = rejectGroup < 0;
+    if (!accepted) {
+      for (let i = 0; i < st.results.length; i++) {
+        const r = st.results[i];
+        const l = st.limiters[i];
+        if (r.accepted && r.tokens !== undefined && r.tokens > 0 && l.revert !== undefined) {
+          try {
+            l.revert(r, st.ctx);
+          } catch {
+            // a store that cannot take tokens back loses them; the decision stands
+          }
+        }
+      }
+    }
+    const kind = accepted ? undefined : st.set.limiterGroups[rejectGroup][0].component.kind;
+    return {
+      controlPoint: st.request.controlPoint,
+      services: st.request.services,
+      labels: st.labels,
+      addedLabels: st.addedLabels,
+      startMs: st.ctx.nowMs,
+      endMs: this.now(),
+      accepted,
+      rejectReason: kind === undefined ? 'REJECT_REASON_NONE' : REJECT_REASON_OF[kind],
+      deniedStatus: kind === undefined ? 0 : DENIED_STATUS_OF[kind],
+      waitMs,
+      limiters: records.length === 0 ? NO_LIMITERS : records,
+      classifiers: st.classifiers,
+      fluxMeters: st.fluxMeters,
+    };
+  }
+}
+
+const FAILED_OPEN: LimiterResult = Object.freeze({ accepted: true, waitMs: 0, failedOpen: true });
+
+function decideSafely(limiter: Limiter, st: RunState): LimiterResult | Promise<LimiterResult> {
+  try {
+    return limiter.decide(st.labels, st.ctx);
+  } catch {
+    return FAILED_OPEN;
+  }
+}
+
+function runClassifier(c: Classifier, request: FlowRequest, records: ClassifierRecord[]): Readonly<Record<string, string>> | undefined {
+  const id = c.identity;
+  try {
+    const out = c.classify(request.labels, request);
+    records.push({ policy_name: id.policy_name, policy_hash: id.policy_hash, classifier_index: id.classifier_index, failed: false });
+    return out;
+  } catch {
+    records.push({ policy_name: id.policy_name, policy_hash: id.policy_hash, classifier_index: id.classifier_index, failed: true });
+    return undefined;
+  }
+}
+
+function define(obj: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function copyLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(labels)) define(out, key, labels[key]);
+  return out;
+}
