@@ -11,3 +11,8 @@ export type { Logger, SluiceLogger } from './log/logger.js';
 export type { LogMeta } from './log/entry.js';
 export { LOG_LEVELS, parseLogLevel, type LogLevelName, type LogThreshold } from './log/level.js';
 export { createLogger, DEFAULT_LOG_BUFFER_SIZE, LOG_DROPPED_METRIC, type LoggerOptions } from './log/create-logger.js';
+export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/registry.js';
+export { PedanticRegistry } from './metrics/pedantic.js';
+export { MetricInconsistencyError } from './metrics/inconsistency-error.js';
+export { metricsRouter, renderMetrics, type MetricsRouterOptions } from './metrics/router.js';
+export { HIGH_CARDINALITY_METRICS, isHighCardinalityMetric } from './metrics/high-cardinality.js';
