@@ -134,15 +134,16 @@ const cases: Case[] = [
   { name: 'non-string label value does not count', filter: { expression: ex('a') }, labels: { a: 1 } as unknown as FlowLabels, want: false },
 ];
 
-test(`semantics table (${cases.length} cases)`, async (t) => {
-  assert.ok(cases.length >= 60);
-  for (const c of cases) {
-    await t.test(c.name, () => {
-      const matcher = compileLabelMatcher(c.filter);
-      assert.equal(matcher.matches(c.labels), c.want, `${JSON.stringify(c.filter)} on ${JSON.stringify(c.labels)}`);
-    });
-  }
+test('semantics table has at least 60 cases', () => {
+  assert.ok(cases.length >= 60, `${cases.length} cases`);
 });
+
+for (const c of cases) {
+  test(`semantics: ${c.name}`, () => {
+    const matcher = compileLabelMatcher(c.filter);
+    assert.equal(matcher.matches(c.labels), c.want, `${JSON.stringify(c.filter)} on ${JSON.stringify(c.labels)}`);
+  });
+}
 
 test('a compiled matcher is reusable and keeps no state between calls', () => {
   const m = compileLabelMatcher({ expression: { any: { of: [lm('a', '^x'), le('b', 'y')] } } });

@@ -111,23 +111,24 @@ const cases: BadCase[] = [
   { name: 'prefix path', filter: { match_labels: { a: 1 } }, field: 'match_labels.a', message: /^match_labels\.a: / },
 ];
 
-test(`validation table (${cases.length} bad filters)`, async (t) => {
-  assert.ok(cases.length >= 40);
-  for (const c of cases) {
-    await t.test(c.name, () => {
-      assert.throws(
-        () => compileLabelMatcher(c.filter),
-        (err: unknown) => {
-          assert.ok(err instanceof InvalidArgumentError, `not an InvalidArgumentError: ${String(err)}`);
-          assert.equal(err.field, c.field);
-          assert.match(err.message, c.message);
-          assert.equal(err.code, 'SLUICE_ERR_INVALID_ARGUMENT');
-          return true;
-        },
-      );
-    });
-  }
+test('validation table has at least 40 bad filters', () => {
+  assert.ok(cases.length >= 40, `${cases.length} cases`);
 });
+
+for (const c of cases) {
+  test(`invalid: ${c.name}`, () => {
+    assert.throws(
+      () => compileLabelMatcher(c.filter),
+      (err: unknown) => {
+        assert.ok(err instanceof InvalidArgumentError, `not an InvalidArgumentError: ${String(err)}`);
+        assert.equal(err.field, c.field);
+        assert.match(err.message, c.message);
+        assert.equal(err.code, 'SLUICE_ERR_INVALID_ARGUMENT');
+        return true;
+      },
+    );
+  });
+}
 
 test('the path argument prefixes every reported field', () => {
   assert.throws(
