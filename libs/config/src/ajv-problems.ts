@@ -57,7 +57,7 @@ export function problemFromAjv(spec: ProcessSpec, error: ErrorObject, originOf: 
       const full = (k: string) => (base === '' ? k : `${base}.${k}`);
       rule = 'unknown-key';
       detail = `unknown key (value ${showValue(value)})`;
-      if (hint !== undefined && editDistance(key, hint) <= Math.max(2, Math.floor(key.length / 2))) detail += `; did you mean ${full(hint)}?`;
+      if (hint !== undefined && editDistance(key, hint) <= Math.max(3, Math.ceil(key.length * 0.6))) detail += `; did you mean ${full(hint)}?`;
       else if (siblings.length > 0) detail += `; known keys here: ${siblings.join(', ')}`;
       segments = [...segments, key];
       break;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import { LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { problem, type ConfigProblem } from './problem.js';
 
 /** A parsed YAML configuration file. */
@@ -22,7 +22,7 @@ export function parseConfigText(name: string, text: string): FileReadResult {
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   } catch (err) {
     return { file: undefined, problems: [fileProblem(name, `not valid YAML: ${(err as Error).message}`)] };
   }
@@ -32,7 +32,7 @@ export function parseConfigText(name: string, text: string): FileReadResult {
       problems: doc.errors.map((e) => {
         const pos = e.linePos?.[0];
         const at = pos === undefined ? '' : ` at line ${pos.line}, column ${pos.col}`;
-        return fileProblem(name, `malformed YAML${at}: ${e.message.split('\n')[0]}`);
+        return fileProblem(name, `malformed YAML${at}: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
       }),
     };
   }
@@ -46,9 +46,15 @@ export function parseConfigText(name: string, text: string): FileReadResult {
   if (typeof data !== 'object' || Array.isArray(data)) {
     return { file: undefined, problems: [fileProblem(name, 'the top of the file must be a mapping of keys (such as "server:")')] };
   }
+  // The position of a map entry is that of its key; of a list element, the element itself.
   const position = (segments: readonly string[]): string | undefined => {
+    if (segments.length === 0) return undefined;
     try {
-      const found: unknown = doc.getIn(segments.map((s) => (/^\d+$/.test(s) ? Number(s) : s)), true);
+      const parent: unknown = segments.length === 1 ? doc.contents : doc.getIn(segments.slice(0, -1), true);
+      const last = segments[segments.length - 1];
+      let found: unknown;
+      if (isMap(parent)) found = parent.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === last)?.key;
+      else if (isSeq(parent) && /^\d+$/.test(last)) found = parent.items[Number(last)];
       if (!isNode(found) || found.range === undefined || found.range === null) return undefined;
       const { line, col } = lineCounter.linePos(found.range[0]);
       return `${name}:${line}:${col}`;

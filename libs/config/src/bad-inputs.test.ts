@@ -1,0 +1,165 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfigText } from './file.js';
+import { ConfigError, type ConfigProblem } from './problem.js';
+import { resolveConfig } from './resolve.js';
+import type { ProcessName } from './process.js';
+
+interface BadInput {
+  name: string;
+  process?: ProcessName;
+  env?: Record<string, string>;
+  yaml?: string;
+  /** Keep the process's own required keys (default: none, to isolate the case). */
+  required?: boolean;
+  path: string;
+  envVar: string;
+  rule: ConfigProblem['rule'];
+  message: RegExp;
+}
+
+const A = 'SLUICE_AGENT_';
+const C = 'SLUICE_CONTROLLER_';
+
+const CASES: BadInput[] = [
+  { name: 'address without a port', env: { [`${A}SERVER_LISTENER_ADDR`]: 'abc' }, path: 'server.listener.addr', envVar: `${A}SERVER_LISTENER_ADDR`, rule: 'format', message: /value "abc" is not hostname_port \(\[host\]:port/ },
+  { name: 'port above 65535', env: { [`${A}SERVER_LISTENER_ADDR`]: 'host:70000' }, path: 'server.listener.addr', envVar: `${A}SERVER_LISTENER_ADDR`, rule: 'format', message: /"host:70000" is not hostname_port/ },
+  { name: 'unclosed IPv6 bracket', env: { [`${A}SERVER_LISTENER_ADDR`]: '[::1:8080' }, path: 'server.listener.addr', envVar: `${A}SERVER_LISTENER_ADDR`, rule: 'format', message: /is not hostname_port/ },
+  { name: 'IPv6 without brackets', env: { [`${A}DIST_CACHE_BIND_ADDR`]: '::1:8080' }, path: 'dist_cache.bind_addr', envVar: `${A}DIST_CACHE_BIND_ADDR`, rule: 'format', message: /"::1:8080" is not hostname_port/ },
+  { name: 'network outside the enum', env: { [`${A}SERVER_LISTENER_NETWORK`]: 'udp' }, path: 'server.listener.network', envVar: `${A}SERVER_LISTENER_NETWORK`, rule: 'enum', message: /value "udp" is not one of: tcp, tcp4, tcp6/ },
+  { name: 'duration that is not Go syntax', env: { [`${A}SERVER_LISTENER_KEEP_ALIVE`]: 'forever' }, path: 'server.listener.keep_alive', envVar: `${A}SERVER_LISTENER_KEEP_ALIVE`, rule: 'duration', message: /value "forever" is not duration/ },
+  { name: 'negative timeout', env: { [`${A}SERVER_HTTP_IDLE_TIMEOUT`]: '-5s' }, path: 'server.http.idle_timeout', envVar: `${A}SERVER_HTTP_IDLE_TIMEOUT`, rule: 'duration', message: /"-5s" is not duration \(a non-negative Go duration/ },
+  { name: 'duration without a unit', env: { [`${A}LIVENESS_SERVICE_EXECUTION_TIMEOUT`]: '10' }, path: 'liveness.service.execution_timeout', envVar: `${A}LIVENESS_SERVICE_EXECUTION_TIMEOUT`, rule: 'duration', message: /value "10" is not duration/ },
+  { name: 'negative integer under a minimum of 0', env: { [`${A}SERVER_HTTP_MAX_HEADER_BYTES`]: '-1' }, path: 'server.http.max_header_bytes', envVar: `${A}SERVER_HTTP_MAX_HEADER_BYTES`, rule: 'minimum', message: /value -1 is below the minimum 0/ },
+  { name: 'fraction for an integer', env: { [`${A}SERVER_HTTP_MAX_HEADER_BYTES`]: '1.5' }, path: 'server.http.max_header_bytes', envVar: `${A}SERVER_HTTP_MAX_HEADER_BYTES`, rule: 'type', message: /value 1\.5 is not an integer \(int64\)/ },
+  { name: 'word for a number', env: { [`${A}SERVER_HTTP_MAX_HEADER_BYTES`]: 'lots' }, path: 'server.http.max_header_bytes', envVar: `${A}SERVER_HTTP_MAX_HEADER_BYTES`, rule: 'type', message: /value "lots" is not a number \(int64\)/ },
+  { name: 'yes for a boolean', env: { [`${A}SERVER_GRPC_ENABLE_REFLECTION`]: 'yes' }, path: 'server.grpc.enable_reflection', envVar: `${A}SERVER_GRPC_ENABLE_REFLECTION`, rule: 'type', message: /value "yes" is not a boolean \(true, false, 1, 0\)/ },
+  { name: 'list that is not JSON', env: { [`${A}SERVER_GRPC_LATENCY_BUCKETS_MS`]: '10,25' }, path: 'server.grpc.latency_buckets_ms', envVar: `${A}SERVER_GRPC_LATENCY_BUCKETS_MS`, rule: 'json', message: /value "10,25" is not valid JSON: want a JSON list/ },
+  { name: 'decreasing histogram buckets', env: { [`${A}SERVER_GRPC_LATENCY_BUCKETS_MS`]: '[100,10]' }, path: 'server.grpc.latency_buckets_ms', envVar: `${A}SERVER_GRPC_LATENCY_BUCKETS_MS`, rule: 'increasing', message: /value \[100,10\] is not strictly increasing/ },
+  { name: 'min_gogc above 100', env: { [`${A}WATCHDOG_MEMORY_HEAP_MIN_GOGC`]: '101' }, path: 'watchdog.memory.heap.min_gogc', envVar: `${A}WATCHDOG_MEMORY_HEAP_MIN_GOGC`, rule: 'maximum', message: /value 101 is above the maximum 100/ },
+  { name: 'adaptive factor above 1', env: { [`${A}WATCHDOG_MEMORY_CGROUP_ADAPTIVE_POLICY_FACTOR`]: '1.5' }, path: 'watchdog.memory.cgroup.adaptive_policy.factor', envVar: `${A}WATCHDOG_MEMORY_CGROUP_ADAPTIVE_POLICY_FACTOR`, rule: 'maximum', message: /value 1\.5 is above the maximum 1/ },
+  { name: 'repeated watermark', env: { [`${A}WATCHDOG_MEMORY_SYSTEM_WATERMARKS_POLICY_WATERMARKS`]: '[0.5,0.5]' }, path: 'watchdog.memory.system.watermarks_policy.watermarks', envVar: `${A}WATCHDOG_MEMORY_SYSTEM_WATERMARKS_POLICY_WATERMARKS`, rule: 'increasing', message: /\[0\.5,0\.5\] is not strictly increasing/ },
+  { name: 'negative watermark', env: { [`${A}WATCHDOG_MEMORY_HEAP_WATERMARKS_POLICY_WATERMARKS`]: '[-0.1,0.5]' }, path: 'watchdog.memory.heap.watermarks_policy.watermarks[0]', envVar: `${A}WATCHDOG_MEMORY_HEAP_WATERMARKS_POLICY_WATERMARKS`, rule: 'minimum', message: /value -0\.1 is below the minimum 0/ },
+  { name: 'log level outside the enum', env: { [`${A}LOG_LEVEL`]: 'verbose' }, path: 'log.level', envVar: `${A}LOG_LEVEL`, rule: 'enum', message: /value "verbose" is not one of: debug, DEBUG, info/ },
+  { name: 'object where a list is wanted', env: { [`${A}LOG_WRITERS`]: '{"file":"x"}' }, path: 'log.writers', envVar: `${A}LOG_WRITERS`, rule: 'type', message: /is not a list of LogWriterConfig objects/ },
+  { name: 'bound inside a list element', env: { [`${A}LOG_WRITERS`]: '[{"max_size":-1}]' }, path: 'log.writers[0].max_size', envVar: `${A}LOG_WRITERS`, rule: 'minimum', message: /value -1 is below the minimum 0/ },
+  { name: 'sample rate above 1', env: { [`${A}CRASH_REPORT_SAMPLE_RATE`]: '2' }, path: 'crash_report.sample_rate', envVar: `${A}CRASH_REPORT_SAMPLE_RATE`, rule: 'maximum', message: /value 2 is above the maximum 1/ },
+  { name: 'installation mode outside the enum', env: { [`${A}CLOUDEXT_INSTALLATION_MODE`]: 'DOCKER' }, path: 'cloudext.installation_mode', envVar: `${A}CLOUDEXT_INSTALLATION_MODE`, rule: 'enum', message: /"DOCKER" is not one of: KUBERNETES_SIDECAR, KUBERNETES_DAEMONSET, LINUX_BARE_METAL/ },
+  { name: 'cloud endpoint with a space', env: { [`${A}CLOUDEXT_ENDPOINT`]: 'ht tp://x' }, path: 'cloudext.endpoint', envVar: `${A}CLOUDEXT_ENDPOINT`, rule: 'format', message: /is not empty \| hostname_port \| url \| fqdn/ },
+  { name: 'proxy that is no address', env: { [`${A}CLIENT_PROXY_HTTP`]: 'not a proxy' }, path: 'client.proxy.http', envVar: `${A}CLIENT_PROXY_HTTP`, rule: 'format', message: /is not empty \| url \| hostname_port/ },
+  { name: 'allowed_cn that is no FQDN', env: { [`${A}SERVER_TLS_ALLOWED_CN`]: 'not_fqdn!' }, path: 'server.tls.allowed_cn', envVar: `${A}SERVER_TLS_ALLOWED_CN`, rule: 'format', message: /is not empty \| fqdn/ },
+  { name: 'entity with a bad IP', env: { [`${A}SERVICE_DISCOVERY_STATIC_ENTITIES`]: '[{"ip_address":"10.0.0.300","uid":"a"}]' }, path: 'service_discovery.static.entities[0].ip_address', envVar: `${A}SERVICE_DISCOVERY_STATIC_ENTITIES`, rule: 'format', message: /"10\.0\.0\.300" is not ip/ },
+  { name: 'entity without uid', env: { [`${A}SERVICE_DISCOVERY_STATIC_ENTITIES`]: '[{"ip_address":"10.0.0.1"}]' }, path: 'service_discovery.static.entities[0].uid', envVar: `${A}SERVICE_DISCOVERY_STATIC_ENTITIES`, rule: 'required', message: /missing required key/ },
+  { name: 'replica count 0', env: { [`${A}DIST_CACHE_REPLICA_COUNT`]: '0' }, path: 'dist_cache.replica_count', envVar: `${A}DIST_CACHE_REPLICA_COUNT`, rule: 'minimum', message: /value 0 is below the minimum 1/ },
+  { name: 'misspelt variable', env: { [`${A}SERVER_LISTENR_ADDR`]: ':1' }, path: '(env)', envVar: `${A}SERVER_LISTENR_ADDR`, rule: 'unknown-env', message: /unknown variable under SLUICE_AGENT_ .*did you mean SLUICE_AGENT_SERVER_LISTENER_ADDR \(server\.listener\.addr\)\?/ },
+  { name: 'etcd endpoint that is no address', env: { [`${A}ETCD_ENDPOINTS`]: '["not a url"]' }, path: 'etcd.endpoints[0]', envVar: `${A}ETCD_ENDPOINTS`, rule: 'format', message: /"not a url" is not url \| hostname_port/ },
+  { name: 'header name with a space', env: { [`${A}KUBERNETES_CLIENT_HTTP_CLIENT_PROXY_CONNECT_HEADER`]: '{"Bad Header":["x"]}' }, path: 'kubernetes_client.http_client.proxy_connect_header', envVar: `${A}KUBERNETES_CLIENT_HTTP_CLIENT_PROXY_CONNECT_HEADER`, rule: 'pattern', message: /key "Bad Header" is not a valid HTTP header name/ },
+  { name: 'port above 65535 in otel ports', env: { [`${A}OTEL_PORTS_DEBUG_PORT`]: '70000' }, path: 'otel.ports.debug_port', envVar: `${A}OTEL_PORTS_DEBUG_PORT`, rule: 'maximum', message: /value 70000 is above the maximum 65535/ },
+  { name: 'TLS enabled without a certificate', env: { [`${A}SERVER_TLS_ENABLED`]: 'true', [`${A}SERVER_TLS_KEY_FILE`]: '/k.pem' }, path: 'server.tls.cert_file', envVar: `${A}SERVER_TLS_CERT_FILE`, rule: 'required', message: /must be set when server\.tls\.enabled is true/ },
+  { name: 'agent without etcd endpoints', required: true, path: 'etcd.endpoints', envVar: `${A}ETCD_ENDPOINTS`, rule: 'required', message: /value \[\]: required by the agent, but not set/ },
+  { name: 'controller without Prometheus', process: 'controller', required: true, env: { [`${C}ETCD_ENDPOINTS`]: '["http://127.0.0.1:2379"]' }, path: 'prometheus.address', envVar: `${C}PROMETHEUS_ADDRESS`, rule: 'required', message: /required by the controller, but not set/ },
+  { name: 'controller Prometheus address that is none', process: 'controller', env: { [`${C}PROMETHEUS_ADDRESS`]: 'http//bad' }, path: 'prometheus.address', envVar: `${C}PROMETHEUS_ADDRESS`, rule: 'format', message: /"http\/\/bad" is not hostname_port \| url \| fqdn/ },
+  { name: 'controller boolean', process: 'controller', env: { [`${C}POLICIES_CR_WATCHER_ENABLED`]: 'maybe' }, path: 'policies.cr_watcher.enabled', envVar: `${C}POLICIES_CR_WATCHER_ENABLED`, rule: 'type', message: /"maybe" is not a boolean/ },
+  { name: 'controller-only key given to the agent', env: { [`${A}POLICIES_CR_WATCHER_ENABLED`]: 'true' }, path: '(env)', envVar: `${A}POLICIES_CR_WATCHER_ENABLED`, rule: 'unknown-env', message: /unknown variable under SLUICE_AGENT_/ },
+  { name: 'unknown key inside an object variable', env: { [`${A}SERVER`]: '{"listener":{"adr":":1"}}' }, path: 'server.listener.adr', envVar: `${A}SERVER_LISTENER_ADR`, rule: 'unknown-key', message: /unknown key \(value ":1"\); did you mean server\.listener\.addr\?; set by SLUICE_AGENT_SERVER$/ },
+  { name: 'Prometheus label without a name', env: { [`${A}PROMETHEUS_LABELS`]: '[{"value":"x"}]' }, path: 'prometheus.labels[0].name', envVar: `${A}PROMETHEUS_LABELS`, rule: 'required', message: /missing required key/ },
+  { name: 'unknown top-level key in the file', yaml: 'servr:\n  listener: {}\n', path: 'servr', envVar: `${A}SERVR`, rule: 'unknown-key', message: /unknown key \(value \{"listener":\{\}\}\); did you mean server\?; set in \/etc\/test\.yaml:1:1/ },
+  { name: 'unknown nested key in the file', yaml: 'server:\n  listener:\n    adress: ":80"\n', path: 'server.listener.adress', envVar: `${A}SERVER_LISTENER_ADRESS`, rule: 'unknown-key', message: /did you mean server\.listener\.addr\?; set in \/etc\/test\.yaml:3:5/ },
+  { name: 'unclosed flow sequence', yaml: 'server:\n  listener: [\n', path: '(file)', envVar: '', rule: 'yaml', message: /\/etc\/test\.yaml: malformed YAML at line \d+, column \d+/ },
+  { name: 'bad indentation', yaml: 'server:\n  listener:\n    addr: ":1"\n   network: tcp\n', path: '(file)', envVar: '', rule: 'yaml', message: /malformed YAML at line 4, column \d+/ },
+  { name: 'duplicate key', yaml: 'log:\n  level: info\nlog:\n  level: debug\n', path: '(file)', envVar: '', rule: 'yaml', message: /malformed YAML at line 3, column 1: Map keys must be unique/ },
+  { name: 'top of the file is a list', yaml: '- a\n- b\n', path: '(file)', envVar: '', rule: 'yaml', message: /the top of the file must be a mapping/ },
+  { name: 'string for an integer in the file', yaml: 'server:\n  http:\n    max_header_bytes: "big"\n', path: 'server.http.max_header_bytes', envVar: `${A}SERVER_HTTP_MAX_HEADER_BYTES`, rule: 'type', message: /value "big" is not an integer \(int64\); set in \/etc\/test\.yaml:3:5/ },
+  { name: 'number for a duration in the file', yaml: 'server:\n  grpc:\n    connection_timeout: 10\n', path: 'server.grpc.connection_timeout', envVar: `${A}SERVER_GRPC_CONNECTION_TIMEOUT`, rule: 'type', message: /value 10 is not a duration string/ },
+  { name: 'bound in a list element in the file', yaml: 'log:\n  writers:\n    - file: x\n      max_age: -3\n', path: 'log.writers[0].max_age', envVar: `${A}LOG_WRITERS`, rule: 'minimum', message: /value -3 is below the minimum 0; set in \/etc\/test\.yaml:4:7/ },
+  { name: 'scalar where an object is wanted', yaml: 'server: 5\n', path: 'server', envVar: `${A}SERVER`, rule: 'type', message: /value 5 is not a mapping of keys \(object\)/ },
+  { name: 'enabled watermarks policy without watermarks', yaml: 'watchdog:\n  memory:\n    heap:\n      watermarks_policy:\n        enabled: true\n        watermarks: []\n', path: 'watchdog.memory.heap.watermarks_policy.watermarks', envVar: `${A}WATCHDOG_MEMORY_HEAP_WATERMARKS_POLICY_WATERMARKS`, rule: 'required', message: /must list at least one watermark/ },
+  { name: 'empty Prometheus label name', yaml: 'prometheus:\n  labels:\n    - name: ""\n', path: 'prometheus.labels[0].name', envVar: `${A}PROMETHEUS_LABELS`, rule: 'required', message: /value "" must not be empty/ },
+  { name: 'null inside a list', yaml: 'log:\n  writers:\n    -\n', path: 'log.writers[0]', envVar: `${A}LOG_WRITERS`, rule: 'type', message: /value null is not a mapping of keys/ },
+  { name: 'string for a boolean in the controller file', process: 'controller', yaml: 'cloudext:\n  enable_cloud_controller: "yes"\n', path: 'cloudext.enable_cloud_controller', envVar: `${C}CLOUDEXT_ENABLE_CLOUD_CONTROLLER`, rule: 'type', message: /value "yes" is not a boolean/ },
+  { name: 'infinite float in the file', yaml: 'otel: {}\nserver:\n  http:\n    latency_buckets_ms: [1, .inf]\n', path: 'server.http.latency_buckets_ms[1]', envVar: `${A}SERVER_HTTP_LATENCY_BUCKETS_MS`, rule: 'type', message: /value Infinity is not a number/ },
+];
+
+function problemsOf(c: BadInput): readonly ConfigProblem[] {
+  const parsed = c.yaml === undefined ? undefined : parseConfigText('/etc/test.yaml', c.yaml);
+  try {
+    resolveConfig({
+      process: c.process ?? 'agent',
+      env: c.env ?? {},
+      file: parsed?.file,
+      problems: parsed?.problems,
+      requireKeys: c.required === true ? undefined : [],
+    });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `${c.name}: threw ${String(err)}`);
+    assert.equal(err.code, 'SLUICE_ERR_CONFIG');
+    return err.problems;
+  }
+  return assert.fail(`${c.name}: was accepted`);
+}
+
+test('the table of bad inputs has at least 40 cases, env and YAML', () => {
+  assert.ok(CASES.length >= 40);
+  assert.ok(CASES.filter((c) => c.yaml !== undefined).length >= 10);
+});
+
+for (const c of CASES) {
+  test(`bad input: ${c.name}`, () => {
+    const problems = problemsOf(c);
+    const found = problems.find((p) => p.path === c.path && p.rule === c.rule);
+    assert.ok(found, `${c.name}: no ${c.rule} problem at ${c.path} in:\n${problems.map((p) => p.message).join('\n')}`);
+    assert.equal(found.env, c.envVar);
+    assert.match(found.message, c.message);
+    if (c.path.startsWith('(')) {
+      assert.ok(found.message.startsWith(c.envVar === '' ? `${c.path}: ` : `${c.envVar}: `), found.message);
+    } else {
+      assert.ok(found.message.startsWith(`${c.path} (${c.envVar}): `), found.message);
+    }
+  });
+}
+
+test('every problem is collected, not just the first', () => {
+  const env: Record<string, string> = {};
+  for (const c of CASES) if (c.env !== undefined && (c.process ?? 'agent') === 'agent' && c.required !== true) Object.assign(env, c.env);
+  delete env[`${A}SERVER`]; // an object variable would merge over the single-key ones
+  let problems: readonly ConfigProblem[] = [];
+  try {
+    resolveConfig({ process: 'agent', env });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    problems = err.problems;
+  }
+  const paths = new Set(problems.map((p) => p.path));
+  for (const p of ['server.listener.network', 'log.level', 'crash_report.sample_rate', 'dist_cache.replica_count', 'etcd.endpoints[0]', 'otel.ports.debug_port', '(env)']) {
+    assert.ok(paths.has(p), p);
+  }
+  assert.ok(problems.length >= 20, String(problems.length));
+  const err = new ConfigError('agent', problems);
+  assert.match(err.message, /^invalid agent configuration \(\d+ problems\):\n {2}/);
+});
+
+test('a variable wins over the file, the file over defaults', () => {
+  const file = parseConfigText('/etc/test.yaml', 'log:\n  level: debug\n  non_blocking: false\nserver:\n  listener:\n    addr: ":9000"\n').file;
+  const c = resolveConfig({ process: 'agent', file, requireKeys: [], env: { [`${A}SERVER_LISTENER_ADDR`]: '127.0.0.1:9100' } });
+  assert.equal(c.server.listener.addr, '127.0.0.1:9100');
+  assert.equal(c.log.level, 'debug');
+  assert.equal(c.log.non_blocking, false);
+  assert.equal(c.log.pretty_console, false);
+});
+
+test('an object variable merges over the file and leaf variables win over it', () => {
+  const file = parseConfigText('/etc/test.yaml', 'server:\n  listener:\n    addr: ":9000"\n    network: tcp4\n').file;
+  const c = resolveConfig({
+    process: 'agent', file, requireKeys: [],
+    env: { [`${A}SERVER_LISTENER`]: '{"addr":":9001","keep_alive":"-1s"}', [`${A}SERVER_LISTENER_KEEP_ALIVE`]: '0s' },
+  });
+  assert.deepEqual(c.server.listener, { addr: ':9001', keep_alive: '0s', network: 'tcp4' });
+});
+
+test('null in the file means not set; negative durations where the SPEC allows them', () => {
+  const file = parseConfigText('/etc/test.yaml', 'log:\nserver:\n  listener:\n    keep_alive: -1s\nliveness:\n  service:\n    execution_period: -1s\n').file;
+  const c = resolveConfig({ process: 'agent', file, requireKeys: [] });
+  assert.equal(c.log.level, 'info');
+  assert.equal(c.server.listener.keep_alive, '-1s');
+  assert.equal(c.liveness.service.execution_period, '-1s');
+});
