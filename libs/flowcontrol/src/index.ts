@@ -18,3 +18,10 @@ export { loadLocalLimiters, validateLocalLimiters, LocalLimitersError, type Loca
 export { applyLocalLimiters, createLocalRateLimiter } from './apply-local-limiters.js';
 export { timestampOf, durationOf, millisOf } from './proto-time.js';
 export type * from './proto-types.js';
+export { registerFlowControlServices } from './register-services.js';
+export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
+export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
+export { controlPointsServiceImpl } from './control-points-service.js';
+export { deniedHttpResponse, retryAfterSeconds } from './denied-response.js';
+export { peerIp } from './peer-address.js';
+export { checkControlPoint, deadlineMsOf, MAX_CONTROL_POINT_LENGTH } from './request-checks.js';

@@ -1,0 +1,47 @@
+import { InvalidArgumentError } from '@sluice/errors';
+import { SERVICE_NAMES, serviceClient } from '@sluice/proto';
+import type { SluiceServer } from '@sluice/server';
+import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
+import { checkHttpServiceImpl } from './checkhttp-service.js';
+import { controlPointsServiceImpl } from './control-points-service.js';
+import type { Engine } from './engine.js';
+
+/**
+ * Register the flow-control gRPC services on the server (before start):
+ * FlowControlService (Check, FlowEnd, Cache* answering UNIMPLEMENTED),
+ * FlowControlServiceHTTP (CheckHTTP) and ControlPointsService, with the
+ * gateway routes `POST /v1/flowcontrol/checkhttp` and
+ * `GET /v1/flowcontrol/controlpoints`. `discovery` maps the peer IP (Check)
+ * or the destination address (CheckHTTP) to the flow's services.
+ */
+export function registerFlowControlServices(
+  server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
+  engine: Engine,
+  discovery?: ServiceDiscovery,
+): void {
+  server.addService(serviceClient('flowControl').service, flowControlServiceImpl(engine, discovery));
+  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery));
+  server.addService(serviceClient('controlPoints').service, controlPointsServiceImpl(engine));
+  server.addGatewayRoute({
+    method: 'post',
+    path: '/v1/flowcontrol/checkhttp',
+    service: SERVICE_NAMES.flowControlHttp,
+    rpc: 'CheckHTTP',
+    requireBody: true,
+    timeoutMs: 10_000,
+    toRequest: ({ body }) => {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new InvalidArgumentError('request body must be a JSON object (a CheckHTTPRequest)', 'body');
+      }
+      return body;
+    },
+  });
+  server.addGatewayRoute({
+    method: 'get',
+    path: '/v1/flowcontrol/controlpoints',
+    service: SERVICE_NAMES.controlPoints,
+    rpc: 'GetControlPoints',
+    timeoutMs: 10_000,
+    toRequest: () => ({}),
+  });
+}
