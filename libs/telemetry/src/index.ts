@@ -16,3 +16,7 @@ export { PedanticRegistry } from './metrics/pedantic.js';
 export { MetricInconsistencyError } from './metrics/inconsistency-error.js';
 export { metricsRouter, renderMetrics, type MetricsRouterOptions } from './metrics/router.js';
 export { HIGH_CARDINALITY_METRICS, isHighCardinalityMetric } from './metrics/high-cardinality.js';
+export { profilersRouter } from './profilers/router.js';
+export { startCpuProfiler, profilesDirectory, type CpuProfilerHandle } from './profilers/cpu-profiler.js';
+export { ProfilerBusyError } from './profilers/busy-error.js';
+export { parseProfileSeconds, DEFAULT_PROFILE_SECONDS, MAX_PROFILE_SECONDS } from './profilers/profile-seconds.js';
