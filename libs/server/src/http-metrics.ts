@@ -22,28 +22,36 @@ export function httpMetricsMiddleware(registry: Registry, latencyBucketsMs: numb
   });
   const errors = new Counter({ name: 'http_request_errors_total', help: 'HTTP requests answered with a 5xx status or aborted.', labelNames, registers: [registry] });
 
+  // Bound children per label set: label hashing is the expensive part of an update.
+  type Children = { requests: ReturnType<typeof requests.labels>; duration: ReturnType<typeof duration.labels>; errors: ReturnType<typeof errors.labels> };
+  const children = new Map<string, Children>();
+  const childrenFor = (method: string, route: string, status: string): Children => {
+    const key = `${method} ${status} ${route}`;
+    let c = children.get(key);
+    if (c === undefined) {
+      const labels = { method, route, status };
+      c = { requests: requests.labels(labels), duration: duration.labels(labels), errors: errors.labels(labels) };
+      children.set(key, c);
+    }
+    return c;
+  };
+
   return (req, res, next) => {
     const startedAt = process.hrtime.bigint();
-    // Captured when the route matches: express restores baseUrl once routing unwinds.
-    let route = 'unmatched';
-    const capture = (): void => {
-      if (route === 'unmatched') route = routeLabel(req);
-    };
-    const origEnd = res.end.bind(res);
-    res.end = ((...args: Parameters<typeof res.end>) => {
-      capture();
-      return origEnd(...args);
-    }) as typeof res.end;
-    const record = (aborted: boolean): void => {
-      capture();
-      const labels = { method: req.method, route, status: aborted ? 'aborted' : String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - startedAt) / 1e9);
-      if (aborted || res.statusCode >= 500) errors.inc(labels);
-    };
-    res.once('finish', () => record(false));
+    // Captured when the response ends: express restores baseUrl once routing unwinds.
+    let route: string | undefined;
+    const origEnd = res.end;
+    res.end = function (this: typeof res, ...args: unknown[]) {
+      route ??= routeLabel(req);
+      return (origEnd as (...a: unknown[]) => typeof res).apply(this, args);
+    } as typeof res.end;
     res.once('close', () => {
-      if (!res.writableFinished) record(true);
+      const aborted = !res.writableFinished;
+      const status = aborted ? 'aborted' : String(res.statusCode);
+      const c = childrenFor(req.method, route ?? routeLabel(req), status);
+      c.requests.inc();
+      c.duration.observe(Number(process.hrtime.bigint() - startedAt) / 1e9);
+      if (aborted || res.statusCode >= 500) c.errors.inc();
     });
     next();
   };

@@ -15,9 +15,7 @@ export function writeTimeoutMiddleware(timeoutMs: number): RequestHandler {
     }
     const timer = setTimeout(() => expire(res), timeoutMs);
     timer.unref();
-    const clear = (): void => clearTimeout(timer);
-    res.once('finish', clear);
-    res.once('close', clear);
+    res.once('close', () => clearTimeout(timer));
     next();
   };
 }
