@@ -36,7 +36,7 @@ export interface LogConfig {
   non_blocking: boolean;
   /** Extra human-readable writer on stdout. Default false. */
   pretty_console: boolean;
-  writers: LogWriterConfig[];
+  writers: readonly LogWriterConfig[];
 }
 
 /** SPEC MetricsConfig. */
