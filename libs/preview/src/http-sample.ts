@@ -1,0 +1,87 @@
+import type { CheckHTTPRequest, SocketAddress } from '@sluice/flowcontrol';
+import type { JsonObject, JsonValue } from '@sluice/proto';
+
+function put(obj: Record<string, JsonValue>, key: string, value: JsonValue): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function socketAddress(a: SocketAddress | null | undefined): JsonObject {
+  return { socketAddress: { address: a?.address ?? '', port: a?.port ?? 0 } };
+}
+
+/** Path segments of a request target (before `?`), URL-decoded, empty ones left out. */
+export function parsedPath(target: string): string[] {
+  const q = target.indexOf('?');
+  const path = q >= 0 ? target.slice(0, q) : target;
+  return path.split('/').filter((s) => s !== '').map(decode);
+}
+
+/** `{key: [values]}` of URL-encoded pairs (a query string or a form body). */
+export function parsedPairs(text: string): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const list = Object.prototype.hasOwnProperty.call(out, k) ? (out[k] as string[]) : undefined;
+    if (list !== undefined) list.push(v);
+    else put(out, k, [v]);
+  }
+  return out;
+}
+
+function contentType(headers: Readonly<Record<string, string>>): string {
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') return headers[name].toLowerCase();
+  return '';
+}
+
+function parsedBody(body: string, type: string): JsonValue {
+  if (body === '') return null;
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(body) as JsonValue;
+    } catch {
+      return null;
+    }
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) return parsedPairs(body);
+  return null;
+}
+
+/** A sample of an HTTP request, in the shape DESIGN.md gives for the HTTP preview. */
+export function httpSample(req: CheckHTTPRequest): JsonObject {
+  const r = req.request;
+  const headers: Record<string, JsonValue> = {};
+  const rawHeaders = r?.headers ?? {};
+  for (const name of Object.keys(rawHeaders)) put(headers, name, rawHeaders[name]);
+  const target = r?.path ?? '';
+  const q = target.indexOf('?');
+  const body = r?.body ?? '';
+  return {
+    attributes: {
+      request: {
+        http: {
+          method: r?.method ?? '',
+          path: target,
+          host: r?.host ?? '',
+          scheme: r?.scheme ?? '',
+          size: r?.size ?? -1,
+          protocol: r?.protocol ?? '',
+          headers,
+          body,
+        },
+      },
+      source: socketAddress(req.source),
+      destination: socketAddress(req.destination),
+    },
+    parsed_path: parsedPath(target),
+    parsed_query: q >= 0 ? parsedPairs(target.slice(q + 1)) : {},
+    parsed_body: parsedBody(body, contentType(rawHeaders)),
+    truncated_body: r?.truncated_body === true,
+  };
+}

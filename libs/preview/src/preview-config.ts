@@ -1,0 +1,25 @@
+/** SPEC `FlowPreviewConfig` (`flow_control.preview_service`). */
+export interface FlowPreviewConfig {
+  /** Enables the flow preview service. Default true. */
+  enabled: boolean;
+}
+
+export interface PreviewServiceOptions {
+  /**
+   * Longest wait of one preview call, in ms (default 30 000). It must end
+   * inside the HTTP server's write_timeout: the agent sets it to
+   * min(30 s, write_timeout − 1 s).
+   */
+  maxWaitMs?: number;
+  /** Previews running at once at most (default 100); past it: RESOURCE_EXHAUSTED / 429. */
+  maxActive?: number;
+}
+
+export const DEFAULT_SAMPLES = 10;
+export const MAX_SAMPLES = 1000;
+export const DEFAULT_MAX_WAIT_MS = 30_000;
+export const PREVIEW_BODY_LIMIT_BYTES = 1 << 20;
+
+export const PREVIEW_DISABLED_MESSAGE =
+  'flow preview is disabled: set flow_control.preview_service.enabled to true ' +
+  '(environment variable SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED=true) to enable it';

@@ -1,0 +1,45 @@
+import type * as grpc from '@grpc/grpc-js';
+import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
+import { deadlineMsOf } from '@sluice/flowcontrol';
+import { jsonToStruct, structToJson, StructConversionError, type JsonObject, type ProtoStruct } from '@sluice/proto';
+import { unary } from '@sluice/server';
+import { PREVIEW_DISABLED_MESSAGE } from './preview-config.js';
+import type { PreviewKind, PreviewRegistry } from './preview-registry.js';
+import { previewParams, samplesFromMessage, serviceFrom } from './preview-request.js';
+
+interface PreviewRequestMessage {
+  control_point: string;
+  samples: number;
+  label_matcher: ProtoStruct | null;
+  service: string;
+}
+
+/** Margin kept before the caller's deadline, so the samples arrive in time. */
+const DEADLINE_MARGIN_MS = 50;
+
+function filterOf(s: ProtoStruct | null | undefined): JsonObject {
+  if (s === null || s === undefined) return {};
+  try {
+    return structToJson(s);
+  } catch (err) {
+    if (err instanceof StructConversionError) throw new InvalidArgumentError(`label_matcher: ${err.message}`, 'label_matcher');
+    throw err;
+  }
+}
+
+/** sluice.flowcontrol.preview.v1.FlowPreviewService over gRPC. */
+export function previewServiceImpl(registry: PreviewRegistry | undefined, maxWaitMs: number): grpc.UntypedServiceImplementation {
+  const handler = (kind: PreviewKind) => unary<PreviewRequestMessage, object>(async (req, call) => {
+    if (registry === undefined) throw new UnimplementedError(PREVIEW_DISABLED_MESSAGE);
+    const p = previewParams(req.control_point, samplesFromMessage(req.samples), serviceFrom(req.service), filterOf(req.label_matcher));
+    const deadline = deadlineMsOf(call.getDeadline());
+    const waitMs = deadline === undefined ? maxWaitMs : Math.min(maxWaitMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
+    const preview = registry.start({ kind, ...p, waitMs });
+    const onCancel = (): void => preview.cancel();
+    call.once('cancelled', onCancel);
+    const samples = await preview.result;
+    call.removeListener('cancelled', onCancel);
+    return kind === 'http' ? { samples: samples.map((s) => jsonToStruct(s)) } : { samples };
+  });
+  return { PreviewFlowLabels: handler('labels'), PreviewHTTPRequests: handler('http') };
+}

@@ -1,0 +1,98 @@
+import { SluiceError, GrpcCode } from '@sluice/errors';
+import type { FlowObserver, ObservedFlow } from '@sluice/flowcontrol';
+import type { JsonObject } from '@sluice/proto';
+import type { LabelMatcher } from '@sluice/selectors';
+import { httpSample } from './http-sample.js';
+
+export type PreviewKind = 'http' | 'labels';
+
+export interface PreviewSpec {
+  kind: PreviewKind;
+  controlPoint: string;
+  /** `any`: flows of every service. */
+  service: string;
+  samples: number;
+  matcher: LabelMatcher;
+  waitMs: number;
+}
+
+/** A running preview: `result` settles with the samples when enough were seen, at the wait's end, or when cancelled. */
+export interface ActivePreview {
+  readonly result: Promise<JsonObject[]>;
+  cancel(): void;
+}
+
+interface Entry {
+  readonly spec: PreviewSpec;
+  readonly samples: JsonObject[];
+  done: boolean;
+  finish(): void;
+}
+
+/**
+ * The previews running now, by control point. As a flow observer of the
+ * engine it copies matching flows to them; a control point without a
+ * preview costs the engine one Map lookup.
+ */
+export class PreviewRegistry implements FlowObserver {
+  private readonly byControlPoint = new Map<string, Entry[]>();
+  private active = 0;
+
+  constructor(readonly maxActive = 100) {}
+
+  watches(controlPoint: string): boolean {
+    return this.byControlPoint.has(controlPoint);
+  }
+
+  observe(flow: ObservedFlow): void {
+    const list = this.byControlPoint.get(flow.request.controlPoint);
+    if (list === undefined) return;
+    for (const e of list) {
+      if (e.done) continue;
+      const spec = e.spec;
+      if (spec.service !== 'any' && !flow.request.services.includes(spec.service)) continue;
+      if (spec.kind === 'http' && flow.request.http === undefined) continue;
+      if (!spec.matcher.matches(flow.labels)) continue;
+      e.samples.push(spec.kind === 'http' && flow.request.http !== undefined ? httpSample(flow.request.http) : { labels: { ...flow.classifiedLabels } });
+      if (e.samples.length >= spec.samples) e.finish();
+    }
+  }
+
+  /** Previews running now. */
+  get size(): number {
+    return this.active;
+  }
+
+  start(spec: PreviewSpec): ActivePreview {
+    if (this.active >= this.maxActive) {
+      throw new SluiceError('SLUICE_ERR_TOO_MANY_PREVIEWS', `too many previews running (${this.maxActive}); try again later`, { grpcCode: GrpcCode.RESOURCE_EXHAUSTED });
+    }
+    let resolve!: (samples: JsonObject[]) => void;
+    const result = new Promise<JsonObject[]>((r) => { resolve = r; });
+    let timer: NodeJS.Timeout | undefined;
+    const entry: Entry = {
+      spec,
+      samples: [],
+      done: false,
+      finish: () => {
+        if (entry.done) return;
+        entry.done = true;
+        if (timer !== undefined) clearTimeout(timer);
+        this.remove(entry);
+        resolve(entry.samples);
+      },
+    };
+    this.active++;
+    this.byControlPoint.set(spec.controlPoint, [...(this.byControlPoint.get(spec.controlPoint) ?? []), entry]);
+    timer = setTimeout(entry.finish, Math.max(0, spec.waitMs));
+    return { result, cancel: entry.finish };
+  }
+
+  private remove(entry: Entry): void {
+    this.active--;
+    const cp = entry.spec.controlPoint;
+    const rest = (this.byControlPoint.get(cp) ?? []).filter((e) => e !== entry);
+    if (rest.length === 0) this.byControlPoint.delete(cp);
+    else this.byControlPoint.set(cp, rest);
+  }
+}
