@@ -6,8 +6,6 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v openssl >/dev/null || need+=(openssl)
-command -v etcd >/dev/null || need+=(etcd-server)
-command -v prometheus >/dev/null || need+=(prometheus)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
   command -v nginx >/dev/null || need+=(nginx)
   command -v redis-server >/dev/null || need+=(redis-server)
