@@ -1,0 +1,173 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import type { TSchema } from '@sinclair/typebox';
+import { envNameOf, keyByEnv, keyNodes, leafNodes, node } from './keys.js';
+import { formatDuration } from './duration.js';
+import { parseConfigText } from './file.js';
+import { ConfigError } from './problem.js';
+import { PROCESSES, type ProcessName } from './process.js';
+import { resolveConfig } from './resolve.js';
+
+const NAMES: ProcessName[] = ['agent', 'controller'];
+
+/** Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key. */
+function companions(prefix: string, path: string): Record<string, string> {
+  return path === 'server.tls.enabled' ? { [`${prefix}SERVER_TLS_CERT_FILE`]: '/c.pem', [`${prefix}SERVER_TLS_KEY_FILE`]: '/k.pem' } : {};
+}
+
+function at(config: unknown, segments: readonly string[]): unknown {
+  let v = config;
+  for (const s of segments) v = (v as Record<string, unknown>)[s];
+  return v;
+}
+
+const port = fc.integer({ min: 0, max: 65_535 });
+const host = fc.constantFrom('', 'localhost', '127.0.0.1', 'sluice-agent.default.svc', '[::1]', '[fe80::1%eth0]', 'a-b.example.com');
+const FORMAT_ARBS: Record<string, fc.Arbitrary<string>> = {
+  empty: fc.constant(''),
+  hostname_port: fc.tuple(host, port).map(([h, p]) => `${h}:${p}`),
+  url: fc.tuple(fc.constantFrom('http', 'https'), fc.constantFrom('localhost', '127.0.0.1', 'api.example.com', '[::1]'), port, fc.constantFrom('', '/', '/v1')).map(([s, h, p, path]) => `${s}://${h}:${p}${path}`),
+  fqdn: fc.tuple(fc.constantFrom('api', 'a1', 'x-y'), fc.constantFrom('example.com', 'svc.cluster.local', 'io')).map(([a, b]) => `${a}.${b}`),
+  ip: fc.oneof(fc.ipV4(), fc.ipV6()),
+  duration: fc.nat(100_000_000).map(formatDuration),
+  signed_duration: fc.integer({ min: -100_000_000, max: 100_000_000 }).map(formatDuration),
+};
+const HEADER = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
+
+/** Any valid value of a schema, as a JS value. */
+function valueArb(schema: TSchema): fc.Arbitrary<unknown> {
+  const n = node(schema);
+  if (n.enum !== undefined) return fc.constantFrom(...n.enum);
+  if (n.properties !== undefined) {
+    const record: Record<string, fc.Arbitrary<unknown>> = {};
+    for (const [k, child] of Object.entries(n.properties)) record[k] = valueArb(child);
+    return fc.record(record, { noNullPrototype: true });
+  }
+  if (n.patternProperties !== undefined) return fc.dictionary(HEADER, fc.array(fc.string(), { maxLength: 3 }), { maxKeys: 3, noNullPrototype: true });
+  switch (n.type) {
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return fc.integer({ min: Math.max(n.minimum ?? -1e9, -1e9), max: Math.min(n.maximum ?? 1e9, 1e9) });
+    case 'number': {
+      const min = n.minimum ?? -1e6;
+      const max = n.maximum ?? 1e6;
+      return fc.integer({ min: 0, max: 1_000_000 }).map((i) => min + ((max - min) * i) / 1_000_000);
+    }
+    case 'string':
+      if (n.format !== undefined) return fc.oneof(...n.format.split('|').map((f) => FORMAT_ARBS[f] as fc.Arbitrary<string>));
+      return fc.string({ minLength: n.minLength ?? 0, maxLength: 20 });
+    case 'array': {
+      const items = node(n.items as TSchema);
+      if (n['x-increasing'] === true) {
+        const min = items.minimum ?? 0;
+        const max = items.maximum ?? 1e6;
+        return fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { maxLength: 8 })
+          .map((xs) => [...xs].sort((a, b) => a - b).map((i) => min + ((max - min) * i) / 10_000));
+      }
+      return fc.array(valueArb(n.items as TSchema), { maxLength: 3 });
+    }
+    default:
+      throw new Error(`no generator for ${JSON.stringify(n)}`);
+  }
+}
+
+/** How a value is written in an env variable: JSON for lists, maps and objects; plain text otherwise. */
+function envText(schema: TSchema, value: unknown, variant: number): string {
+  if (typeof value === 'boolean') return [String(value), value ? '1' : '0', String(value).toUpperCase()][variant % 3];
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string' && node(schema).type === 'string') return value;
+  return JSON.stringify(value);
+}
+
+test('every key of both trees has a distinct env variable that maps back to it', () => {
+  for (const name of NAMES) {
+    const spec = PROCESSES[name];
+    const nodes = keyNodes(spec);
+    assert.equal(new Set(nodes.map((k) => k.env)).size, nodes.length, `${name}: env names collide`);
+    fc.assert(fc.property(fc.constantFrom(...nodes), (k) => {
+      assert.equal(keyByEnv(spec, envNameOf(spec.envPrefix, k.path))?.path, k.path);
+      assert.equal(k.env, spec.envPrefix + k.segments.map((s) => s.toUpperCase()).join('_'));
+    }), { numRuns: 200 });
+  }
+  assert.equal(keyByEnv(PROCESSES.agent, 'SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED')?.path, 'flow_control.preview_service.enabled');
+  assert.ok(leafNodes(PROCESSES.agent).length > 200);
+});
+
+for (const name of NAMES) {
+  test(`${name}: any valid value of any leaf, set by its env variable, lands at that key`, () => {
+    const spec = PROCESSES[name];
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), valueArb(leaf.schema), fc.nat(2)));
+    fc.assert(fc.property(arb, ([leaf, value, variant]) => {
+      const env = { ...companions(spec.envPrefix, leaf.path), [leaf.env]: envText(leaf.schema, value, variant) };
+      const config = resolveConfig({ process: name, requireKeys: [], env });
+      assert.deepEqual(at(config, leaf.segments), value);
+    }), { numRuns: 400 });
+  });
+
+  test(`${name}: any valid value of any leaf, set in the file, lands at that key`, () => {
+    const spec = PROCESSES[name];
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), valueArb(leaf.schema)));
+    fc.assert(fc.property(arb, ([leaf, value]) => {
+      const tree: Record<string, unknown> = {};
+      let cursor = tree;
+      leaf.segments.slice(0, -1).forEach((s) => { cursor = (cursor[s] = {}) as Record<string, unknown>; });
+      cursor[leaf.segments[leaf.segments.length - 1]] = value;
+      const parsed = parseConfigText('/etc/p.yaml', stringify(tree));
+      assert.deepEqual(parsed.problems, []);
+      const config = resolveConfig({ process: name, requireKeys: [], file: parsed.file, env: companions(spec.envPrefix, leaf.path) });
+      assert.deepEqual(at(config, leaf.segments), value);
+    }), { numRuns: 300 });
+  });
+}
+
+test('junk under the prefix is rejected with a hint naming a real key', () => {
+  for (const name of NAMES) {
+    const spec = PROCESSES[name];
+    const names = new Set(keyNodes(spec).map((k) => k.env));
+    const junk = fc.stringMatching(/^[A-Z0-9_]{0,40}$/).map((s) => spec.envPrefix + s).filter((s) => !names.has(s));
+    fc.assert(fc.property(junk, fc.string(), (variable, value) => {
+      try {
+        resolveConfig({ process: name, requireKeys: [], env: { [variable]: value } });
+      } catch (err) {
+        assert.ok(err instanceof ConfigError);
+        const p = err.problems.find((q) => q.rule === 'unknown-env');
+        assert.ok(p !== undefined);
+        assert.equal(p.env, variable);
+        const hint = /did you mean (\S+) \(([^)]+)\)\?/.exec(p.message);
+        assert.ok(hint !== null, p.message);
+        assert.ok(names.has(hint[1]), hint[1]);
+        assert.equal(keyByEnv(spec, hint[1])?.path, hint[2]);
+        return;
+      }
+      assert.fail(`${variable} was accepted`);
+    }), { numRuns: 150 });
+  }
+});
+
+test('variables of other prefixes and lower-case look-alikes are ignored', () => {
+  const c = resolveConfig({ process: 'agent', requireKeys: [], env: { SLUICE_CONTROLLER_LOG_LEVEL: 'x', sluice_agent_log_level: 'x', SLUICE_TAP_X: '1', PATH: '/bin' } });
+  assert.equal(c.log.level, 'info');
+});
+
+test('whatever the env and the file hold, the loader returns a config or throws a ConfigError', () => {
+  const spec = PROCESSES.agent;
+  const leaves = leafNodes(spec).map((k) => k.env);
+  const envArb = fc.dictionary(fc.oneof(fc.constantFrom(...leaves), fc.string().map((s) => `SLUICE_AGENT_${s}`)), fc.oneof(fc.string(), fc.json()), { maxKeys: 6 });
+  const fileArb = fc.oneof(
+    fc.string(),
+    fc.jsonValue().map((v) => stringify(v)),
+    fc.dictionary(fc.constantFrom('server', 'log', 'etcd', 'watchdog', 'bogus'), fc.jsonValue(), { maxKeys: 3 }).map((v) => stringify(v)),
+  );
+  fc.assert(fc.property(envArb, fileArb, (env, text) => {
+    const parsed = parseConfigText('/etc/f.yaml', text);
+    try {
+      resolveConfig({ process: 'agent', env, file: parsed.file, problems: parsed.problems });
+    } catch (err) {
+      assert.ok(err instanceof ConfigError, String(err));
+      for (const p of err.problems) assert.ok(p.message.length > 0 && !p.message.includes('undefined'), p.message);
+    }
+  }), { numRuns: 300 });
+});
