@@ -26,6 +26,7 @@ interface Entry {
   readonly spec: PreviewSpec;
   readonly samples: JsonObject[];
   done: boolean;
+  timer: NodeJS.Timeout | undefined;
   finish(): void;
 }
 
@@ -69,22 +70,22 @@ export class PreviewRegistry implements FlowObserver {
     }
     let resolve!: (samples: JsonObject[]) => void;
     const result = new Promise<JsonObject[]>((r) => { resolve = r; });
-    let timer: NodeJS.Timeout | undefined;
     const entry: Entry = {
       spec,
       samples: [],
       done: false,
+      timer: undefined,
       finish: () => {
         if (entry.done) return;
         entry.done = true;
-        if (timer !== undefined) clearTimeout(timer);
+        if (entry.timer !== undefined) clearTimeout(entry.timer);
         this.remove(entry);
         resolve(entry.samples);
       },
     };
     this.active++;
     this.byControlPoint.set(spec.controlPoint, [...(this.byControlPoint.get(spec.controlPoint) ?? []), entry]);
-    timer = setTimeout(entry.finish, Math.max(0, spec.waitMs));
+    entry.timer = setTimeout(entry.finish, Math.max(0, spec.waitMs));
     return { result, cancel: entry.finish };
   }
 

@@ -1,0 +1,236 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { Registry } from 'prom-client';
+import { createServer, type SluiceServer } from '@sluice/server';
+import { Engine, registerFlowControlServices, type CheckHTTPRequest } from '@sluice/flowcontrol';
+import { createStaticDiscovery } from '@sluice/discovery';
+import { jsonToStruct, serviceClient } from '@sluice/proto';
+import { registerPreviewService, PREVIEW_DISABLED_MESSAGE, type FlowPreviewConfig } from './index.js';
+
+type Cb = (err: grpc.ServiceError | null, res: unknown) => void;
+type Client = grpc.Client & Record<string, (req: unknown, opts: grpc.CallOptions, cb: Cb) => void>;
+
+function call<T>(client: Client, rpc: string, req: unknown, timeoutMs = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    client[rpc](req, { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res as T)));
+  });
+}
+
+async function start(t: import('node:test').TestContext, config: FlowPreviewConfig = { enabled: true }, maxWaitMs = 3000) {
+  const engine = new Engine();
+  const server: SluiceServer = createServer({
+    listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
+    grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 100, 1000] },
+    http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 100, 1000], max_header_bytes: 1048576, read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
+    grpc_gateway: { grpc_server_address: '' },
+    tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
+  }, { registry: new Registry() });
+  const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.0.0.1', uid: 'web', services: ['web'] }] });
+  registerFlowControlServices(server, engine, discovery);
+  const registry = registerPreviewService(server, engine, config, { maxWaitMs });
+  await server.start();
+  const port = server.address().port;
+  const grpcAddress = `127.0.0.1:${port}`;
+  const checkHttp = new (serviceClient('flowControlHttp'))(grpcAddress, grpc.credentials.createInsecure()) as unknown as Client;
+  const preview = new (serviceClient('flowPreview'))(grpcAddress, grpc.credentials.createInsecure()) as unknown as Client;
+  t.after(async () => {
+    checkHttp.close();
+    preview.close();
+    await server.shutdown(2000);
+  });
+  const flow = (path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', destination = '10.0.0.1'): Promise<unknown> => {
+    const req: CheckHTTPRequest = {
+      control_point: controlPoint,
+      source: { address: '10.0.0.9', port: 40000 },
+      destination: { address: destination, port: 8080 },
+      request: { method: 'GET', path, host: 'web', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers, body: '', truncated_body: false },
+    };
+    return call(checkHttp, 'CheckHTTP', req);
+  };
+  return { engine, registry, base: `http://127.0.0.1:${port}`, port, flow, preview };
+}
+
+function post(base: string, path: string, body: string | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${base}${path}`, { method: 'POST', headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
+}
+
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+type HttpSample = { attributes: { request: { http: { path: string; headers: Record<string, string> } }; destination: { socketAddress: { address: string; port: number } } }; parsed_path: string[]; parsed_query: Record<string, string[]> };
+
+test('HTTP preview over HTTP: N samples of CheckHTTP traffic, filter and service applied', async (t) => {
+  const { base, registry, flow } = await start(t);
+  const pending = post(base, '/v1/flowcontrol/preview/http_requests/ingress?samples=2&service=web', JSON.stringify({ match_labels: { 'http.request.header.x_tier': 'gold' } }));
+  await until(() => registry?.size === 1);
+  await flow('/skip', { 'x-tier': 'silver' });
+  await flow('/other-service', { 'x-tier': 'gold' }, 'ingress', '10.9.9.9');
+  await flow('/one?a=1&a=2', { 'x-tier': 'gold' });
+  await flow('/two/x', { 'x-tier': 'gold' });
+  const res = await pending;
+  assert.equal(res.status, 200);
+  const { samples } = (await res.json()) as { samples: HttpSample[] };
+  assert.deepEqual(samples.map((s) => s.attributes.request.http.path), ['/one?a=1&a=2', '/two/x']);
+  assert.deepEqual(samples[0].parsed_query, { a: ['1', '2'] });
+  assert.deepEqual(samples[1].parsed_path, ['two', 'x']);
+  assert.deepEqual(samples[0].attributes.destination, { socketAddress: { address: '10.0.0.1', port: 8080 } });
+  assert.equal(samples[0].attributes.request.http.headers['x-tier'], 'gold');
+});
+
+test('label preview over HTTP sees SDK Check flows; the wait ends with a partial answer', async (t) => {
+  const { base, engine, registry } = await start(t, { enabled: true }, 300);
+  const pending = post(base, '/v1/flowcontrol/preview/labels/feature?samples=3', '{}');
+  await until(() => registry?.size === 1);
+  await engine.check({ controlPoint: 'feature', labels: { user: 'u1' }, services: [] });
+  const t0 = Date.now();
+  const res = await pending;
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { samples: [{ labels: { user: 'u1' } }] });
+  assert.ok(Date.now() - t0 < 1000);
+  const none = await post(base, '/v1/flowcontrol/preview/labels/quiet', '{}');
+  assert.deepEqual(await none.json(), { samples: [] });
+});
+
+test('a URL-encoded slash is part of the control point name', async (t) => {
+  const { base, registry, flow } = await start(t);
+  const pending = post(base, '/v1/flowcontrol/preview/http_requests/svc%2Fingress?samples=1', '{}');
+  await until(() => registry?.watches('svc/ingress') === true);
+  await flow('/x', {}, 'svc/ingress');
+  const res = await pending;
+  assert.equal(res.status, 200);
+  assert.equal(((await res.json()) as { samples: unknown[] }).samples.length, 1);
+});
+
+test('a client going away ends its preview', async (t) => {
+  const { base, registry } = await start(t, { enabled: true }, 20_000);
+  const ac = new AbortController();
+  const pending = post(base, '/v1/flowcontrol/preview/labels/gone', '{}', undefined, ac.signal).catch((e: Error) => e);
+  await until(() => registry?.size === 1);
+  ac.abort();
+  assert.ok((await pending) instanceof Error);
+  await until(() => registry?.size === 0);
+  assert.equal(registry?.watches('gone'), false);
+});
+
+test('gRPC PreviewHTTPRequests and PreviewFlowLabels, bounded by the deadline, cancelled with the call', async (t) => {
+  const { preview, registry, flow } = await start(t, { enabled: true }, 20_000);
+  const pending = call<{ samples: unknown[] }>(preview, 'PreviewHTTPRequests', { control_point: 'ingress', samples: 1, label_matcher: jsonToStruct({ match_labels: { 'http.method': 'GET' } }) });
+  await until(() => registry?.size === 1);
+  await flow('/grpc');
+  const res = await pending;
+  assert.equal(res.samples.length, 1);
+  assert.ok(JSON.stringify(res.samples[0]).includes('/grpc'), 'sample travels as a Struct');
+  const t0 = Date.now();
+  const partial = await call<{ samples: unknown[] }>(preview, 'PreviewFlowLabels', { control_point: 'quiet' }, 300);
+  assert.deepEqual(partial.samples, []);
+  assert.ok(Date.now() - t0 < 1000, 'answered before the deadline');
+  await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x', samples: 5000 }), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT && /samples/.test(e.details));
+  await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x', label_matcher: jsonToStruct({ match_expressions: [{ key: 'a', operator: 'Near' }] }) }), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT && /operator/.test(e.details));
+  const c = (preview.PreviewFlowLabels as unknown as (req: unknown, cb: Cb) => grpc.ClientUnaryCall)({ control_point: 'long' }, () => undefined);
+  await until(() => registry?.size === 1);
+  c.cancel();
+  await until(() => registry?.size === 0);
+});
+
+test('disabled preview answers 501 / UNIMPLEMENTED naming the key and its variable', async (t) => {
+  const { base, preview, engine } = await start(t, { enabled: false });
+  for (const kind of ['http_requests', 'labels']) {
+    const res = await post(base, `/v1/flowcontrol/preview/${kind}/ingress`, '{}');
+    assert.equal(res.status, 501);
+    const body = (await res.json()) as { code: number; message: string };
+    assert.equal(body.code, 12);
+    assert.match(body.message, /flow_control\.preview_service\.enabled/);
+    assert.match(body.message, /SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED/);
+  }
+  await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x' }), (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED && /SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED/.test(e.details));
+  assert.equal((await engine.check({ controlPoint: 'x', labels: {}, services: [] })).accepted, true);
+});
+
+test('malformed preview requests are answered with the right status while a good preview keeps being served', async (t) => {
+  const { base, registry, flow } = await start(t, { enabled: true }, 20_000);
+  const good = post(base, '/v1/flowcontrol/preview/http_requests/good?samples=5', JSON.stringify({ match_labels: { 'http.method': 'GET' } }));
+  await until(() => registry?.size === 1);
+  const P = '/v1/flowcontrol/preview/http_requests/ingress';
+  const L = '/v1/flowcontrol/preview/labels/ingress';
+  let deep: unknown = { label_exists: 'a' };
+  for (let i = 0; i < 1000; i++) deep = { not: deep };
+  let deep33: unknown = { label_exists: 'a' };
+  for (let i = 0; i < 33; i++) deep33 = { not: deep33 };
+  const j = (v: unknown) => JSON.stringify(v);
+  const cases: [string, string, string | undefined, number, RegExp, Record<string, string>?][] = [
+    ['no body', P, undefined, 400, /body is required/],
+    ['empty body', P, '', 400, /body is required/],
+    ['invalid JSON', P, '{"match_labels":', 400, /not valid JSON/],
+    ['text/plain', P, '{}', 415, /application\/json/, { 'content-type': 'text/plain' }],
+    ['form content type', P, 'a=b', 415, /application\/json/, { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['unsupported charset', P, '{}', 415, /encoding|charset/, { 'content-type': 'application/json; charset=latin1' }],
+    ['array body', P, '[]', 400, /must be a JSON object/],
+    ['string body', P, '"x"', 400, /must be a JSON object/],
+    ['null body', P, 'null', 400, /must be a JSON object/],
+    ['number body', P, '42', 400, /must be a JSON object/],
+    ['unknown top-level member', P, j({ foo: 1 }), 400, /foo/],
+    ['match_labels array', P, j({ match_labels: [] }), 400, /match_labels/],
+    ['match_labels value not a string', P, j({ match_labels: { a: 1 } }), 400, /match_labels/],
+    ['match_expressions object', P, j({ match_expressions: {} }), 400, /match_expressions/],
+    ['unknown operator', P, j({ match_expressions: [{ key: 'a', operator: 'Near', values: ['x'] }] }), 400, /match_expressions\[0\]\.operator/],
+    ['missing key', P, j({ match_expressions: [{ operator: 'In', values: ['x'] }] }), 400, /match_expressions\[0\]\.key/],
+    ['In without values', P, j({ match_expressions: [{ key: 'a', operator: 'In', values: [] }] }), 400, /values/],
+    ['Exists with values', P, j({ match_expressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }), 400, /values/],
+    ['value not a string', P, j({ match_expressions: [{ key: 'a', operator: 'In', values: [1] }] }), 400, /values\[0\]/],
+    ['bad regex', P, j({ expression: { label_matches: { label: 'a', regex: '(' } } }), 400, /regex/],
+    ['look-ahead regex', P, j({ expression: { label_matches: { label: 'a', regex: '(?=x)' } } }), 400, /regex/],
+    ['label_matches without regex', P, j({ expression: { label_matches: { label: 'a' } } }), 400, /regex/],
+    ['label_equals without label', P, j({ expression: { label_equals: { value: 'x' } } }), 400, /label/],
+    ['empty expression', P, j({ expression: {} }), 400, /expression/],
+    ['expression with two members', P, j({ expression: { label_exists: 'a', not: { label_exists: 'b' } } }), 400, /expression/],
+    ['unknown expression member', P, j({ expression: { bogus: 1 } }), 400, /bogus/],
+    ['label_exists not a string', P, j({ expression: { label_exists: 5 } }), 400, /label_exists/],
+    ['any.of not an array', P, j({ expression: { any: { of: 'x' } } }), 400, /of/],
+    ['depth 33', P, j({ expression: deep33 }), 400, /deep|depth|levels/],
+    ['depth 1000', P, j({ expression: deep }), 400, /deep|depth|levels/],
+    ['10 MB body', P, j({ match_labels: { a: 'x'.repeat(10 * 1024 * 1024) } }), 413, /exceeds/],
+    ['samples=0', `${P}?samples=0`, '{}', 400, /samples/],
+    ['samples=-1', `${P}?samples=-1`, '{}', 400, /samples/],
+    ['samples=abc', `${P}?samples=abc`, '{}', 400, /samples/],
+    ['samples=1.5', `${P}?samples=1.5`, '{}', 400, /samples/],
+    ['samples=100000', `${P}?samples=100000`, '{}', 400, /samples/],
+    ['samples empty', `${P}?samples=`, '{}', 400, /samples/],
+    ['samples repeated', `${P}?samples=1&samples=2`, '{}', 400, /samples/],
+    ['service repeated', `${P}?service=a&service=b`, '{}', 400, /service/],
+    ['10 KB control point', `/v1/flowcontrol/preview/http_requests/${'c'.repeat(10 * 1024)}`, '{}', 400, /control_point/],
+    ['raw slash in control point', '/v1/flowcontrol/preview/http_requests/a/b', '{}', 404, /./],
+    ['empty control point', '/v1/flowcontrol/preview/http_requests/', '{}', 404, /./],
+    ['labels route: unknown operator', L, j({ match_expressions: [{ key: 'a', operator: 'Near' }] }), 400, /operator/],
+    ['labels route: samples=abc', `${L}?samples=abc`, '{}', 400, /samples/],
+  ];
+  assert.ok(cases.length >= 40);
+  let fed = 0;
+  for (const [i, [name, path, body, status, message, headers]] of cases.entries()) {
+    const res = await post(base, path, body, headers);
+    assert.equal(res.status, status, `${name}: status`);
+    const text = await res.text();
+    const json = JSON.parse(text) as { code: number; message: string; details: unknown[] };
+    assert.equal(typeof json.code, 'number', `${name}: gateway error shape`);
+    assert.match(json.message, message, `${name}: message ${json.message}`);
+    assert.ok(Array.isArray(json.details));
+    if (i % 9 === 8 && fed < 4) {
+      await flow(`/good-${fed}`, {}, 'good');
+      fed++;
+    }
+  }
+  assert.equal(registry?.size, 1, 'the good preview is still waiting, the bad ones left nothing behind');
+  while (fed < 5) {
+    await flow(`/good-${fed}`, {}, 'good');
+    fed++;
+  }
+  const res = await good;
+  assert.equal(res.status, 200);
+  const { samples } = (await res.json()) as { samples: HttpSample[] };
+  assert.deepEqual(samples.map((s) => s.attributes.request.http.path), ['/good-0', '/good-1', '/good-2', '/good-3', '/good-4']);
+});
