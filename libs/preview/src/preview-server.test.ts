@@ -8,6 +8,8 @@ import { createStaticDiscovery } from '@sluice/discovery';
 import { jsonToStruct, serviceClient } from '@sluice/proto';
 import { registerPreviewService, PREVIEW_DISABLED_MESSAGE, type FlowPreviewConfig } from './index.js';
 
+const DISABLED_PREFIX = PREVIEW_DISABLED_MESSAGE.slice(0, 24);
+
 type Cb = (err: grpc.ServiceError | null, res: unknown) => void;
 type Client = grpc.Client & Record<string, (req: unknown, opts: grpc.CallOptions, cb: Cb) => void>;
 
@@ -145,6 +147,7 @@ test('disabled preview answers 501 / UNIMPLEMENTED naming the key and its variab
     assert.equal(res.status, 501);
     const body = (await res.json()) as { code: number; message: string };
     assert.equal(body.code, 12);
+    assert.ok(body.message.startsWith(DISABLED_PREFIX));
     assert.match(body.message, /flow_control\.preview_service\.enabled/);
     assert.match(body.message, /SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED/);
   }
