@@ -145,3 +145,14 @@ test('loadConfig throws a ConfigError carrying every problem', () => {
     assert.deepEqual(err.problems.map((p) => p.rule).sort(), ['cli', 'required', 'unknown-env']);
   }
 });
+
+test('app flags are parsed beside the config flags, and stay strict', () => {
+  const flags = { 'local-limiters': { type: 'string' as const, description: 'limiters file', value: 'FILE' }, verbose: { type: 'boolean' as const, description: 'more' } };
+  const ok = parseCliArgs(['--local-limiters', '/l.yaml', '--verbose', '-c', '/a.yaml'], flags);
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(ok.args.flags, { 'local-limiters': '/l.yaml', verbose: true });
+  assert.equal(ok.args.configFile, '/a.yaml');
+  assert.match(parseCliArgs(['--local-limiters', ''], flags).problems[0].message, /--local-limiters needs a value/);
+  assert.match(parseCliArgs(['--other'], flags).problems[0].message, /Unknown option '--other'/);
+  assert.equal(parseCliArgs(['--verbose']).problems.length, 1, 'without app flags, an app flag is unknown');
+});

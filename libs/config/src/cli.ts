@@ -32,9 +32,9 @@ export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOp
   const io = opts.io ?? processIo;
   const spec = PROCESSES[opts.process];
   const service = `sluice-${opts.process}`;
-  const cli = parseCliArgs(opts.argv);
+  const cli = parseCliArgs(opts.argv, opts.flags);
   if (cli.args.help && cli.problems.length === 0) {
-    io.stdout(usage(opts.process, spec.envPrefix, opts.defaultConfigFile ?? spec.defaultConfigFile));
+    io.stdout(usage(opts.process, spec.envPrefix, opts.defaultConfigFile ?? spec.defaultConfigFile, opts.flags));
     return io.exit(0);
   }
   let loaded: LoadedConfig<P>;

@@ -7,7 +7,7 @@ export { defaultsOf } from './defaults.js';
 export { ConfigError, type ConfigProblem, type ConfigRule } from './problem.js';
 export { parseConfigText, readConfigFile, type ConfigFile } from './file.js';
 export { resolveConfig, type ResolveOptions } from './resolve.js';
-export { parseCliArgs, usage, type CliArgs } from './args.js';
+export { parseCliArgs, usage, type AppFlag, type CliArgs } from './args.js';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
 export { loadConfigOrExit, type LoadConfigOrExitOptions, type CliIo } from './cli.js';
 export { maskSecrets, MASK } from './mask.js';
