@@ -1,14 +1,5 @@
 import type { FlowRequest } from './flow-request.js';
 
-/** A flow as an observer (the preview) sees it. */
-export interface ObservedFlow {
-  readonly request: FlowRequest;
-  /** The labels before classification (what preview filters match against). */
-  readonly labels: Readonly<Record<string, string>>;
-  /** The labels after classification. */
-  readonly classifiedLabels: Readonly<Record<string, string>>;
-}
-
 /**
  * Something that wants copies of flows at some control points. The engine
  * asks `watches` once per flow (a Map lookup is the expected cost) and
@@ -16,5 +7,10 @@ export interface ObservedFlow {
  */
 export interface FlowObserver {
   watches(controlPoint: string): boolean;
-  observe(flow: ObservedFlow): void;
+  /**
+   * A flow at a watched control point: the request, its labels before
+   * classification (what preview filters match against) and after.
+   * Separate arguments, so that the hot path allocates nothing.
+   */
+  observe(request: FlowRequest, labels: Readonly<Record<string, string>>, classifiedLabels: Readonly<Record<string, string>>): void;
 }

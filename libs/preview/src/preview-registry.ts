@@ -1,5 +1,5 @@
 import { SluiceError, GrpcCode } from '@sluice/errors';
-import type { FlowObserver, ObservedFlow } from '@sluice/flowcontrol';
+import type { FlowObserver, FlowRequest } from '@sluice/flowcontrol';
 import type { JsonObject } from '@sluice/proto';
 import type { LabelMatcher } from '@sluice/selectors';
 import { httpSample } from './http-sample.js';
@@ -45,16 +45,17 @@ export class PreviewRegistry implements FlowObserver {
     return this.byControlPoint.has(controlPoint);
   }
 
-  observe(flow: ObservedFlow): void {
-    const list = this.byControlPoint.get(flow.request.controlPoint);
+  observe(request: FlowRequest, labels: Readonly<Record<string, string>>, classifiedLabels: Readonly<Record<string, string>>): void {
+    const list = this.byControlPoint.get(request.controlPoint);
     if (list === undefined) return;
-    for (const e of list) {
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
       if (e.done) continue;
       const spec = e.spec;
-      if (spec.service !== 'any' && !flow.request.services.includes(spec.service)) continue;
-      if (spec.kind === 'http' && flow.request.http === undefined) continue;
-      if (!spec.matcher.matches(flow.labels)) continue;
-      e.samples.push(spec.kind === 'http' && flow.request.http !== undefined ? httpSample(flow.request.http) : { labels: { ...flow.classifiedLabels } });
+      if (spec.service !== 'any' && !request.services.includes(spec.service)) continue;
+      if (spec.kind === 'http' && request.http === undefined) continue;
+      if (!spec.matcher.matches(labels)) continue;
+      e.samples.push(spec.kind === 'http' && request.http !== undefined ? httpSample(request.http) : { labels: { ...classifiedLabels } });
       if (e.samples.length >= spec.samples) e.finish();
     }
   }
