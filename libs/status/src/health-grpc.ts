@@ -1,0 +1,73 @@
+import type * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { InvalidArgumentError } from '@sluice/errors';
+import type { StatusRegistry } from './status-registry.js';
+
+export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
+
+export interface HealthGrpcService {
+  /** `grpc.health.v1.Health` (Check, Watch, List), for `server.addService`. */
+  readonly definition: grpc.ServiceDefinition;
+  readonly implementation: grpc.UntypedServiceImplementation;
+  /** Sets the status of a named service (`true` = SERVING, `false` = NOT_SERVING). */
+  setServingStatus(service: string, status: boolean | ServingStatus): void;
+  /** Stops following the registry and reports NOT_SERVING for every known service (for shutdown). */
+  close(): void;
+}
+
+/** Service names that follow the registry rather than `setServingStatus`. */
+export const OVERALL_SERVICE = '';
+const DERIVED = new Map<string, (registry: StatusRegistry) => boolean>([
+  [OVERALL_SERVICE, (r) => r.isHealthy('liveness') && r.isHealthy('readiness')],
+  ['liveness', (r) => r.isHealthy('liveness')],
+  ['readiness', (r) => r.isHealthy('readiness')],
+]);
+
+/**
+ * The standard gRPC health service (the `grpc-health-check` package's
+ * implementation) driven by a StatusRegistry: service `''` is SERVING when the
+ * `liveness` and `readiness` subtrees are healthy, services `liveness` and
+ * `readiness` follow their subtree, and any other name is set by
+ * `setServingStatus`. Unknown names: Check answers NOT_FOUND, Watch sends SERVICE_UNKNOWN.
+ */
+export function healthGrpcService(registry: StatusRegistry): HealthGrpcService {
+  const health = new HealthImplementation();
+  const current = new Map<string, ServingStatus>();
+  const put = (service: string, status: ServingStatus): void => {
+    if (current.get(service) === status) return;
+    current.set(service, status);
+    health.setStatus(service, status);
+  };
+  const follow = (): void => {
+    for (const [service, healthy] of DERIVED) put(service, healthy(registry) ? 'SERVING' : 'NOT_SERVING');
+  };
+  follow();
+  let unsubscribe: (() => void) | undefined = registry.subscribe(follow);
+
+  let definition: grpc.ServiceDefinition | undefined;
+  let implementation: grpc.UntypedServiceImplementation | undefined;
+  health.addToServer({
+    addService(service, impl) {
+      definition = service as unknown as grpc.ServiceDefinition;
+      implementation = impl as unknown as grpc.UntypedServiceImplementation;
+    },
+  });
+  if (definition === undefined || implementation === undefined) throw new Error('grpc-health-check did not provide its service');
+
+  return {
+    definition,
+    implementation,
+    setServingStatus(service: string, status: boolean | ServingStatus): void {
+      if (typeof service !== 'string') throw new InvalidArgumentError('service must be a string', 'service');
+      if (DERIVED.has(service)) throw new InvalidArgumentError(`service ${JSON.stringify(service)} follows the status registry and cannot be set`, 'service');
+      const value: ServingStatus = status === true ? 'SERVING' : status === false ? 'NOT_SERVING' : status;
+      if (value !== 'SERVING' && value !== 'NOT_SERVING' && value !== 'UNKNOWN') throw new InvalidArgumentError(`invalid serving status ${JSON.stringify(status)}`, 'status');
+      put(service, value);
+    },
+    close(): void {
+      unsubscribe?.();
+      unsubscribe = undefined;
+      for (const service of current.keys()) put(service, 'NOT_SERVING');
+    },
+  };
+}
