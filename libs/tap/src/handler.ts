@@ -40,11 +40,13 @@ export function requestHandler(ctx: TapContext): (req: IncomingMessage, res: Ser
 
 async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const waitsForContinue = expectsContinue(req);
+  let clientGone = false;
+  res.once('close', () => { clientGone = true; });
   const prefix = !waitsForContinue && wantsBodySample(req, ctx.bodyBytes)
     ? await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs)
     : unreadBody(req);
   const verdict = await askAgent(ctx, req, prefix.sample);
-  if (res.destroyed || req.destroyed) return;
+  if (clientGone) return;
   // A client that waits for 100 never sends the body of a refused request: close instead of reading it.
   const closeAfter = ctx.draining() || (waitsForContinue && hasBody(req));
   switch (verdict.kind) {
