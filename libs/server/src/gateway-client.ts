@@ -8,25 +8,37 @@ export interface GatewayTarget {
 
 /**
  * One lazily created grpc-js client for all gateway routes; requests and responses travel
- * as bytes, serialized by the gateway with the registered service definition.
+ * as bytes, serialized by the gateway with the registered service definition. Responses
+ * have no size bound here: the server answering is trusted, and a reply of many samples
+ * may well pass the 4 MiB default.
  */
 export class GatewayClient {
   private client: grpc.Client | undefined;
 
   constructor(private readonly target: () => GatewayTarget) {}
 
-  call(path: string, request: Buffer, timeoutMs: number | undefined): Promise<Buffer> {
+  /**
+   * Call one unary method. Aborting `signal` cancels the call (the server handler sees
+   * `call.cancelled` and its 'cancelled' event); the promise then rejects with CANCELLED.
+   */
+  call(path: string, request: Buffer, timeoutMs: number | undefined, signal?: AbortSignal): Promise<Buffer> {
     if (this.client === undefined) {
       const { address, credentials } = this.target();
-      this.client = new grpc.Client(address, credentials);
+      this.client = new grpc.Client(address, credentials, { 'grpc.max_receive_message_length': -1 });
     }
     const options: grpc.CallOptions = timeoutMs !== undefined && timeoutMs > 0 ? { deadline: Date.now() + timeoutMs } : {};
     const identity = (b: Buffer): Buffer => b;
     return new Promise((resolve, reject) => {
-      this.client!.makeUnaryRequest(path, identity, identity, request, new grpc.Metadata(), options, (err, value) => {
+      const call = this.client!.makeUnaryRequest(path, identity, identity, request, new grpc.Metadata(), options, (err, value) => {
+        signal?.removeEventListener('abort', onAbort);
         if (err) reject(err);
         else resolve(value ?? Buffer.alloc(0));
       });
+      function onAbort(): void {
+        call.cancel();
+      }
+      if (signal?.aborted === true) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

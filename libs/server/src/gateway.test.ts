@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidArgumentError } from '@sluice/errors';
 import { rawExchange } from './socket-support.js';
-import { ECHO_SERVICE, defaultConfig, startEchoServer, type Started } from './test-support.js';
+import { ECHO_SERVICE, defaultConfig, type EchoResponse, startEchoServer, type Started } from './test-support.js';
 import type { SluiceServer } from './types.js';
 
 function mountRoutes(server: SluiceServer): void {
@@ -18,6 +18,16 @@ function mountRoutes(server: SluiceServer): void {
   server.addGatewayRoute({
     method: 'get', path: '/v1/echo/:message', service: ECHO_SERVICE, rpc: 'Echo',
     toRequest: ({ params, query }) => ({ message: `${params.message}${typeof query.suffix === 'string' ? query.suffix : ''}` }),
+  });
+  server.addGatewayRoute({
+    method: 'get', path: '/v1/shout/:message', service: ECHO_SERVICE, rpc: 'Echo',
+    toRequest: ({ params }) => ({ message: params.message, fail_code: params.message === 'fail' ? 5 : 0 }),
+    fromResponse: (response) => {
+      const { message, served_by } = response as EchoResponse;
+      if (message === 'bad') throw new InvalidArgumentError('bad is not shouted', 'message');
+      if (message === 'boom') throw new Error('secret detail');
+      return { shouted: message.toUpperCase(), by: [served_by] };
+    },
   });
   server.addGatewayRoute({ method: 'get', path: '/v1/missing', service: 'no.such.Service', rpc: 'Nope', toRequest: () => ({}) });
 }
@@ -43,6 +53,18 @@ test('gateway JSON round trip through the real gRPC method (POST body and GET pa
   assert.ok(grpcHandled.some((v) => v.labels.grpc_method === 'Echo' && v.labels.grpc_code === 'OK' && v.value >= 2), 'the gateway went through gRPC');
 });
 
+test('fromResponse builds the success body from the decoded response; its errors and gRPC errors keep the gateway shape', async (t) => {
+  const s = await start(t);
+  const get = async (message: string): Promise<[number, unknown]> => {
+    const res = await fetch(`${s.base}/v1/shout/${message}`);
+    return [res.status, await res.json()];
+  };
+  assert.deepEqual(await get('hi'), [200, { shouted: 'HI', by: ['echo'] }]);
+  assert.deepEqual(await get('bad'), [400, { code: 3, message: 'bad is not shouted', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', field_violations: [{ field: 'message', description: 'bad is not shouted' }] }] }]);
+  assert.deepEqual(await get('boom'), [500, { code: 13, message: 'internal error', details: [] }]);
+  assert.deepEqual(await get('fail'), [404, { code: 5, message: 'echo failed', details: [] }], 'fromResponse is not called for a failed call');
+});
+
 test('gateway with an explicit grpc_server_address dials it', async (t) => {
   const target = await start(t);
   const s = await start(t, `127.0.0.1:${target.port}`);
@@ -58,7 +80,7 @@ test('gateway bad input: 415, 400 malformed, 400 missing body, 413, toRequest er
     [post(s.base, 'message=hi', 'text/plain'), 415, /application\/json/],
     [post(s.base, '{"message": "hi"', 'application/json'), 400, /not valid JSON/],
     [fetch(`${s.base}/v1/echo`, { method: 'POST' }), 400, /body is required/],
-    [post(s.base, JSON.stringify({ message: 'x'.repeat(2000) })), 413, /exceeds/],
+    [post(s.base, JSON.stringify({ message: 'x'.repeat(2000) })), 413, /exceeds the limit of 1024 bytes/],
     [post(s.base, JSON.stringify({ message: 42 })), 400, /message must be a string/],
     [post(s.base, JSON.stringify({ message: 'x', meta: 'not an object' })), 400, /does not fit/],
   ];

@@ -5,6 +5,8 @@ import type { RegisteredService } from './grpc-server.js';
 import type { GatewayRoute } from './types.js';
 
 const DEFAULT_BODY_LIMIT = 1 << 20;
+/** grpc-js's default bound on a received message, which the gRPC server keeps. */
+const GRPC_MAX_REQUEST_BYTES = 4 << 20;
 
 /** Send any error in the gateway shape `{code, message, details}` with its mapped HTTP status. */
 export function sendGatewayError(res: Response, err: unknown): void {
@@ -23,9 +25,9 @@ function hasBody(req: Request): boolean {
 }
 
 /** Map body-parser failures onto Sluice errors: 413, 415, 400; never a 500 for bad input. */
-function bodyError(err: unknown): Error {
+function bodyError(err: unknown, limit: number): Error {
   const type = (err as { type?: string }).type;
-  if (type === 'entity.too.large') return new PayloadTooLargeError('request body exceeds the limit');
+  if (type === 'entity.too.large') return new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new UnsupportedMediaTypeError('unsupported body encoding');
   return new InvalidArgumentError('request body is not valid JSON', 'body');
 }
@@ -37,17 +39,22 @@ function parseBody(req: Request, res: Response, limit: number): Promise<unknown>
   }
   const parser = express.json({ limit, strict: false, type: () => true });
   return new Promise((resolve, reject) => {
-    parser(req, res, (err?: unknown) => (err ? reject(bodyError(err)) : resolve(req.body as unknown)));
+    parser(req, res, (err?: unknown) => (err ? reject(bodyError(err, limit)) : resolve(req.body as unknown)));
   });
 }
 
 /**
  * The express handler of a gateway route: JSON in, the unary gRPC method called for real
- * through the gateway client, the response message as JSON (proto field names) out.
+ * through the gateway client, the response message (or what `fromResponse` makes of it)
+ * as JSON out. When the response closes while the call is in flight (the client went
+ * away, or the write timeout answered), the call is cancelled.
  */
 export function gatewayHandler(route: GatewayRoute, services: Map<string, RegisteredService>, client: GatewayClient): RequestHandler {
   const limit = route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   return (req, res) => {
+    const closed = new AbortController();
+    const onClose = (): void => closed.abort();
+    res.once('close', onClose);
     void (async () => {
       const body = await parseBody(req, res, limit);
       if (route.requireBody === true && body === undefined) throw new InvalidArgumentError('request body is required', 'body');
@@ -60,8 +67,17 @@ export function gatewayHandler(route: GatewayRoute, services: Map<string, Regist
       } catch (err) {
         throw new InvalidArgumentError(`request does not fit ${route.service}/${route.rpc}: ${(err as Error).message}`, 'body');
       }
-      const reply = method.responseDeserialize(await client.call(method.path, bytes, route.timeoutMs)) as unknown;
-      if (!res.headersSent) res.status(200).json(reply);
-    })().catch((err: unknown) => sendGatewayError(res, err));
+      if (bytes.length > GRPC_MAX_REQUEST_BYTES) {
+        throw new PayloadTooLargeError(`request exceeds the gRPC message limit of ${GRPC_MAX_REQUEST_BYTES} bytes`);
+      }
+      if (closed.signal.aborted) return;
+      const reply = method.responseDeserialize(await client.call(method.path, bytes, route.timeoutMs, closed.signal)) as unknown;
+      const json = route.fromResponse !== undefined ? route.fromResponse(reply) : reply;
+      if (!res.headersSent) res.status(200).json(json);
+    })()
+      .catch((err: unknown) => {
+        if (!closed.signal.aborted) sendGatewayError(res, err);
+      })
+      .finally(() => res.removeListener('close', onClose));
   };
 }

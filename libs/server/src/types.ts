@@ -37,6 +37,11 @@ export interface GatewayRoute {
   bodyLimitBytes?: number;
   /** Builds the gRPC request; may throw a SluiceError (answered with its status and body). */
   toRequest(input: GatewayInput): object;
+  /**
+   * Builds the JSON body of a success from the response message (as the gRPC client
+   * decodes it); default: the message itself. May throw a SluiceError.
+   */
+  fromResponse?(response: unknown): unknown;
   /** gRPC deadline for the call. */
   timeoutMs?: number;
 }
