@@ -1,5 +1,6 @@
 import type { CheckHTTPRequest, SocketAddress } from '@sluice/flowcontrol';
 import type { JsonObject, JsonValue } from '@sluice/proto';
+import { PREVIEW_STRUCT_MAX_DEPTH } from './preview-config.js';
 
 function put(obj: Record<string, JsonValue>, key: string, value: JsonValue): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
@@ -40,11 +41,27 @@ function contentType(headers: Readonly<Record<string, string>>): string {
   return '';
 }
 
+/** Nesting (objects and arrays) of a JSON value is at most `max`; never recurses past it. */
+function nestsWithin(value: JsonValue, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (max <= 0) return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (const item of items) if (!nestsWithin(item, max - 1)) return false;
+  return true;
+}
+
+/**
+ * A sample travels as a google.protobuf.Struct, whose nesting is bounded: `parsed_body`
+ * sits one level down, so a JSON body nesting deeper than that is left unparsed (null).
+ */
+const MAX_BODY_NESTING = PREVIEW_STRUCT_MAX_DEPTH - 1;
+
 function parsedBody(body: string, type: string): JsonValue {
   if (body === '') return null;
   if (type.includes('json')) {
     try {
-      return JSON.parse(body) as JsonValue;
+      const value = JSON.parse(body) as JsonValue;
+      return nestsWithin(value, MAX_BODY_NESTING) ? value : null;
     } catch {
       return null;
     }

@@ -20,6 +20,13 @@ export const MAX_SAMPLES = 1000;
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 export const PREVIEW_BODY_LIMIT_BYTES = 1 << 20;
 
+/**
+ * The deepest google.protobuf.Struct (objects and arrays, the top level being 1) that a
+ * preview request or response carries: protobufjs decodes at most 100 nested messages, and
+ * each level is a Value plus a Struct or ListValue inside the top-level message.
+ */
+export const PREVIEW_STRUCT_MAX_DEPTH = 50;
+
 export const PREVIEW_DISABLED_MESSAGE =
   'flow preview is disabled: set flow_control.preview_service.enabled to true ' +
   '(environment variable SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED=true) to enable it';

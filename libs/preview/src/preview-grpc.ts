@@ -3,7 +3,7 @@ import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { deadlineMsOf } from '@sluice/flowcontrol';
 import { jsonToStruct, structToJson, StructConversionError, type JsonObject, type ProtoStruct } from '@sluice/proto';
 import { unary } from '@sluice/server';
-import { PREVIEW_DISABLED_MESSAGE } from './preview-config.js';
+import { PREVIEW_DISABLED_MESSAGE, PREVIEW_STRUCT_MAX_DEPTH } from './preview-config.js';
 import type { PreviewKind, PreviewRegistry } from './preview-registry.js';
 import { previewParams, samplesFromMessage, serviceFrom } from './preview-request.js';
 
@@ -39,7 +39,7 @@ export function previewServiceImpl(registry: PreviewRegistry | undefined, maxWai
     call.once('cancelled', onCancel);
     const samples = await preview.result;
     call.removeListener('cancelled', onCancel);
-    return kind === 'http' ? { samples: samples.map((s) => jsonToStruct(s)) } : { samples };
+    return kind === 'http' ? { samples: samples.map((s) => jsonToStruct(s, PREVIEW_STRUCT_MAX_DEPTH)) } : { samples };
   });
   return { PreviewFlowLabels: handler('labels'), PreviewHTTPRequests: handler('http') };
 }

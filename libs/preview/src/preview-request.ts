@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@sluice/errors';
 import { checkControlPoint } from '@sluice/flowcontrol';
+import type { JsonObject } from '@sluice/proto';
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
 import { DEFAULT_SAMPLES, MAX_SAMPLES } from './preview-config.js';
 
@@ -43,15 +44,16 @@ export function serviceFrom(raw: unknown): string {
   return raw;
 }
 
-/** The label filter: a JSON object, compiled (errors carry the JSON path). */
-export function matcherFrom(body: unknown): LabelMatcher {
+/** The label filter of an HTTP request: its body, required, a JSON object. */
+export function labelFilterFromBody(body: unknown): JsonObject {
   if (body === undefined) throw new InvalidArgumentError('request body is required: a label filter (use {} to match every request)', 'body');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidArgumentError(`request body must be a JSON object (a label filter), got ${body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body}`, 'body');
   }
-  return compileLabelMatcher(body);
+  return body as JsonObject;
 }
 
-export function previewParams(controlPoint: unknown, samples: number, service: string, body: unknown): PreviewParams {
-  return { controlPoint: checkControlPoint(controlPoint), samples, service, matcher: matcherFrom(body) };
+/** A checked preview request; the filter is compiled here, so errors carry its JSON paths. */
+export function previewParams(controlPoint: unknown, samples: number, service: string, filter: JsonObject): PreviewParams {
+  return { controlPoint: checkControlPoint(controlPoint), samples, service, matcher: compileLabelMatcher(filter) };
 }

@@ -6,7 +6,7 @@ import { createServer, type SluiceServer } from '@sluice/server';
 import { Engine, registerFlowControlServices, type CheckHTTPRequest } from '@sluice/flowcontrol';
 import { createStaticDiscovery } from '@sluice/discovery';
 import { jsonToStruct, serviceClient } from '@sluice/proto';
-import { registerPreviewService, PREVIEW_DISABLED_MESSAGE, type FlowPreviewConfig } from './index.js';
+import { registerPreviewService, PREVIEW_DISABLED_MESSAGE, PREVIEW_STRUCT_MAX_DEPTH, type FlowPreviewConfig } from './index.js';
 
 const DISABLED_PREFIX = PREVIEW_DISABLED_MESSAGE.slice(0, 24);
 
@@ -21,13 +21,14 @@ function call<T>(client: Client, rpc: string, req: unknown, timeoutMs = 5000): P
 
 async function start(t: import('node:test').TestContext, config: FlowPreviewConfig = { enabled: true }, maxWaitMs = 3000) {
   const engine = new Engine();
+  const metrics = new Registry();
   const server: SluiceServer = createServer({
     listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
     grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 100, 1000] },
     http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 100, 1000], max_header_bytes: 1048576, read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
     grpc_gateway: { grpc_server_address: '' },
     tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
-  }, { registry: new Registry() });
+  }, { registry: metrics });
   const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.0.0.1', uid: 'web', services: ['web'] }] });
   registerFlowControlServices(server, engine, discovery);
   const registry = registerPreviewService(server, engine, config, { maxWaitMs });
@@ -41,16 +42,18 @@ async function start(t: import('node:test').TestContext, config: FlowPreviewConf
     preview.close();
     await server.shutdown(2000);
   });
-  const flow = (path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', destination = '10.0.0.1'): Promise<unknown> => {
+  const flow = (path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', destination = '10.0.0.1', body = ''): Promise<unknown> => {
     const req: CheckHTTPRequest = {
       control_point: controlPoint,
       source: { address: '10.0.0.9', port: 40000 },
       destination: { address: destination, port: 8080 },
-      request: { method: 'GET', path, host: 'web', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers, body: '', truncated_body: false },
+      request: { method: 'GET', path, host: 'web', scheme: 'http', size: body.length, protocol: 'HTTP/1.1', headers, body, truncated_body: false },
     };
     return call(checkHttp, 'CheckHTTP', req);
   };
-  return { engine, registry, base: `http://127.0.0.1:${port}`, port, flow, preview };
+  const handled = async (rpc: string): Promise<number> =>
+    (await metrics.getSingleMetric('grpcserver_handled_total')!.get()).values.filter((v) => v.labels.grpc_method === rpc).reduce((n, v) => n + v.value, 0);
+  return { engine, registry, base: `http://127.0.0.1:${port}`, port, flow, preview, handled };
 }
 
 function post(base: string, path: string, body: string | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, signal?: AbortSignal): Promise<Response> {
@@ -68,7 +71,7 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
 type HttpSample = { attributes: { request: { http: { path: string; headers: Record<string, string> } }; destination: { socketAddress: { address: string; port: number } } }; parsed_path: string[]; parsed_query: Record<string, string[]> };
 
 test('HTTP preview over HTTP: N samples of CheckHTTP traffic, filter and service applied', async (t) => {
-  const { base, registry, flow } = await start(t);
+  const { base, registry, flow, handled } = await start(t);
   const pending = post(base, '/v1/flowcontrol/preview/http_requests/ingress?samples=2&service=web', JSON.stringify({ match_labels: { 'http.request.header.x_tier': 'gold' } }));
   await until(() => registry?.size === 1);
   await flow('/skip', { 'x-tier': 'silver' });
@@ -83,6 +86,25 @@ test('HTTP preview over HTTP: N samples of CheckHTTP traffic, filter and service
   assert.deepEqual(samples[1].parsed_path, ['two', 'x']);
   assert.deepEqual(samples[0].attributes.destination, { socketAddress: { address: '10.0.0.1', port: 8080 } });
   assert.equal(samples[0].attributes.request.http.headers['x-tier'], 'gold');
+  assert.equal(await handled('PreviewHTTPRequests'), 1, 'the HTTP route called the gRPC method');
+});
+
+test('HTTP samples come out of the gRPC Structs as the same plain JSON: odd keys, deep bodies', async (t) => {
+  const { base, registry, flow } = await start(t);
+  const pending = post(base, '/v1/flowcontrol/preview/http_requests/ingress?samples=2', '{}');
+  await until(() => registry?.size === 1);
+  const nest = (n: number): string => '['.repeat(n) + ']'.repeat(n);
+  const json = JSON.parse('{"content-type":"application/json","__proto__":"h"}') as Record<string, string>;
+  await flow('/a?__proto__=p&constructor=c', json, 'ingress', '10.0.0.1', `{"n":1.5,"t":true,"z":null,"deep":${nest(PREVIEW_STRUCT_MAX_DEPTH - 2)}}`);
+  await flow('/b', json, 'ingress', '10.0.0.1', `{"deep":${nest(PREVIEW_STRUCT_MAX_DEPTH - 1)}}`);
+  const res = await pending;
+  assert.equal(res.status, 200);
+  const { samples } = (await res.json()) as { samples: (HttpSample & { parsed_body: unknown })[] };
+  assert.deepEqual(samples[0].parsed_query, JSON.parse('{"__proto__":["p"],"constructor":["c"]}'));
+  assert.deepEqual(samples[0].parsed_body, JSON.parse(`{"n":1.5,"t":true,"z":null,"deep":${nest(PREVIEW_STRUCT_MAX_DEPTH - 2)}}`));
+  assert.deepEqual(Object.entries(samples[0].attributes.request.http.headers), [['content-type', 'application/json'], ['__proto__', 'h']]);
+  assert.equal(samples[1].parsed_body, null, 'a body nesting past what a Struct carries is left unparsed');
+  assert.equal(samples[1].attributes.request.http.path, '/b');
 });
 
 test('label preview over HTTP sees SDK Check flows; the wait ends with a partial answer', async (t) => {
@@ -151,6 +173,11 @@ test('disabled preview answers 501 / UNIMPLEMENTED naming the key and its variab
     assert.match(body.message, /flow_control\.preview_service\.enabled/);
     assert.match(body.message, /SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED/);
   }
+  for (const [path, body] of [['labels/x?samples=abc&service=a&service=b', '[]'], ['http_requests/x', undefined], [`labels/${'c'.repeat(10_000)}`, 'null']] as const) {
+    const res = await post(base, `/v1/flowcontrol/preview/${path}`, body);
+    assert.equal(res.status, 501, `${path.slice(0, 40)}: disabled comes before any check of the request`);
+    assert.match(((await res.json()) as { message: string }).message, /flow_control\.preview_service\.enabled/);
+  }
   await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x' }), (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED && /SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED/.test(e.details));
   assert.equal((await engine.check({ controlPoint: 'x', labels: {}, services: [] })).accepted, true);
 });
@@ -163,6 +190,8 @@ test('malformed preview requests are answered with the right status while a good
   const L = '/v1/flowcontrol/preview/labels/ingress';
   let deep: unknown = { label_exists: 'a' };
   for (let i = 0; i < 1000; i++) deep = { not: deep };
+  let deep55: unknown = { label_exists: 'a' };
+  for (let i = 0; i < 55; i++) deep55 = { not: deep55 };
   let deep33: unknown = { label_exists: 'a' };
   for (let i = 0; i < 33; i++) deep33 = { not: deep33 };
   const j = (v: unknown) => JSON.stringify(v);
@@ -196,6 +225,7 @@ test('malformed preview requests are answered with the right status while a good
     ['label_exists not a string', P, j({ expression: { label_exists: 5 } }), 400, /label_exists/],
     ['any.of not an array', P, j({ expression: { any: { of: 'x' } } }), 400, /of/],
     ['depth 33', P, j({ expression: deep33 }), 400, /deep|depth|levels/],
+    ['depth 55 (past a Struct on the wire)', P, j({ expression: deep55 }), 400, /deeper than 50 levels/],
     ['depth 1000', P, j({ expression: deep }), 400, /deep|depth|levels/],
     ['10 MB body', P, j({ match_labels: { a: 'x'.repeat(10 * 1024 * 1024) } }), 413, /exceeds/],
     ['samples=0', `${P}?samples=0`, '{}', 400, /samples/],

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileLabelMatcher } from '@sluice/selectors';
 import { Engine, httpFlowLabels, type CheckHTTPRequest } from '@sluice/flowcontrol';
-import { PreviewRegistry, httpSample, parsedPath, parsedPairs } from './index.js';
+import { jsonToStruct, serviceClient, structToJson, type ProtoStruct } from '@sluice/proto';
+import { PREVIEW_STRUCT_MAX_DEPTH, PreviewRegistry, httpSample, parsedPath, parsedPairs } from './index.js';
 
 export function httpFlow(path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', body = ''): CheckHTTPRequest {
   return {
@@ -45,6 +46,22 @@ test('the HTTP sample has the documented shape', () => {
   assert.equal(httpSample(httpFlow('/t', { 'content-type': 'application/json' }, 'cp', '{broken')).parsed_body, null);
   assert.deepEqual(parsedPath('/%E0%A4%A/x'), ['%E0%A4%A', 'x'], 'undecodable segments kept');
   assert.deepEqual(Object.keys(parsedPairs('__proto__=1')), ['__proto__']);
+});
+
+test('a JSON body nesting past what a Struct carries over gRPC is left unparsed; every sample crosses the wire', () => {
+  const nest = (n: number): string => '{"a":'.repeat(n - 1) + '{}' + '}'.repeat(n - 1);
+  const json = { 'content-type': 'application/json' };
+  const fits = httpSample(httpFlow('/f', json, 'cp', nest(PREVIEW_STRUCT_MAX_DEPTH - 1)));
+  assert.deepEqual(fits.parsed_body, JSON.parse(nest(PREVIEW_STRUCT_MAX_DEPTH - 1)));
+  const tooDeep = httpSample(httpFlow('/d', json, 'cp', nest(PREVIEW_STRUCT_MAX_DEPTH)));
+  assert.equal(tooDeep.parsed_body, null);
+  const huge = httpSample(httpFlow('/h', json, 'cp', '['.repeat(100_000) + ']'.repeat(100_000)));
+  assert.equal(huge.parsed_body, null);
+  const rpc = serviceClient('flowPreview').service.PreviewHTTPRequests;
+  for (const s of [fits, tooDeep, huge]) {
+    const wire = rpc.responseDeserialize(rpc.responseSerialize({ samples: [jsonToStruct(s, PREVIEW_STRUCT_MAX_DEPTH)] })) as { samples: ProtoStruct[] };
+    assert.deepEqual(structToJson(wire.samples[0]), s, 'the sample crosses the wire unchanged');
+  }
 });
 
 test('returns as soon as N matching requests were seen', async () => {

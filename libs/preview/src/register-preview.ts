@@ -3,20 +3,21 @@ import { serviceClient } from '@sluice/proto';
 import type { SluiceServer } from '@sluice/server';
 import { DEFAULT_MAX_WAIT_MS, type FlowPreviewConfig, type PreviewServiceOptions } from './preview-config.js';
 import { previewServiceImpl } from './preview-grpc.js';
-import { previewRouter } from './preview-http.js';
 import { PreviewRegistry } from './preview-registry.js';
+import { previewGatewayRoutes } from './preview-routes.js';
 
 /**
  * Register the flow preview (before the server starts): the gRPC
  * FlowPreviewService (PreviewFlowLabels, PreviewHTTPRequests) and the HTTP
  * routes `POST /v1/flowcontrol/preview/http_requests/:control_point` and
- * `POST /v1/flowcontrol/preview/labels/:control_point`. When disabled, both
+ * `POST /v1/flowcontrol/preview/labels/:control_point`, gateway routes to
+ * that service (an HTTP client going away cancels its call). When disabled, both
  * answer UNIMPLEMENTED / 501 naming the configuration key and its
  * environment variable, and the engine is not observed at all. Answers the
  * registry (undefined when disabled).
  */
 export function registerPreviewService(
-  server: Pick<SluiceServer, 'addService' | 'app'>,
+  server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
   engine: Engine,
   config: FlowPreviewConfig,
   opts: PreviewServiceOptions = {},
@@ -25,6 +26,6 @@ export function registerPreviewService(
   const registry = config.enabled ? new PreviewRegistry(opts.maxActive) : undefined;
   if (registry !== undefined) engine.addObserver(registry);
   server.addService(serviceClient('flowPreview').service, previewServiceImpl(registry, maxWaitMs));
-  server.app.use(previewRouter(registry, maxWaitMs));
+  for (const route of previewGatewayRoutes(registry !== undefined, maxWaitMs)) server.addGatewayRoute(route);
   return registry;
 }
