@@ -128,6 +128,7 @@ export function createHttpClient(config: HTTPClientConfig, proxy: ProxyConfig = 
     const via = resolveProxy(String(opts.origin), proxy, env);
     return via === undefined ? dispatch(opts, handler) : proxyFor(via).dispatch(opts, handler);
   };
+  let closing: Promise<void> | undefined;
   const dispatcher = agent.compose(route, ...(config.disable_compression ? [] : [interceptors.decompress()]));
 
   return {
@@ -147,9 +148,12 @@ export function createHttpClient(config: HTTPClientConfig, proxy: ProxyConfig = 
         throw err;
       }
     },
-    async close() {
-      await Promise.all([agent.close(), ...[...proxies.values()].map((p) => p.close())]);
-      await keyLog?.close();
+    close() {
+      closing ??= (async () => {
+        await Promise.all([agent.close(), ...[...proxies.values()].map((p) => p.close())]);
+        await keyLog?.close();
+      })();
+      return closing;
     },
   };
 }
