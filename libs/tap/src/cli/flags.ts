@@ -103,6 +103,8 @@ export function parseTapFlags(argv: readonly string[], env: NodeJS.ProcessEnv): 
     const spec = TAP_FLAGS.find((f) => f.name === name);
     if (spec === undefined) {
       problems.push(`unknown flag --${name} (see --help)`);
+      // Its value, if it has one, is not a second problem.
+      if (m[2] === undefined && i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) i++;
       continue;
     }
     let value = m[2];

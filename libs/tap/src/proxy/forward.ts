@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderValue } from '../check/types.js';
 import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
-import type { BodyPrefix } from './body-prefix.js';
+import { hasBody, type BodyPrefix } from './body-prefix.js';
 import { pipeBody } from './pipe-body.js';
 import { classifyUpstreamError, UpstreamTimeoutError, writeGatewayError } from './upstream-error.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './upstream-headers.js';
@@ -37,7 +37,7 @@ const GRPC_DEADLINE_EXCEEDED = 4;
  */
 export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[]): void {
   const headers = upstreamRequestHeaders(req, added);
-  const replayable = IDEMPOTENT.has(req.method ?? '') && (prefix.ended || req.readableEnded);
+  const replayable = IDEMPOTENT.has(req.method ?? '') && (prefix.ended || !hasBody(req));
   let clientGone = false;
   let current: http.ClientRequest | undefined;
 

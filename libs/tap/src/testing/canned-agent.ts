@@ -23,7 +23,7 @@ export const ACCEPT: CannedAnswer = { response: { ok_response: { headers: [] } }
  * A real gRPC server implementing FlowControlServiceHTTP.CheckHTTP with
  * answers chosen by the test (or benchmark), on 127.0.0.1 and a free port.
  */
-export async function startCannedAgent(answer: (request: CheckHTTPRequest) => CannedAnswer = () => ACCEPT, opts: { record?: boolean } = {}): Promise<CannedAgent> {
+export async function startCannedAgent(answer: (request: CheckHTTPRequest) => CannedAnswer = () => ACCEPT, opts: { record?: boolean; port?: number } = {}): Promise<CannedAgent> {
   let fn = answer;
   const record = opts.record ?? true;
   const requests: CheckHTTPRequest[] = [];
@@ -48,7 +48,7 @@ export async function startCannedAgent(answer: (request: CheckHTTPRequest) => Ca
     },
   });
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`127.0.0.1:${opts.port ?? 0}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
   return {
     address: `127.0.0.1:${port}`,

@@ -19,10 +19,19 @@ export interface Upstream {
 export async function startUpstream(t: TestContext, handler: http.RequestListener): Promise<Upstream> {
   const server = http.createServer(handler);
   const up: Upstream = { server, port: 0, connections: 0 };
-  server.on('connection', () => { up.connections++; });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('connection', (socket) => {
+    up.connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   up.port = (server.address() as AddressInfo).port;
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  // Upgraded connections are not the server's any more: destroy every socket it accepted.
+  t.after(() => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    for (const s of sockets) s.destroy();
+  }));
   return up;
 }
 

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decisionOf, retryAfterSeconds } from './decision.js';
+
+test('ok answers carry their headers; an empty answer lets the request through', () => {
+  assert.deepEqual(decisionOf({ http_response: 'ok_response', ok_response: { headers: [{ key: 'baggage', value: 'a=1' }] } }),
+    { kind: 'ok', headers: [{ key: 'baggage', value: 'a=1' }] });
+  assert.deepEqual(decisionOf({}), { kind: 'ok', headers: [] });
+});
+
+test('denials keep the agent Retry-After, or get one from the wait time', () => {
+  const kept = decisionOf({ http_response: 'denied_response', denied_response: { status: 429, headers: [{ key: 'Retry-After', value: '7' }], body: 'b' }, check_response: { wait_time: { seconds: 2, nanos: 0 } } });
+  assert.deepEqual(kept, { kind: 'denied', status: 429, headers: [{ key: 'Retry-After', value: '7' }], body: 'b' });
+  const derived = decisionOf({ http_response: 'denied_response', denied_response: { status: 503, headers: [], body: '' }, check_response: { wait_time: { seconds: 0, nanos: 1 } } });
+  assert.deepEqual(derived, { kind: 'denied', status: 503, headers: [{ key: 'retry-after', value: '1' }], body: '' });
+});
+
+test('a rejected check without an HTTP answer is denied by its reason', () => {
+  const rate = decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_RATE_LIMITED', wait_time: { seconds: 3, nanos: 0 } } });
+  assert.deepEqual(rate, { kind: 'denied', status: 429, headers: [{ key: 'retry-after', value: '3' }], body: '' });
+  assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_NO_TOKENS' } }) as { status: number }).status, 503);
+  assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_REGULATED' } }) as { status: number }).status, 403);
+  assert.equal(decisionOf({ check_response: { decision_type: 'DECISION_TYPE_ACCEPTED' } }).kind, 'ok');
+});
+
+test('retryAfterSeconds rounds up and ignores absent or non-positive waits', () => {
+  assert.equal(retryAfterSeconds({ seconds: 1, nanos: 1 }), 2);
+  assert.equal(retryAfterSeconds({ seconds: 4, nanos: 0 }), 4);
+  assert.equal(retryAfterSeconds({ seconds: 0, nanos: 0 }), 0);
+  assert.equal(retryAfterSeconds(null), 0);
+  assert.equal(retryAfterSeconds(undefined), 0);
+});
