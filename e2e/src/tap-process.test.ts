@@ -1,0 +1,149 @@
+// The real sluice-tap process between a real client, a CheckHTTP agent (a
+// canned gRPC server) and a real workload.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startCannedAgent } from '@sluice/tap/testing';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/sluice-tap');
+
+interface Started { child: ChildProcess; listen: number; admin: number; stderr: () => string }
+
+/** Spawns sluice-tap on free ports and waits for its "tap started" log line. */
+function spawnTap(args: string[]): Promise<Started> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLUICE_TAP_')));
+  const child = spawn(BIN, ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', ...args], { env: clean, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sluice-tap did not start: ${err}`)), 15_000);
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      for (const line of err.split('\n')) {
+        if (!line.includes('"tap started"')) continue;
+        const entry = JSON.parse(line) as { listen: { port: number }; admin: { port: number } };
+        clearTimeout(timer);
+        resolve({ child, listen: entry.listen.port, admin: entry.admin.port, stderr: () => err });
+        return;
+      }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`sluice-tap exited ${code}: ${err}`)); });
+  });
+}
+
+function get(url: string, method = 'GET', body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+test('sluice-tap process: forwards, enforces denials, fails open, serves metrics, exits 0 on SIGTERM', { timeout: 60_000 }, async (t) => {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  let slowArrived: () => void = () => {};
+  const slowIn = new Promise<void>((resolve) => { slowArrived = resolve; });
+  const workload = http.createServer((req, res) => {
+    if (req.url === '/slow') {
+      slowArrived();
+      void released.then(() => res.end('slow done'));
+      return;
+    }
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => res.end(JSON.stringify({ path: req.url, baggage: req.headers.baggage ?? null, body })));
+  });
+  await new Promise<void>((resolve) => workload.listen(0, '127.0.0.1', resolve));
+  t.after(() => { workload.closeAllConnections(); workload.close(); });
+  const agent = await startCannedAgent((r) => (r.request.path.startsWith('/limited')
+    ? { response: { http_response: 'denied_response', denied_response: { status: 429, headers: [{ key: 'retry-after', value: '2' }], body: 'rate limited' } } }
+    : { response: { http_response: 'ok_response', ok_response: { headers: [{ key: 'baggage', value: 'tier=gold' }] } } }));
+  t.after(() => agent.close());
+
+  const tap = await spawnTap(['--upstream', `http://127.0.0.1:${(workload.address() as AddressInfo).port}`, '--agent', agent.address,
+    '--control-point', 'checkout', '--check-timeout', '300ms']);
+  t.after(() => { if (tap.child.exitCode === null) tap.child.kill('SIGKILL'); });
+  const base = `http://127.0.0.1:${tap.listen}`;
+  const admin = `http://127.0.0.1:${tap.admin}`;
+
+  const ok = await get(`${base}/items?id=1`, 'POST', '{"q":1}');
+  assert.equal(ok.status, 200);
+  assert.deepEqual(JSON.parse(ok.text), { path: '/items?id=1', baggage: 'tier=gold', body: '{"q":1}' });
+  const denied = await get(`${base}/limited`);
+  assert.equal(denied.status, 429);
+  assert.equal(denied.headers['retry-after'], '2');
+  assert.equal(denied.text, 'rate limited');
+  assert.equal(agent.requests.length, 2);
+  assert.equal(agent.requests[0]?.control_point, 'checkout');
+  assert.equal(agent.requests[0]?.request.body, '{"q":1}');
+
+  // The agent goes away: traffic keeps flowing (fail-open), and it is counted.
+  await agent.close();
+  const open = await get(`${base}/limited`);
+  assert.equal(open.status, 200);
+
+  const metrics = await get(`${admin}/metrics`);
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.text, /^tap_requests_total\{decision="accepted"\} 1$/m);
+  assert.match(metrics.text, /^tap_requests_total\{decision="rejected"\} 1$/m);
+  assert.match(metrics.text, /^tap_requests_total\{decision="fail_open"\} 1$/m);
+  assert.match(metrics.text, /^tap_fail_open_total\{reason="(unavailable|deadline)"\} 1$/m);
+  assert.match(metrics.text, /^tap_check_duration_seconds_count 3$/m);
+  assert.match(metrics.text, /^process_cpu_seconds_total /m);
+  assert.equal((await get(`${admin}/healthz`)).status, 200);
+
+  // SIGTERM with a request in flight: it finishes, then the process exits 0.
+  const slow = get(`${base}/slow`);
+  await slowIn;
+  tap.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(tap.child.exitCode, null, 'still draining');
+  release();
+  const slowReply = await slow;
+  assert.equal(slowReply.status, 200);
+  assert.equal(slowReply.text, 'slow done');
+  assert.equal(await exited(tap.child), 0, tap.stderr());
+  assert.match(tap.stderr(), /"msg":"tap stopped"/);
+});
+
+test('sluice-tap process: settings from SLUICE_TAP_* variables; --fail-closed answers 503 without an agent', { timeout: 30_000 }, async (t) => {
+  const workload = http.createServer((_req, res) => res.end('should not be reached'));
+  await new Promise<void>((resolve) => workload.listen(0, '127.0.0.1', resolve));
+  t.after(() => { workload.closeAllConnections(); workload.close(); });
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLUICE_TAP_')));
+  const child = spawn(BIN, ['--fail-closed'], {
+    env: { ...clean, SLUICE_TAP_UPSTREAM: `http://127.0.0.1:${(workload.address() as AddressInfo).port}`, SLUICE_TAP_LISTEN: '127.0.0.1:0', SLUICE_TAP_ADMIN: '127.0.0.1:0', SLUICE_TAP_AGENT: '127.0.0.1:1', SLUICE_TAP_CHECK_TIMEOUT: '100ms' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  let err = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const line = err.split('\n').find((l) => l.includes('"tap started"'));
+      if (line !== undefined) resolve((JSON.parse(line) as { listen: { port: number } }).listen.port);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  const reply = await get(`http://127.0.0.1:${port}/`);
+  assert.equal(reply.status, 503);
+  assert.equal(reply.headers['retry-after'], '1');
+  child.kill('SIGINT');
+  assert.equal(await exited(child), 0, err);
+});
