@@ -1,7 +1,39 @@
-import { loadConfigOrExit } from '@sluice/config';
+import { loadConfigOrExit, parseDuration } from '@sluice/config';
+import { createStaticDiscovery } from '@sluice/discovery';
+import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
+import { registerPreviewService } from '@sluice/preview';
+import { createProcessRuntime } from '@sluice/runtime';
+import { installLocalLimiters } from './local-limiters.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
-const { config } = loadConfigOrExit({ process: 'agent', argv: process.argv.slice(2), env: process.env });
+const { config, args } = loadConfigOrExit({
+  process: 'agent',
+  argv: process.argv.slice(2),
+  env: process.env,
+  flags: {
+    'local-limiters': { type: 'string', value: 'FILE', description: 'YAML list of local token-bucket rate limiters (docs/guides/local-limiters.md)' },
+  },
+});
 
-process.stderr.write(`sluice-agent: configuration loaded (listener ${config.server.listener.addr})\n`);
-process.exit(0);
+const runtime = createProcessRuntime(config, 'agent');
+const discovery = createStaticDiscovery(config.service_discovery.static);
+const engine = new Engine({ agentGroup: config.agent_info.agent_group });
+registerFlowControlServices(runtime.server, engine, discovery);
+// A preview must answer inside the HTTP server's write timeout.
+const maxWaitMs = Math.max(1000, Math.min(30_000, parseDuration(config.server.http.write_timeout) - 1000));
+registerPreviewService(runtime.server, engine, config.flow_control.preview_service, { maxWaitMs });
+
+const limitersFile = args.flags?.['local-limiters'];
+let exitCode = 1;
+try {
+  if (typeof limitersFile === 'string') {
+    const n = installLocalLimiters(engine, limitersFile);
+    runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
+  }
+  exitCode = await runtime.run();
+} catch (err) {
+  runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
+  process.stderr.write(`sluice-agent: ${err instanceof Error ? err.message : String(err)}\n`);
+  await runtime.logger.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,45 @@
+import type { Lifecycle } from './lifecycle.js';
+
+interface Logger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  error(msg: string, meta?: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the lifecycle and waits for SIGTERM or SIGINT, then stops it within
+ * `budgetMs`. Resolves with the exit code: 0 after a clean stop, 1 when
+ * start-up failed. A second signal while stopping exits at once.
+ */
+export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budgetMs: number): Promise<number> {
+  let stopRequested: ((signal: string) => void) | undefined;
+  const stopped = new Promise<string>((resolve) => { stopRequested = resolve; });
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals++;
+    if (signals > 1) {
+      logger.error('second signal while stopping: exiting now', { signal });
+      process.exit(1);
+    }
+    stopRequested?.(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    await lifecycle.start();
+  } catch (err) {
+    logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    await logger.close();
+    return 1;
+  }
+  const signal = await stopped;
+  logger.info('stopping', { signal, budget_ms: budgetMs });
+  await lifecycle.shutdown(budgetMs);
+  logger.info('stopped');
+  process.off('SIGTERM', onSignal);
+  process.off('SIGINT', onSignal);
+  await logger.close();
+  return 0;
+}

@@ -1,0 +1,12 @@
+import type { AgentConfig, ControllerConfig } from '@sluice/config';
+
+type Common = 'log' | 'metrics' | 'profilers' | 'server' | 'liveness' | 'readiness' | 'watchdog';
+
+/** The part of the configuration that every Sluice process shares. */
+export type RuntimeConfig = Pick<AgentConfig, Common> & {
+  otel: Pick<AgentConfig['otel'], 'enable_high_cardinality_platform_metrics'>;
+};
+
+// Both key trees must fit: a compile-time check.
+export type AgentFits = AgentConfig extends RuntimeConfig ? true : never;
+export type ControllerFits = ControllerConfig extends RuntimeConfig ? true : never;
