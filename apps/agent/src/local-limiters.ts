@@ -11,7 +11,7 @@ export function installLocalLimiters(engine: Engine, file: string): number {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`--local-limiters ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(`--local-limiters ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
   }
   const specs = loadLocalLimiters(text);
   applyLocalLimiters(engine, specs);
