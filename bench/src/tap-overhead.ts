@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     const tap = spawn(path.join(ROOT, 'bin/sluice-tap'), ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', '--upstream', `http://127.0.0.1:${workloadPort}`,
       '--agent', `127.0.0.1:${agent.address().port}`, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(tap);
-    const started = await lineMatching(tap, 'stderr', /"tap started","listen":\{"host":"[^"]*","port":(\d+)\},"admin":\{"host":"[^"]*","port":(\d+)/);
+    const started = await lineMatching(tap, 'stderr', /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\},"admin":\{"host":"[^"]*","port":(\d+)/);
     const tapPort = Number(started[1]);
     const adminPort = Number(started[2]);
 

@@ -11,6 +11,16 @@ import { startCannedAgent } from '@sluice/tap/testing';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/sluice-tap');
 
+/** The ports in the "tap started" log line (fields under `meta`), once it was written. */
+function startedPorts(log: string): { listen: number; admin: number } | undefined {
+  for (const line of log.split('\n')) {
+    if (!line.includes('"tap started"')) continue;
+    const entry = JSON.parse(line) as { meta: { listen: { port: number }; admin: { port: number } } };
+    return { listen: entry.meta.listen.port, admin: entry.meta.admin.port };
+  }
+  return undefined;
+}
+
 interface Started { child: ChildProcess; listen: number; admin: number; stderr: () => string }
 
 /** Spawns sluice-tap on free ports and waits for its "tap started" log line. */
@@ -22,12 +32,10 @@ function spawnTap(args: string[]): Promise<Started> {
     const timer = setTimeout(() => reject(new Error(`sluice-tap did not start: ${err}`)), 15_000);
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
-      for (const line of err.split('\n')) {
-        if (!line.includes('"tap started"')) continue;
-        const entry = JSON.parse(line) as { listen: { port: number }; admin: { port: number } };
+      const ports = startedPorts(err);
+      if (ports !== undefined) {
         clearTimeout(timer);
-        resolve({ child, listen: entry.listen.port, admin: entry.admin.port, stderr: () => err });
-        return;
+        resolve({ child, ...ports, stderr: () => err });
       }
     });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`sluice-tap exited ${code}: ${err}`)); });
@@ -136,8 +144,8 @@ test('sluice-tap process: settings from SLUICE_TAP_* variables; --fail-closed an
   const port = await new Promise<number>((resolve, reject) => {
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
-      const line = err.split('\n').find((l) => l.includes('"tap started"'));
-      if (line !== undefined) resolve((JSON.parse(line) as { listen: { port: number } }).listen.port);
+      const ports = startedPorts(err);
+      if (ports !== undefined) resolve(ports.listen);
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });

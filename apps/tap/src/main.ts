@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // sluice-tap: the sidecar traffic tap. Wiring only; the logic is in @sluice/tap.
-import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createJsonLogger, parseTapFlags, startTap } from '@sluice/tap';
+import { createTapLogger, createTapRegistry, parseTapFlags, startTap, type Tap } from '@sluice/tap';
 
 const parsed = parseTapFlags(process.argv.slice(2), process.env);
 if (parsed.kind === 'help') {
@@ -13,32 +12,40 @@ if (parsed.kind === 'problems') {
   process.exit(2);
 }
 const options = parsed.options;
-const logger = createJsonLogger(options.logLevel);
-const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+const registry = createTapRegistry();
+const logger = createTapLogger(options.logLevel, registry);
 
-let tap;
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function exit(code: number): Promise<never> {
+  await logger.close();
+  process.exit(code);
+}
+
+let tap: Tap;
 try {
   tap = await startTap(options, { logger, registry });
 } catch (err) {
-  logger.error('tap failed to start', { error: err instanceof Error ? err.message : String(err) });
-  process.exit(1);
+  logger.error('tap failed to start', { error: message(err) });
+  await exit(1);
 }
 
-const running = tap;
 let signalled = false;
 const stop = (signal: NodeJS.Signals): void => {
   if (signalled) {
     logger.warn('second signal: exiting now', { signal });
-    process.exit(1);
+    void exit(1);
+    return;
   }
   signalled = true;
   logger.info('signal received', { signal });
-  running.shutdown().then(
-    () => process.exit(0),
+  tap.shutdown().then(
+    () => exit(0),
     (err: unknown) => {
-      logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) });
-      process.exit(1);
+      logger.error('shutdown failed', { error: message(err) });
+      return exit(1);
     },
   );
 };

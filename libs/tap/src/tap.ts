@@ -6,12 +6,14 @@ import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
 import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
 import { closed, listen } from './listen.js';
-import { createJsonLogger, type TapLogger } from './logger.js';
+import type { TapLogger } from './logger.js';
+import { createTapLogger } from './telemetry.js';
 import { createTapMetrics, type TapMetrics } from './metrics.js';
 import type { HostPort, TapOptions } from './options.js';
 import type { TunnelSet } from './proxy/upgrade.js';
 
 export interface TapDeps {
+  /** A JSON-lines logger on stderr at `options.logLevel` when absent. */
   logger?: TapLogger;
   /** Where the tap's metrics go (a new registry when absent). */
   registry?: Registry;
@@ -37,8 +39,9 @@ const IDLE_SWEEP_MS = 50;
 
 /** Starts the proxy and the admin server; rejects (having closed everything) when a port cannot be bound. */
 export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise<Tap> {
-  const logger = deps.logger ?? createJsonLogger(options.logLevel);
   const registry = deps.registry ?? new Registry();
+  const ownLogger = deps.logger === undefined ? createTapLogger(options.logLevel, registry) : undefined;
+  const logger: TapLogger = deps.logger ?? (ownLogger as TapLogger);
   const metrics = createTapMetrics(registry);
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
@@ -81,6 +84,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     await Promise.all([closed(server), closed(admin)]);
     ownClient?.close();
     upstreamAgent.destroy();
+    await ownLogger?.close();
     throw err;
   }
   if (ownClient !== undefined) ownClient.connectivity(); // dial the agent now, not on the first request
@@ -106,6 +110,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     upstreamAgent.destroy();
     await closed(admin);
     logger.info('tap stopped');
+    await ownLogger?.close();
   };
 
   return {
