@@ -109,3 +109,26 @@ test('response headers: hop-by-hop ones from the workload are dropped', async (t
   assert.notEqual(reply.headers['keep-alive'], 'timeout=1');
   assert.equal(reply.text, 'ok');
 });
+
+test('HEAD and 204/304 answers carry no body and keep the connection usable', async (t) => {
+  const upstream = await startUpstream(t, (req, res) => {
+    if (req.url === '/empty') { res.writeHead(204); res.end(); return; }
+    if (req.url === '/cached') { res.writeHead(304, { etag: '"v1"' }); res.end(); return; }
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5' });
+    res.end(req.method === 'HEAD' ? undefined : 'hello');
+  });
+  const agent = await startTestAgent(t);
+  const { base } = await startTestTap(t, upstream, agent.address);
+  const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.after(() => keepAlive.destroy());
+  const head = await send(`${base}/doc`, { method: 'HEAD', agent: keepAlive });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['content-length'], '5');
+  assert.equal(head.body.length, 0);
+  assert.equal((await send(`${base}/empty`, { agent: keepAlive })).status, 204);
+  const cached = await send(`${base}/cached`, { agent: keepAlive, headers: { 'if-none-match': '"v1"' } });
+  assert.equal(cached.status, 304);
+  assert.equal(cached.headers.etag, '"v1"');
+  assert.equal((await send(`${base}/doc`, { agent: keepAlive })).text, 'hello');
+  assert.equal(upstream.connections, 1);
+});
