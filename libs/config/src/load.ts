@@ -1,4 +1,4 @@
-import { parseCliArgs, type CliArgs } from './args.js';
+import { parseCliArgs, type AppFlag, type CliArgs } from './args.js';
 import { readConfigFile } from './file.js';
 import { PROCESSES, type ConfigByProcess, type ProcessName } from './process.js';
 import { resolveConfig } from './resolve.js';
@@ -12,6 +12,8 @@ export interface LoadConfigOptions<P extends ProcessName> {
   requireKeys?: readonly string[];
   /** File read when `--config` is not given; defaults to /etc/sluice/<service>/config/<service>.yaml. */
   defaultConfigFile?: string;
+  /** The app's own command-line flags; their values land in `args.flags`. */
+  flags?: Readonly<Record<string, AppFlag>>;
 }
 
 export interface LoadedConfig<P extends ProcessName> {
@@ -28,7 +30,7 @@ export interface LoadedConfig<P extends ProcessName> {
  */
 export function loadConfig<P extends ProcessName>(opts: LoadConfigOptions<P>): LoadedConfig<P> {
   const spec = PROCESSES[opts.process];
-  const cli = parseCliArgs(opts.argv);
+  const cli = parseCliArgs(opts.argv, opts.flags);
   const explicit = cli.args.configFile !== undefined && cli.args.configFile !== '';
   const name = explicit ? (cli.args.configFile as string) : (opts.defaultConfigFile ?? spec.defaultConfigFile);
   const read = readConfigFile(name, explicit);
