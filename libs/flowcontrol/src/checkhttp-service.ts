@@ -1,57 +1,23 @@
 import type * as grpc from '@grpc/grpc-js';
-import { InvalidArgumentError } from '@sluice/errors';
 import { unary } from '@sluice/server';
-import { baggageWith } from './baggage-header.js';
-import { toCheckResponse } from './check-response.js';
 import type { ServiceDiscovery } from './check-service.js';
-import type { CheckDecision } from './decision.js';
-import { deniedHttpResponse } from './denied-response.js';
+import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
+import { checkHttpStreamHandler, type CheckHttpStreamOptions } from './checkhttp-stream.js';
 import type { Engine } from './engine.js';
-import { httpFlowLabels } from './http-labels.js';
-import type { CheckHTTPRequest, CheckHTTPResponse, HeaderValue } from './proto-types.js';
-import { checkControlPoint, deadlineMsOf } from './request-checks.js';
+import type { CheckHTTPRequest, CheckHTTPResponse } from './proto-types.js';
+import { deadlineMsOf } from './request-checks.js';
 
-const NO_SERVICES: readonly string[] = Object.freeze([]);
-const NO_HEADERS: HeaderValue[] = [];
+export { toCheckHTTPResponse } from './checkhttp-decide.js';
 
-function baggageOf(headers: Readonly<Record<string, string>>): string | undefined {
-  if (typeof headers.baggage === 'string') return headers.baggage;
-  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'baggage') return headers[name];
-  return undefined;
-}
-
-/** The CheckHTTP answer of a decision. */
-export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest): CheckHTTPResponse {
-  const check_response = toCheckResponse(d);
-  if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
-  let headers = NO_HEADERS;
-  if (d.addedLabels !== undefined) {
-    const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels);
-    if (baggage !== undefined) headers = [{ key: 'baggage', value: baggage }];
-  }
-  return { ok_response: { headers }, check_response };
-}
-
-/** sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP: CheckHTTP. */
-export function checkHttpServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined): grpc.UntypedServiceImplementation {
+/** sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP: CheckHTTP and CheckHTTPStream, one decision path. */
+export function checkHttpServiceImpl(
+  engine: Engine,
+  discovery: ServiceDiscovery | undefined,
+  streamOptions: CheckHttpStreamOptions = {},
+): grpc.UntypedServiceImplementation {
+  const deps: CheckHttpDeps = { engine, discovery };
   return {
-    CheckHTTP: unary<CheckHTTPRequest, CheckHTTPResponse>((req, call) => {
-      const controlPoint = checkControlPoint(req.control_point);
-      if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
-      const dest = req.destination?.address;
-      const services = discovery === undefined || dest === undefined || dest === '' ? NO_SERVICES : discovery.servicesByIp(dest);
-      const deadlineMs = deadlineMsOf(call.getDeadline());
-      const d = engine.check({
-        controlPoint,
-        labels: httpFlowLabels(req.request),
-        services,
-        type: 'http',
-        http: req,
-        ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-        rampMode: req.ramp_mode === true,
-      });
-      if (d instanceof Promise) return d.then((x) => toCheckHTTPResponse(x, req));
-      return toCheckHTTPResponse(d, req);
-    }),
+    CheckHTTP: unary<CheckHTTPRequest, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()))),
+    CheckHTTPStream: checkHttpStreamHandler(deps, streamOptions),
   };
 }

@@ -21,6 +21,11 @@ export type * from './proto-types.js';
 export { registerFlowControlServices } from './register-services.js';
 export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
+export { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
+export {
+  checkHttpStreamHandler, CHECKHTTP_STREAM_MAX_IN_FLIGHT,
+  type CheckHTTPStreamRequest, type CheckHTTPStreamResponse, type CheckHttpStreamOptions, type CheckHttpStreamStats,
+} from './checkhttp-stream.js';
 export { controlPointsServiceImpl } from './control-points-service.js';
 export { deniedHttpResponse, retryAfterSeconds } from './denied-response.js';
 export { peerIp } from './peer-address.js';

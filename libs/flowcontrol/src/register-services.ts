@@ -3,24 +3,27 @@ import { SERVICE_NAMES, serviceClient } from '@sluice/proto';
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
+import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
 
 /**
  * Register the flow-control gRPC services on the server (before start):
  * FlowControlService (Check, FlowEnd, Cache* answering UNIMPLEMENTED),
- * FlowControlServiceHTTP (CheckHTTP) and ControlPointsService, with the
+ * FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream) and ControlPointsService, with the
  * gateway routes `POST /v1/flowcontrol/checkhttp` and
  * `GET /v1/flowcontrol/controlpoints`. `discovery` maps the peer IP (Check)
  * or the destination address (CheckHTTP) to the flow's services.
+ * `opts.checkHttpStream` bounds (and observes) the CheckHTTPStream streams.
  */
 export function registerFlowControlServices(
   server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
   engine: Engine,
   discovery?: ServiceDiscovery,
+  opts: { checkHttpStream?: CheckHttpStreamOptions } = {},
 ): void {
   server.addService(serviceClient('flowControl').service, flowControlServiceImpl(engine, discovery));
-  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery));
+  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery, opts.checkHttpStream));
   server.addService(serviceClient('controlPoints').service, controlPointsServiceImpl(engine));
   server.addGatewayRoute({
     method: 'post',

@@ -1,0 +1,64 @@
+import { InvalidArgumentError } from '@sluice/errors';
+import { baggageWith } from './baggage-header.js';
+import { toCheckResponse } from './check-response.js';
+import type { ServiceDiscovery } from './check-service.js';
+import type { CheckDecision } from './decision.js';
+import { deniedHttpResponse } from './denied-response.js';
+import type { Engine } from './engine.js';
+import { httpFlowLabels } from './http-labels.js';
+import type { CheckHTTPRequest, CheckHTTPResponse, HeaderValue } from './proto-types.js';
+import { checkControlPoint } from './request-checks.js';
+
+const NO_SERVICES: readonly string[] = Object.freeze([]);
+const NO_HEADERS: HeaderValue[] = [];
+
+/** What deciding a CheckHTTP request needs: the engine and, when there is one, service discovery. */
+export interface CheckHttpDeps {
+  readonly engine: Engine;
+  readonly discovery: ServiceDiscovery | undefined;
+}
+
+function baggageOf(headers: Readonly<Record<string, string>>): string | undefined {
+  if (typeof headers.baggage === 'string') return headers.baggage;
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'baggage') return headers[name];
+  return undefined;
+}
+
+/** The CheckHTTP answer of a decision. */
+export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest): CheckHTTPResponse {
+  const check_response = toCheckResponse(d);
+  if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
+  let headers = NO_HEADERS;
+  if (d.addedLabels !== undefined) {
+    const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels);
+    if (baggage !== undefined) headers = [{ key: 'baggage', value: baggage }];
+  }
+  return { ok_response: { headers }, check_response };
+}
+
+/**
+ * The decision on one CheckHTTP request, as both the unary CheckHTTP and
+ * CheckHTTPStream answer it: labels from the HTTP attributes, services from
+ * the destination address, then the engine (which records the control point
+ * and feeds the preview). Throws InvalidArgumentError for a request without
+ * a control point or HTTP attributes; synchronous unless a limiter answers
+ * with a promise.
+ */
+export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest, deadlineMs?: number): CheckHTTPResponse | Promise<CheckHTTPResponse> {
+  const controlPoint = checkControlPoint(req.control_point);
+  if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
+  const dest = req.destination?.address;
+  const discovery = deps.discovery;
+  const services = discovery === undefined || dest === undefined || dest === '' ? NO_SERVICES : discovery.servicesByIp(dest);
+  const d = deps.engine.check({
+    controlPoint,
+    labels: httpFlowLabels(req.request),
+    services,
+    type: 'http',
+    http: req,
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    rampMode: req.ramp_mode === true,
+  });
+  if (d instanceof Promise) return d.then((x) => toCheckHTTPResponse(x, req));
+  return toCheckHTTPResponse(d, req);
+}
