@@ -67,7 +67,8 @@ export function spawnProc(t: TestContext, bin: string, args: string[], env: Reco
   });
   const waitForLine = (re: RegExp, ms = 15_000): Promise<string> => new Promise((resolve, reject) => {
     const check = (): void => {
-      const line = out.split('\n').find((l) => re.test(l));
+      // Complete lines only: a JSON log line may arrive in pieces.
+      const line = out.slice(0, out.lastIndexOf('\n') + 1).split('\n').find((l) => re.test(l));
       if (line !== undefined) done(() => resolve(line));
       else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`${bin} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`)));
     };
@@ -162,7 +163,9 @@ export async function startTap(t: TestContext, upstream: string, agent: string, 
     '--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', '--upstream', upstream, '--agent', agent, '--control-point', controlPoint, ...extra,
   ], cleanEnv());
   const line = await proc.waitForLine(/"tap started"/);
-  const entry = JSON.parse(line) as { listen: { port: number }; admin: { port: number } };
+  type Ports = { listen: { port: number }; admin: { port: number } };
+  const logged = JSON.parse(line) as Ports & { meta?: Ports };
+  const entry = logged.meta ?? logged;
   return { ...proc, listen: entry.listen.port, admin: entry.admin.port, base: `http://127.0.0.1:${entry.listen.port}` };
 }
 
