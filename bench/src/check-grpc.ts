@@ -1,143 +1,162 @@
 /**
- * Check over gRPC on loopback: the Sluice FlowControlService.Check (engine with one
- * token-bucket rate limiter that always has tokens, on @sluice/server's shared port) against
- * a no-op grpc-js unary method with the same message types (CheckRequest → a fixed
- * CheckResponse) on a plain grpc-js server, measured in the same run. The load generator
- * runs in a worker thread so that it does not share the servers' event loop.
+ * Check over gRPC on loopback: the real sluice-agent (FlowControlService.Check through the
+ * engine, one token-bucket rate limiter that always has tokens, on the shared port with its
+ * metrics and interceptors) against a no-op grpc-js server whose Check answers a fixed
+ * CheckResponse (same messages on the wire), measured in the same run.
  *
- * Phase 1: closed loop (peak throughput, p50/p99) for each, interleaved rounds.
- * Phase 2: open loop at half the no-op's peak rate for each: p50/p99.
+ * Method:
+ *  - each server runs in its own process; the load generator runs in this one, so neither
+ *    side's GC pauses or timers land in the other's latency;
+ *  - the generator writes pre-encoded HTTP/2 frames (`raw-h2`, a few us of CPU per call) by
+ *    default, so the servers, not the generator, are what saturates on a small machine;
+ *    `node-h2` and `grpc-js` use node:http2 and grpc-js clients instead; each target's
+ *    reply is checked (grpc-status 0, a message) before measuring;
+ *  - warm-up: closed loop on both before anything is measured;
+ *  - peak: closed loop (`concurrency` calls in flight), interleaved rounds per target;
+ *    the servers' CPU time per call (from /proc) is reported beside the rate;
+ *  - paced: open loop at half the no-op's peak rate (and, for comparison, at a quarter), calls evenly spaced by a clock thread
+ *    with sub-millisecond sleeps, latency from each call's intended send time (queueing
+ *    behind a stall is counted, not omitted); the sender's own lateness is reported.
+ * Targets: Sluice's peak >= 0.8 of the no-op's; Sluice's p99 < 1 ms at the paced rate.
  *
- *   npx tsc -p bench && node bench/dist/check-grpc.js [seconds-per-phase=4] [concurrency=32]
+ *   npx tsc -p bench && node bench/dist/check-grpc.js [seconds-per-phase=4] [concurrency=32] [client=raw-h2|node-h2|grpc-js] [connections=1]
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import * as grpc from '@grpc/grpc-js';
-import { Registry } from 'prom-client';
-import { createServer } from '@sluice/server';
+import os from 'node:os';
 import { serviceClient } from '@sluice/proto';
-import { Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices, toCheckResponse } from '@sluice/flowcontrol';
-import { createStaticDiscovery } from '@sluice/discovery';
+import { startAgent } from './support/agent-process.js';
+import { serverScript } from './support/bench-paths.js';
+import { BENCH_CHECK_REQUEST, CHECK_PATH } from './support/check-fixture.js';
+import { startChildServer, type ChildServer } from './support/child-server.js';
+import { closedLoop, openLoop, type LoopResult } from './support/load-loops.js';
+import { processCpuMs } from './support/proc-cpu.js';
+import { printResult } from './support/result-line.js';
+import { Samples } from './support/samples.js';
+import { CLIENT_KINDS, unaryCaller, verifyUnary, type ClientKind, type UnaryCaller } from './support/unary-caller.js';
 
-interface Job { address: string; mode: 'closed' | 'open'; ms: number; concurrency: number; rate: number }
-interface Result { ops: number; p50: number; p99: number; errors: number; sent: number }
+const phaseMs = Math.min(5, Math.max(1, Number(process.argv[2] ?? 4))) * 1000;
+const concurrency = Math.max(1, Math.floor(Number(process.argv[3] ?? 32)));
+const client: ClientKind = CLIENT_KINDS.find((k) => k === process.argv[4]) ?? 'raw-h2';
+const connections = Math.max(1, Math.floor(Number(process.argv[5] ?? 1)));
+/** Each phase is split into interleaved rounds, so drift on a shared machine hits both targets alike. */
+const ROUNDS = 2;
+const WARMUP_MS = 700;
 
-const LABELS = { user: 'alice', 'http.method': 'GET', tier: 'gold' };
+interface Target { label: string; server: ChildServer; caller: UnaryCaller }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
+/** What a phase measured on one target, summed over its rounds. */
+class Tally {
+  readonly latency = new Samples(2_000_000);
+  readonly sendLag = new Samples(2_000_000);
+  ok = 0;
+  errors = 0;
+  unanswered = 0;
+  seconds = 0;
+  serverCpuMs: number | undefined = 0;
+  clientCpuMs = 0;
+  firstError: string | undefined;
 
-async function runClient(job: Job): Promise<Result> {
-  const Ctor = serviceClient('flowControl');
-  const client = new Ctor(job.address, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
-    Check(req: unknown, cb: (err: grpc.ServiceError | null) => void): void;
-  };
-  await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 5000, (e) => (e ? reject(e) : resolve())));
-  const lat = new Float64Array(2_000_000);
-  let n = 0;
-  let errors = 0;
-  let sent = 0;
-  const req = { control_point: 'bench', labels: LABELS };
-  const once = (): Promise<void> => new Promise((resolve) => {
-    const t0 = performance.now();
-    sent++;
-    client.Check(req, (err) => {
-      if (err) errors++;
-      else if (n < lat.length) lat[n++] = performance.now() - t0;
-      resolve();
-    });
-  });
-  // warm-up
-  const warm = Date.now() + 300;
-  await Promise.all(Array.from({ length: 8 }, async () => { while (Date.now() < warm) await once(); }));
-  n = 0; errors = 0; sent = 0;
-  const started = performance.now();
-  if (job.mode === 'closed') {
-    const deadline = Date.now() + job.ms;
-    await Promise.all(Array.from({ length: job.concurrency }, async () => { while (Date.now() < deadline) await once(); }));
-  } else {
-    const inflight: Promise<void>[] = [];
-    const end = started + job.ms;
-    let due = 0;
-    await new Promise<void>((resolve) => {
-      const tick = (): void => {
-        const now = performance.now();
-        const target = Math.floor(((Math.min(now, end) - started) / 1000) * job.rate);
-        while (due < target) { inflight.push(once()); due++; }
-        if (now >= end) resolve();
-        else setTimeout(tick, 1);
-      };
-      tick();
-    });
-    await Promise.all(inflight);
+  /** Runs `run` against `t`, adding its calls and both processes' CPU time. */
+  async measure(t: Target, seconds: number, run: () => Promise<LoopResult>): Promise<void> {
+    const server0 = processCpuMs(t.server.pid);
+    const own0 = process.cpuUsage();
+    const r = await run();
+    const own = process.cpuUsage(own0);
+    const server1 = processCpuMs(t.server.pid);
+    this.ok += r.rps * seconds;
+    this.errors += r.errors;
+    this.unanswered += r.unanswered ?? 0;
+    this.seconds += seconds;
+    this.firstError ??= r.firstError;
+    this.serverCpuMs = server0 === undefined || server1 === undefined || this.serverCpuMs === undefined ? undefined : this.serverCpuMs + server1 - server0;
+    this.clientCpuMs += (own.user + own.system) / 1000;
   }
-  const elapsed = (performance.now() - started) / 1000;
-  client.close();
-  const sorted = lat.slice(0, n).sort();
-  return { ops: n / elapsed, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors, sent };
+
+  get rps(): number { return this.ok / this.seconds; }
+  get serverUsPerCall(): number { return this.serverCpuMs === undefined ? NaN : (this.serverCpuMs * 1000) / (this.ok + this.errors); }
+  get clientUsPerCall(): number { return (this.clientCpuMs * 1000) / (this.ok + this.errors); }
+  p(q: number): number { return this.latency.percentile(q); }
 }
 
-function inWorker(job: Job): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL(import.meta.url), { workerData: job });
-    w.once('message', (r: Result) => resolve(r));
-    w.once('error', reject);
-  });
+const ms3 = (x: number): string => `${x.toFixed(3)} ms`;
+
+function line(label: string, t: Tally, paced: boolean): string {
+  let s = `  ${label.padEnd(20)} ${Math.round(t.rps).toString().padStart(7)} req/s  p50 ${ms3(t.p(0.5))}  p99 ${ms3(t.p(0.99))}  max ${ms3(t.p(1))}`
+    + `  errors ${t.errors}${paced ? `  unanswered ${t.unanswered}` : ''}${t.firstError !== undefined ? ` (${t.firstError})` : ''}\n`
+    + `  ${''.padEnd(20)} server CPU ${t.serverUsPerCall.toFixed(1)} us/call  client CPU ${t.clientUsPerCall.toFixed(1)} us/call`;
+  if (paced) s += `  send lag p50 ${ms3(t.sendLag.percentile(0.5))} p99 ${ms3(t.sendLag.percentile(0.99))}`;
+  return s;
 }
+
+/** Open loop at `rate` on each target for `phaseMs`, in `rounds` interleaved rounds. */
+async function pacedPhase(targets: Target[], rate: number, rounds: number): Promise<Tally[]> {
+  const roundMs = phaseMs / rounds;
+  const tallies = targets.map(() => new Tally());
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, t] of targets.entries()) {
+      await tallies[i].measure(t, roundMs / 1000, () => openLoop(t.caller, { rate, ms: roundMs, latency: tallies[i].latency, sendLag: tallies[i].sendLag }));
+    }
+  }
+  return tallies;
+}
+
+const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
-  const phaseMs = Math.min(5, Math.max(1, Number(process.argv[2] ?? 4))) * 1000;
-  const concurrency = Math.max(1, Number(process.argv[3] ?? 32));
-
-  const engine = new Engine();
-  applyLocalLimiters(engine, loadLocalLimiters('- { control_point: bench, bucket_capacity: 1e12, fill_amount: 1e12, interval: 1s, label_key: user }'));
-  const sluice = createServer({
-    listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
-    grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 25, 100, 250, 1000] },
-    http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 25, 100, 250, 1000], max_header_bytes: 1048576, read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
-    grpc_gateway: { grpc_server_address: '' },
-    tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
-  }, { registry: new Registry() });
-  registerFlowControlServices(sluice, engine, createStaticDiscovery({ entities: [{ ip_address: '127.0.0.1', uid: 'bench', services: ['bench-svc'] }] }));
-  await sluice.start();
-
-  // The baseline: same service definition and messages, Check answers a fixed response.
-  const fixed = toCheckResponse(await engine.check({ controlPoint: 'bench', labels: LABELS, services: ['bench-svc'] }));
-  const noop = new grpc.Server();
-  noop.addService(serviceClient('flowControl').service, {
-    Check: (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => cb(null, fixed),
-  });
-  const noopPort = await new Promise<number>((resolve, reject) => noop.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
-
-  const targets = { noop: `127.0.0.1:${noopPort}`, sluice: `127.0.0.1:${sluice.address().port}` };
-  const fmt = (r: Result): string => `${Math.round(r.ops).toString().padStart(7)} req/s  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  errors ${r.errors}`;
+  const message = serviceClient('flowControl').service.Check.requestSerialize(BENCH_CHECK_REQUEST);
+  const servers: ChildServer[] = [];
+  const targets: Target[] = [];
   try {
-    const peak: Record<string, Result> = {};
-    for (const name of ['noop', 'sluice', 'noop', 'sluice'] as const) {
-      const r = await inWorker({ address: targets[name], mode: 'closed', ms: phaseMs / 2, concurrency, rate: 0 });
-      const prev = peak[name];
-      peak[name] = prev === undefined ? r : { ops: (prev.ops + r.ops) / 2, p50: (prev.p50 + r.p50) / 2, p99: (prev.p99 + r.p99) / 2, errors: prev.errors + r.errors, sent: prev.sent + r.sent };
+    servers.push(await startChildServer({ name: 'no-op grpc-js', command: process.execPath, args: [serverScript('noop-check')], portPattern: /^PORT (\d+)$/m }));
+    servers.push(await startAgent());
+    for (const [i, label] of ['no-op grpc-js Check', 'Sluice agent Check'].entries()) {
+      const target = { port: servers[i].port, path: CHECK_PATH, message, connections };
+      await verifyUnary(target);
+      targets.push({ label, server: servers[i], caller: await unaryCaller(client, target) });
     }
-    console.log(`peak (closed loop, concurrency ${concurrency}):`);
-    console.log(`  no-op grpc-js Check : ${fmt(peak.noop)}`);
-    console.log(`  Sluice Check        : ${fmt(peak.sluice)}`);
-    console.log(`  throughput ratio    : ${(peak.sluice.ops / peak.noop.ops).toFixed(3)} (target >= 0.8)`);
-    const rate = Math.round(peak.noop.ops / 2);
-    const half: Record<string, Result> = {};
-    for (const name of ['noop', 'sluice'] as const) half[name] = await inWorker({ address: targets[name], mode: 'open', ms: phaseMs, concurrency, rate });
-    console.log(`open loop at half the no-op peak (${rate} req/s):`);
-    console.log(`  no-op grpc-js Check : ${fmt(half.noop)}`);
-    console.log(`  Sluice Check        : ${fmt(half.sluice)}`);
-    console.log(`  Sluice p99 ${half.sluice.p99.toFixed(3)} ms (target < 1 ms); p99 ratio to no-op ${(half.sluice.p99 / half.noop.p99).toFixed(2)}`);
+    console.log(`check-grpc: servers in their own processes (pids ${servers.map((s) => s.pid).join(', ')}), ${client} client over `
+      + `${connections} connection(s), ${phaseMs / 1000}s per phase and target in ${ROUNDS} interleaved rounds; load average ${load()} (${os.cpus().length} CPUs)`);
+
+    for (const t of targets) await closedLoop(t.caller, concurrency, WARMUP_MS);
+    for (const t of targets) await openLoop(t.caller, { rate: 2000, ms: 300 });
+
+    const roundMs = phaseMs / ROUNDS;
+    const peak = targets.map(() => new Tally());
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [i, t] of targets.entries()) await peak[i].measure(t, roundMs / 1000, () => closedLoop(t.caller, concurrency, roundMs, peak[i].latency));
+    }
+    console.log(`peak (closed loop, ${concurrency} calls in flight):`);
+    for (const [i, t] of targets.entries()) console.log(line(t.label, peak[i], false));
+    const ratio = peak[1].rps / peak[0].rps;
+    const cpuRatio = peak[0].serverUsPerCall / peak[1].serverUsPerCall;
+    console.log(`  throughput Sluice/no-op ${ratio.toFixed(3)} (target >= 0.8); server CPU per call no-op/Sluice ${cpuRatio.toFixed(3)}`);
+
+    const rate = Math.round(peak[0].rps / 2);
+    const paced = await pacedPhase(targets, rate, ROUNDS);
+    console.log(`paced (open loop at half the no-op's peak, ${rate} req/s evenly spaced; latency from each call's intended send time):`);
+    for (const [i, t] of targets.entries()) console.log(line(t.label, paced[i], true));
+    // Not a target: the same at a quarter, to tell queueing near a busy core from the cost of a call.
+    const quarter = await pacedPhase(targets, Math.round(rate / 2), 1);
+    console.log(`paced at a quarter of the no-op's peak (${Math.round(rate / 2)} req/s), for comparison:`);
+    for (const [i, t] of targets.entries()) console.log(line(t.label, quarter[i], true));
+    const p99 = paced[1].p(0.99);
+    const met = { throughput: ratio >= 0.8, p99: p99 < 1 && paced[1].errors === 0 && paced[1].unanswered === 0 };
+    console.log(`targets: throughput ${met.throughput ? 'met' : 'NOT met'} (${ratio.toFixed(3)} >= 0.8); `
+      + `p99 ${met.p99 ? 'met' : 'NOT met'} (${ms3(p99)} < 1 ms; no-op p99 ${ms3(paced[0].p(0.99))}); load average ${load()}`);
+    printResult('check-grpc', {
+      throughput_ratio: ratio.toFixed(3),
+      cpu_ratio: cpuRatio.toFixed(3),
+      noop_rps: Math.round(peak[0].rps),
+      sluice_rps: Math.round(peak[1].rps),
+      paced_rps: rate,
+      noop_p99_ms: paced[0].p(0.99).toFixed(3),
+      sluice_p99_ms: p99.toFixed(3),
+      quarter_sluice_p99_ms: quarter[1].p(0.99).toFixed(3),
+      targets: met.throughput && met.p99 ? 'met' : 'not-met',
+    });
   } finally {
-    noop.forceShutdown();
-    await sluice.shutdown(1000);
+    for (const t of targets) t.caller.close();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
-if (isMainThread) {
-  main().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1); });
-} else {
-  runClient(workerData as Job).then((r) => parentPort?.postMessage(r), (err: unknown) => { console.error(err); process.exit(1); });
-}
+main().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1); });
