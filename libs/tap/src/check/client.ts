@@ -1,18 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
 import { serviceClient } from '@sluice/proto';
-import { failOpenReason, type FailOpenReason } from './fail-open.js';
-import type { CheckHTTPRequest, CheckHTTPResponse } from './types.js';
+import { CheckStream, type CheckHTTPStreamCall, type PendingCheck, type StreamEnd } from './check-stream.js';
+import { failOpenReason } from './fail-open.js';
+import { failed, unaryCheck, type CheckHTTPMethod, type CheckOutcome } from './unary-check.js';
+import type { CheckHTTPRequest } from './types.js';
 
-/** The agent's answer, or why there is none. */
-export type CheckOutcome =
-  | { kind: 'answer'; response: CheckHTTPResponse }
-  | { kind: 'failed'; reason: FailOpenReason; error: Error };
-
-type CheckHTTPMethod = (
-  request: CheckHTTPRequest,
-  options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, response?: CheckHTTPResponse) => void,
-) => grpc.ClientUnaryCall;
+export type { CheckOutcome } from './unary-check.js';
 
 /** Channel settings: reconnect quickly after the agent restarts, notice dead peers. */
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
@@ -24,36 +17,73 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.enable_retries': 0,
 };
 
+export interface CheckHttpClientOptions {
+  credentials?: grpc.ChannelCredentials;
+  /** After the agent answered UNIMPLEMENTED for the stream, how long checks go unary before the stream is tried again. Default 60 s. */
+  streamProbeMs?: number;
+  /** Wait before re-opening a broken stream: doubles from `initial` up to `max` while streams break unanswered. Default 100 ms, 2 s. */
+  backoffMs?: { initial: number; max: number };
+}
+
+/** Which way checks go: on the stream, or unary (while the stream is backing off, or with an agent without it). */
+export type CheckPath = 'stream' | 'unary';
+
 /**
- * CheckHTTP calls to the agent over one persistent gRPC channel. Every call
- * has a deadline; a call never throws, it reports a failure instead.
+ * CheckHTTP to the agent over one persistent gRPC channel, every request
+ * decided by the agent. Checks go on one CheckHTTPStream (ids matched back,
+ * answers in any order); each has its own timer of `timeoutMs`. When the
+ * stream breaks, the checks waiting on it fail (reason from its status) and
+ * the stream is re-opened after a backoff, checks going unary meanwhile.
+ * An agent answering UNIMPLEMENTED for the stream (an older one) gets unary
+ * CheckHTTP calls, the waiting checks included; the stream is tried again
+ * after `streamProbeMs`. A check never throws, it reports a failure instead.
  */
 export class CheckHttpClient {
   readonly #client: grpc.Client;
-  readonly #call: CheckHTTPMethod;
+  readonly #unary: CheckHTTPMethod;
+  readonly #openStream: () => CheckHTTPStreamCall;
+  readonly #probeMs: number;
+  readonly #backoff: { initial: number; max: number };
+  #stream: CheckStream | undefined;
+  #nextId = 1;
+  #streamAfter = 0;
+  #unanswered = 0;
+  #closed = false;
 
-  constructor(agentAddress: string, credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure()) {
+  constructor(agentAddress: string, opts: CheckHttpClientOptions = {}) {
     const Ctor = serviceClient('flowControlHttp');
-    this.#client = new Ctor(agentAddress, credentials, CHANNEL_OPTIONS);
-    const method = (this.#client as unknown as Record<string, CheckHTTPMethod>)['CheckHTTP'];
-    if (method === undefined) throw new Error('CheckHTTP is missing from the FlowControlServiceHTTP client');
-    this.#call = method.bind(this.#client);
+    this.#client = new Ctor(agentAddress, opts.credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const methods = this.#client as unknown as Record<string, ((...args: never[]) => unknown) | undefined>;
+    const unary = methods['CheckHTTP'];
+    const stream = methods['CheckHTTPStream'];
+    if (unary === undefined || stream === undefined) throw new Error('CheckHTTP or CheckHTTPStream is missing from the FlowControlServiceHTTP client');
+    this.#unary = unary.bind(this.#client) as unknown as CheckHTTPMethod;
+    this.#openStream = stream.bind(this.#client) as unknown as () => CheckHTTPStreamCall;
+    this.#probeMs = opts.streamProbeMs ?? 60_000;
+    this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
   }
 
-  /** Asks the agent; resolves within `timeoutMs` (the gRPC deadline) in every case. */
+  /** Asks the agent; resolves within about `timeoutMs` in every case. */
   check(request: CheckHTTPRequest, timeoutMs: number): Promise<CheckOutcome> {
+    const deadline = Date.now() + timeoutMs;
+    const stream = this.#currentStream();
+    if (stream === undefined) return unaryCheck(this.#unary, request, deadline);
     return new Promise((resolve) => {
-      try {
-        this.#call(request, { deadline: Date.now() + timeoutMs }, (err, response) => {
-          if (err !== null) resolve({ kind: 'failed', reason: failOpenReason(err), error: err });
-          else if (response === undefined) resolve({ kind: 'failed', reason: 'error', error: new Error('empty CheckHTTP response') });
-          else resolve({ kind: 'answer', response });
-        });
-      } catch (err) {
-        // Serialization of a malformed request, or a closed channel.
-        resolve({ kind: 'failed', reason: 'error', error: err instanceof Error ? err : new Error(String(err)) });
+      const id = this.#nextId++;
+      const check: PendingCheck = { request, deadline, resolve, timer: undefined };
+      check.timer = setTimeout(() => {
+        if (stream.take(id) !== undefined) resolve(failed('deadline', new Error(`no answer from the agent within ${timeoutMs} ms`)));
+      }, timeoutMs);
+      if (!stream.send(id, check)) {
+        clearTimeout(check.timer);
+        resolve(failed('unavailable', new Error('the check stream has ended')));
       }
     });
+  }
+
+  /** Which way the next check goes. */
+  path(): CheckPath {
+    return this.#stream !== undefined || (!this.#closed && Date.now() >= this.#streamAfter) ? 'stream' : 'unary';
   }
 
   /** The channel's state, connecting it when idle. */
@@ -62,6 +92,48 @@ export class CheckHttpClient {
   }
 
   close(): void {
+    this.#closed = true;
+    const stream = this.#stream;
+    this.#stream = undefined;
+    stream?.cancel(failed('unavailable', new Error('the check client is closed')));
     this.#client.close();
+  }
+
+  #currentStream(): CheckStream | undefined {
+    if (this.#stream !== undefined || this.#closed || Date.now() < this.#streamAfter) return this.#stream;
+    try {
+      const stream: CheckStream = new CheckStream(this.#openStream, (end) => this.#ended(stream, end));
+      this.#stream = stream;
+    } catch {
+      this.#retryLater(false);
+    }
+    return this.#stream;
+  }
+
+  #ended(stream: CheckStream, end: StreamEnd): void {
+    if (this.#stream === stream) this.#stream = undefined;
+    if (end.status.code === grpc.status.UNIMPLEMENTED) {
+      // An agent without the stream: ask the same questions unary, and keep to unary for a while.
+      this.#streamAfter = Date.now() + this.#probeMs;
+      for (const check of end.unanswered) {
+        clearTimeout(check.timer);
+        void unaryCheck(this.#unary, check.request, check.deadline).then(check.resolve);
+      }
+      return;
+    }
+    this.#retryLater(end.answered);
+    const reason = end.status.code === grpc.status.OK || end.status.code === grpc.status.CANCELLED ? 'unavailable' : failOpenReason(end.status);
+    const error = new Error(`the check stream ended: ${end.status.code} ${end.status.details}`);
+    for (const check of end.unanswered) {
+      clearTimeout(check.timer);
+      check.resolve(failed(reason, error));
+    }
+  }
+
+  /** Backoff before the next stream: from the initial wait after a stream that answered, doubling while they do not. */
+  #retryLater(answered: boolean): void {
+    this.#unanswered = answered ? 0 : this.#unanswered + 1;
+    const wait = Math.min(this.#backoff.max, this.#backoff.initial * 2 ** this.#unanswered);
+    this.#streamAfter = Date.now() + wait * (0.8 + 0.4 * Math.random());
   }
 }

@@ -1,1 +1,1 @@
-export { startCannedAgent, ACCEPT, type CannedAgent, type CannedAnswer } from './canned-agent.js';
+export { startCannedAgent, ACCEPT, type CannedAgent, type CannedAgentOptions, type CannedAnswer } from './canned-agent.js';

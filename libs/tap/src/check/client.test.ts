@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startCannedAgent } from '../testing/canned-agent.js';
+import { CheckHttpClient } from './client.js';
+import type { CheckHTTPRequest } from './types.js';
+
+function request(path: string): CheckHTTPRequest {
+  return {
+    source: { protocol: 'TCP', address: '127.0.0.1', port: 1 },
+    destination: { protocol: 'TCP', address: '127.0.0.1', port: 2 },
+    control_point: 'ingress',
+    request: { method: 'GET', headers: {}, path, host: 'h', scheme: 'http', size: -1, protocol: 'HTTP/1.1', body: '', truncated_body: false },
+    ramp_mode: false,
+  };
+}
+
+test('after UNIMPLEMENTED the client goes unary, and tries the stream again once the probe interval is over', async (t) => {
+  const old = await startCannedAgent(undefined, { unaryOnly: true });
+  const port = Number(old.address.split(':')[1]);
+  const client = new CheckHttpClient(old.address, { streamProbeMs: 300 });
+  t.after(() => client.close());
+  assert.equal(client.path(), 'stream');
+  assert.equal((await client.check(request('/a'), 2000)).kind, 'answer');
+  assert.equal(client.path(), 'unary');
+  assert.equal((await client.check(request('/b'), 2000)).kind, 'answer');
+  assert.equal(old.calls.unary, 2);
+  await old.close();
+  const current = await startCannedAgent(undefined, { port });
+  t.after(() => current.close());
+  await sleep(350);
+  assert.equal(client.path(), 'stream');
+  let outcome = await client.check(request('/c'), 2000);
+  // The channel may still be reconnecting to the new server: give it a few tries.
+  for (let i = 0; i < 30 && (outcome.kind !== 'answer' || current.calls.streamed === 0); i++) {
+    await sleep(100);
+    outcome = await client.check(request('/c'), 2000);
+  }
+  assert.equal(outcome.kind, 'answer');
+  assert.ok(current.calls.streamed >= 1, 'checks go on the stream again');
+  assert.equal(current.calls.streams >= 1, true);
+});
+
+test('a check waiting on the stream when the client closes fails at once as unavailable', async (t) => {
+  const agent = await startCannedAgent(() => ({ response: { ok_response: { headers: [] } }, delayMs: 5000 }));
+  t.after(() => agent.close());
+  const client = new CheckHttpClient(agent.address);
+  const started = Date.now();
+  const pending = client.check(request('/held'), 4000);
+  while (agent.requests.length < 1) await sleep(5);
+  client.close();
+  const outcome = await pending;
+  assert.equal(outcome.kind, 'failed');
+  assert.equal(outcome.kind === 'failed' ? outcome.reason : '', 'unavailable');
+  assert.ok(Date.now() - started < 2000);
+  assert.equal(client.path(), 'unary', 'a closed client opens no stream');
+});
+
+test('a late answer after the check timeout is dropped; the next check on the same stream is answered', async (t) => {
+  let delay = 300;
+  const agent = await startCannedAgent(() => ({ response: { ok_response: { headers: [{ key: 'n', value: String(delay) }] } }, delayMs: delay }));
+  t.after(() => agent.close());
+  const client = new CheckHttpClient(agent.address);
+  t.after(() => client.close());
+  assert.equal((await client.check(request('/warm'), 2000)).kind, 'answer');
+  const late = await client.check(request('/late'), 100);
+  assert.deepEqual(late.kind === 'failed' ? late.reason : late.kind, 'deadline');
+  delay = 0;
+  await sleep(300); // the late answer arrives meanwhile, for an id nobody waits on
+  const next = await client.check(request('/next'), 2000);
+  assert.equal(next.kind, 'answer');
+  assert.deepEqual(next.kind === 'answer' ? next.response.ok_response?.headers : [], [{ key: 'n', value: '0' }]);
+  assert.equal(agent.calls.streams, 1);
+});
