@@ -163,7 +163,7 @@ test('sluice-agent with sluice-tap in front of a workload', { timeout: 60_000 },
     const partial = JSON.parse(many.text) as { samples: { labels: Record<string, string> }[] };
     assert.ok(partial.samples.length > 0 && partial.samples.length < 1000, `partial: ${partial.samples.length}`);
     assert.ok(partial.samples.every((s) => s.labels['http.request.header.user_tier'] === 'silver'));
-    assert.ok(elapsed >= 1800 && elapsed < 2900, `answered when the 2 s wait ran out (${elapsed} ms)`);
+    assert.ok(elapsed >= 1800 && elapsed < 3500, `answered when the 2 s wait ran out (${elapsed} ms)`);
   });
 
   await t.test('GET /v1/flowcontrol/controlpoints lists the control point and its service', async () => {

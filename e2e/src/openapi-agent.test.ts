@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkHttpRequest, get, post, type Reply } from './support/clients.js';
 import { conformance, loadSpec } from './support/openapi.js';
-import { startAgent, tempDir, writeFile } from './support/processes.js';
+import { startAgent, tempDir, until, writeFile } from './support/processes.js';
 
 const spec = loadSpec();
 const HTTP = '/v1/flowcontrol/preview/http_requests/{control_point}';
@@ -18,7 +18,7 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   const limiters = writeFile(tempDir(t), 'limiters.yaml', '- { control_point: deny, bucket_capacity: 0, fill_amount: 1, interval: 1s }\n');
   const env = { SLUICE_AGENT_SERVER_HTTP_WRITE_TIMEOUT: '3s' };
   const [agent, disabled] = await Promise.all([
-    startAgent(t, { env, args: ['--local-limiters', limiters] }),
+    startAgent(t, { env: { ...env, SLUICE_AGENT_OTEL_ENABLE_HIGH_CARDINALITY_PLATFORM_METRICS: 'true' }, args: ['--local-limiters', limiters] }),
     startAgent(t, { env: { ...env, SLUICE_AGENT_FLOW_CONTROL_PREVIEW_SERVICE_ENABLED: 'false' } }),
   ]);
   const base = agent.base;
@@ -61,13 +61,21 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
     await expect(path, 'post', 'text/plain', 415, preview(kind, 'ingress', '', '{}', TEXT));
     await expect(path, 'post', 'disabled', 501, preview(kind, 'ingress', '', '{}', undefined, disabled.base));
   }
-  // 100 previews wait (and end empty when their 2 s are up); one more of either kind is 429.
-  const waiting = Array.from({ length: 100 }, (_, i) => preview(i % 2 === 0 ? 'http_requests' : 'labels', 'quiet', '?samples=1', '{}'));
-  await new Promise((r) => setTimeout(r, 500));
+  // 100 previews at once: one more of either kind is 429. 98 end with a sample; two end empty when their 2 s are up.
+  const previewsReceived = async (): Promise<number> => [...(await get(`${base}/metrics`)).text.matchAll(/^grpcserver_msg_received_total\{[^}]*grpc_method="Preview(?:HTTPRequests|FlowLabels)"[^}]*\} (\d+)$/gm)]
+    .reduce((n, m) => n + Number(m[1]), 0);
+  const received = await previewsReceived();
+  const silent = [preview('http_requests', 'silent', '?samples=1', '{}'), preview('labels', 'silent', '?samples=1', '{}')];
+  const waiting = Array.from({ length: 98 }, (_, i) => preview(i % 2 === 0 ? 'http_requests' : 'labels', 'quiet', '?samples=1', '{}'));
+  // Every one of them has reached its handler (the gRPC messages received say so).
+  await until(async () => (await previewsReceived()) >= received + 100, 10_000, '100 previews received');
+  await new Promise((r) => setTimeout(r, 100));
   await expect(HTTP, 'post', 'one preview too many', 429, preview('http_requests', 'quiet', '', '{}'));
   await expect(LABELS, 'post', 'one preview too many', 429, preview('labels', 'quiet', '', '{}'));
-  const ended = await Promise.all(waiting.map((p, i) => expect(i % 2 === 0 ? HTTP : LABELS, 'post', 'wait over, no samples', 200, p)));
-  assert.deepEqual(JSON.parse(ended[0]?.text ?? ''), { samples: [] });
+  await feed('quiet', 0);
+  await Promise.all(waiting.map((p, i) => expect(i % 2 === 0 ? HTTP : LABELS, 'post', 'one sample', 200, p)));
+  const empty = await Promise.all(silent.map((p, i) => expect(i === 0 ? HTTP : LABELS, 'post', 'wait over, no samples', 200, p)));
+  assert.deepEqual(empty.map((r) => JSON.parse(r.text) as unknown), [{ samples: [] }, { samples: [] }]);
 
   // CheckHTTP and control points.
   const ok = await expect(CHECK, 'post', 'accepted', 200, post(`${base}${CHECK}`, j(checkHttpRequest('ingress', '/ok'))));
