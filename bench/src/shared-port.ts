@@ -2,140 +2,114 @@
  * Requests per second of a trivial HTTP GET route and a trivial gRPC unary method served on
  * the shared port of @sluice/server (protocol routing, metrics, write timeout included),
  * against the same handlers on a dedicated express server and a dedicated grpc-js server,
- * measured in the same run with an in-process load generator on loopback. Each variant gets
- * `seconds` of load in total, split into interleaved rounds so drift on a shared machine
- * hits all variants alike.
+ * measured in the same run on loopback.
  *
- *   npx tsc -p bench && node bench/dist/shared-port.js [seconds-per-variant=5] [concurrency=16]
+ * Method: each server variant runs in its own process (bench/dist/servers/shared-port-server.js),
+ * so the load generator never shares its event loop; HTTP load comes from wrk when installed
+ * (else a node:http loop in this process), gRPC load from pre-encoded HTTP/2 frames
+ * (support/raw-h2-caller.ts), both a few microseconds per request, so the servers are what
+ * saturates. Each variant gets a warm-up, then `seconds` of closed-loop load split into
+ * interleaved rounds so drift on a shared machine hits all variants alike. The servers' CPU
+ * time per request (from /proc) is reported beside the rate: it does not depend on how busy
+ * the machine is.
+ *
+ *   npx tsc -p bench && node bench/dist/shared-port.js [seconds-per-variant=4] [concurrency=16]
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
-import express from 'express';
-import { Registry } from 'prom-client';
-import { createServer } from '@sluice/server';
+import os from 'node:os';
+import { serverScript } from './support/bench-paths.js';
+import { startChildServer, type ChildServer } from './support/child-server.js';
+import { httpLoad, wrk } from './support/http-load.js';
+import { closedLoop } from './support/load-loops.js';
+import { PING_MESSAGE, PING_PATH } from './support/ping-fixture.js';
+import { processCpuMs } from './support/proc-cpu.js';
+import { printResult } from './support/result-line.js';
+import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
 
-const phaseMs = Math.max(1, Number(process.argv[2] ?? 5)) * 1000;
-const concurrency = Math.max(1, Number(process.argv[3] ?? 16));
-const rounds = 5;
-const warmupMs = 500;
+const phaseMs = Math.min(5, Math.max(1, Number(process.argv[2] ?? 4))) * 1000;
+const concurrency = Math.max(1, Math.floor(Number(process.argv[3] ?? 16)));
+const ROUNDS = 4;
+const WARMUP_MS = 1000;
 
-const identity = (b: Buffer): Buffer => b;
-const pingService: grpc.ServiceDefinition = {
-  Ping: {
-    path: '/sluice.bench.v1.Bench/Ping', requestStream: false, responseStream: false,
-    requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity,
-  },
-};
-const pong = Buffer.from('pong');
-const pingImpl: grpc.UntypedServiceImplementation = { Ping: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, pong) };
-const helloRoute = (_req: express.Request, res: express.Response): void => { res.json({ hello: 'world' }); };
-
-/** Run `once` in `concurrency` loops for `ms`; returns completed operations per second. */
-async function load(once: () => Promise<void>, ms: number): Promise<number> {
-  const deadline = Date.now() + ms;
-  let done = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < deadline) {
-      await once();
-      done++;
-    }
-  }));
-  return done / (Number(process.hrtime.bigint() - started) / 1e9);
+interface Variant {
+  name: string;
+  server: ChildServer;
+  /** One round of closed-loop load; resolves with requests answered and errors. */
+  run(ms: number): Promise<{ rps: number; errors: number }>;
+  close(): void;
+  ok: number;
+  errors: number;
+  seconds: number;
+  cpuMs: number | undefined;
 }
 
-function httpGetter(port: number): { once: () => Promise<void>; close: () => void } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const once = (): Promise<void> => new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/hello', agent }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-      res.resume();
-      res.on('end', resolve);
-    }).on('error', reject);
-  });
-  return { once, close: () => agent.destroy() };
+async function httpVariant(name: string, server: ChildServer): Promise<Variant> {
+  const url = `http://127.0.0.1:${server.port}/hello`;
+  return { name, server, run: (ms) => httpLoad(url, concurrency, ms), close: () => undefined, ok: 0, errors: 0, seconds: 0, cpuMs: 0 };
 }
 
-function grpcCaller(port: number): { once: () => Promise<void>; close: () => void } {
-  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  const ping = Buffer.from('ping');
-  const once = (): Promise<void> => new Promise((resolve, reject) => {
-    client.makeUnaryRequest('/sluice.bench.v1.Bench/Ping', identity, identity, ping, (err) => (err ? reject(err) : resolve()));
-  });
-  return { once, close: () => client.close() };
+async function grpcVariant(name: string, server: ChildServer): Promise<Variant> {
+  const target = { port: server.port, path: PING_PATH, message: PING_MESSAGE, connections: 1 };
+  await verifyUnary(target);
+  const caller: UnaryCaller = await unaryCaller('raw-h2', target);
+  return {
+    name, server, run: (ms) => closedLoop(caller, concurrency, ms), close: () => caller.close(), ok: 0, errors: 0, seconds: 0, cpuMs: 0,
+  };
 }
 
-interface Variant { name: string; gen: { once: () => Promise<void>; close: () => void }; ops: number; seconds: number }
-
-function variant(name: string, port: number, make: (port: number) => { once: () => Promise<void>; close: () => void }): Variant {
-  return { name, gen: make(port), ops: 0, seconds: 0 };
+async function measure(v: Variant, ms: number): Promise<void> {
+  const cpu0 = processCpuMs(v.server.pid);
+  const t0 = performance.now();
+  const r = await v.run(ms);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = processCpuMs(v.server.pid);
+  v.ok += r.rps * seconds;
+  v.errors += r.errors;
+  v.seconds += seconds;
+  v.cpuMs = cpu0 === undefined || cpu1 === undefined || v.cpuMs === undefined ? undefined : v.cpuMs + cpu1 - cpu0;
 }
 
-async function run(variants: Variant[]): Promise<Map<string, number>> {
-  for (const v of variants) await load(v.gen.once, warmupMs);
-  for (let r = 0; r < rounds; r++) {
-    for (const v of variants) {
-      const ms = phaseMs / rounds;
-      const rps = await load(v.gen.once, ms);
-      v.ops += rps * (ms / 1000);
-      v.seconds += ms / 1000;
-    }
-  }
-  const result = new Map<string, number>();
-  for (const v of variants) {
-    const rps = v.ops / v.seconds;
-    result.set(v.name, rps);
-    console.log(`${v.name.padEnd(16)} ${rps.toFixed(0).padStart(8)} req/s`);
-    v.gen.close();
-  }
-  return result;
-}
+const rpsOf = (v: Variant): number => v.ok / v.seconds;
+const usPerRequest = (v: Variant): number => (v.cpuMs === undefined ? NaN : (v.cpuMs * 1000) / (v.ok + v.errors));
 
 async function main(): Promise<void> {
-  // Dedicated servers.
-  const app = express();
-  app.get('/hello', helloRoute);
-  const dedicatedHttp = http.createServer(app);
-  await new Promise<void>((r) => dedicatedHttp.listen(0, '127.0.0.1', r));
-  const dedicatedGrpc = new grpc.Server();
-  dedicatedGrpc.addService(pingService, pingImpl);
-  const grpcPort = await new Promise<number>((resolve, reject) =>
-    dedicatedGrpc.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))));
-
-  // The shared port, with SPEC defaults.
-  const shared = createServer({
-    listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
-    grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 25, 100, 250, 1000] },
-    http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 25, 100, 250, 1000], max_header_bytes: 1048576,
-      read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
-    grpc_gateway: { grpc_server_address: '' },
-    tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
-  }, { registry: new Registry() });
-  shared.addService(pingService, pingImpl);
-  shared.app.get('/hello', helloRoute);
-  await shared.start();
-  const sharedPort = shared.address().port;
-
-  console.log(`shared-port benchmark: ${phaseMs / 1000}s per variant in ${rounds} interleaved rounds, ${concurrency} concurrent, loopback`);
+  const servers: ChildServer[] = [];
+  const variants: Variant[] = [];
+  const start = async (variant: string): Promise<ChildServer> => {
+    const s = await startChildServer({ name: variant, command: process.execPath, args: [serverScript('shared-port-server'), variant], portPattern: /^PORT (\d+)$/m });
+    servers.push(s);
+    return s;
+  };
   try {
-    const rps = await run([
-      variant('http dedicated', (dedicatedHttp.address() as AddressInfo).port, httpGetter),
-      variant('http shared', sharedPort, httpGetter),
-      variant('grpc dedicated', grpcPort, grpcCaller),
-      variant('grpc shared', sharedPort, grpcCaller),
-    ]);
-    const [httpDedicated, httpShared, grpcDedicated, grpcShared] = ['http dedicated', 'http shared', 'grpc dedicated', 'grpc shared'].map((n) => rps.get(n)!);
-    const line = (what: string, s: number, d: number): string =>
-      `${what}: shared/dedicated = ${(s / d).toFixed(3)} (cost ${((1 - s / d) * 100).toFixed(1)}%)`;
-    console.log(line('http', httpShared, httpDedicated));
-    console.log(line('grpc', grpcShared, grpcDedicated));
+    const shared = await start('shared');
+    variants.push(await httpVariant('http dedicated', await start('dedicated-http')));
+    variants.push(await httpVariant('http shared', shared));
+    variants.push(await grpcVariant('grpc dedicated', await start('dedicated-grpc')));
+    variants.push(await grpcVariant('grpc shared', shared));
+    console.log(`shared-port: servers in their own processes, HTTP load from ${wrk() ?? 'node:http (wrk not installed)'}, gRPC from pre-encoded HTTP/2 frames; `
+      + `${phaseMs / 1000}s per variant in ${ROUNDS} interleaved rounds, ${concurrency} concurrent; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    for (const v of variants) await v.run(WARMUP_MS);
+    for (let r = 0; r < ROUNDS; r++) for (const v of variants) await measure(v, phaseMs / ROUNDS);
+    for (const v of variants) {
+      console.log(`  ${v.name.padEnd(16)} ${rpsOf(v).toFixed(0).padStart(8)} req/s  errors ${v.errors}  server CPU ${usPerRequest(v).toFixed(1)} us/request`);
+    }
+    const [httpDedicated, httpShared, grpcDedicated, grpcShared] = variants;
+    const ratio = (s: Variant, d: Variant): number => rpsOf(s) / rpsOf(d);
+    const cpuRatio = (s: Variant, d: Variant): number => usPerRequest(d) / usPerRequest(s);
+    for (const [what, s, d] of [['http', httpShared, httpDedicated], ['grpc', grpcShared, grpcDedicated]] as const) {
+      console.log(`${what}: shared/dedicated = ${ratio(s, d).toFixed(3)} (cost ${((1 - ratio(s, d)) * 100).toFixed(1)}%); `
+        + `CPU per request dedicated/shared = ${cpuRatio(s, d).toFixed(3)}`);
+    }
+    printResult('shared-port', {
+      http_ratio: ratio(httpShared, httpDedicated).toFixed(3),
+      grpc_ratio: ratio(grpcShared, grpcDedicated).toFixed(3),
+      http_cpu_ratio: cpuRatio(httpShared, httpDedicated).toFixed(3),
+      grpc_cpu_ratio: cpuRatio(grpcShared, grpcDedicated).toFixed(3),
+      errors: variants.reduce((a, v) => a + v.errors, 0),
+    });
   } finally {
-    await shared.shutdown(1000);
-    dedicatedHttp.closeAllConnections();
-    dedicatedHttp.close();
-    dedicatedGrpc.forceShutdown();
+    for (const v of variants) v.close();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
-await main();
+main().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1); });
