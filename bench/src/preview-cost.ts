@@ -9,6 +9,7 @@
 import { Engine, applyLocalLimiters, loadLocalLimiters, toCheckResponse, type CheckDecision } from '@sluice/flowcontrol';
 import { PreviewRegistry } from '@sluice/preview';
 import { compileLabelMatcher } from '@sluice/selectors';
+import { printResult } from './support/result-line.js';
 
 const perVariantMs = Math.min(5, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
 const rounds = 9;
@@ -67,4 +68,9 @@ for (const name of Object.keys(results)) {
 }
 const worst = Math.min(median(results.other), median(results['same-nomatch'])) / base;
 console.log(`worst ratio ${worst.toFixed(3)} (target: within 5%, >= 0.95)`);
+printResult('preview-cost', {
+  other_ratio: (median(results.other) / base).toFixed(3),
+  same_nomatch_ratio: (median(results['same-nomatch']) / base).toFixed(3),
+  target: worst >= 0.95 ? 'met' : 'not-met',
+});
 process.exit(0);

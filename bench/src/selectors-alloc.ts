@@ -7,6 +7,7 @@
  */
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { compileLabelMatcher, type FlowLabels, type LabelMatcher } from '@sluice/selectors';
+import { printResult } from './support/result-line.js';
 
 interface Measurement {
   bytesPerOp: number;
@@ -81,10 +82,17 @@ const cases: Array<[string, LabelMatcher, number]> = [
 
 const base = measure(baseline, 1_000_000);
 console.log('selectors-alloc: LabelMatcher#matches, bytes and ns per call (ratio = ns / baseline ns)');
+let worstNonRegexBytes = 0;
+let worstNonRegexRatio = 0;
 for (const [name, matcher, iterations] of cases) {
   const m = name === 'no-op baseline' ? base : measure(matcher, iterations);
+  if (!name.includes('re2js')) {
+    worstNonRegexBytes = Math.max(worstNonRegexBytes, m.bytesPerOp);
+    worstNonRegexRatio = Math.max(worstNonRegexRatio, m.nsPerOp / base.nsPerOp);
+  }
   console.log(
     `${name.padEnd(38)} ${m.bytesPerOp.toFixed(2).padStart(8)} B/op  ${m.nsPerOp.toFixed(1).padStart(7)} ns/op  x${(m.nsPerOp / base.nsPerOp).toFixed(1)}`,
   );
 }
+printResult('selectors-alloc', { worst_no_regex_bytes_per_op: worstNonRegexBytes.toFixed(2), worst_no_regex_ns_ratio: worstNonRegexRatio.toFixed(1) });
 if (sink === -1) console.log('unreachable');
