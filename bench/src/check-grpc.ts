@@ -26,7 +26,7 @@ import { serviceClient } from '@sluice/proto';
 import { startAgent } from './support/agent-process.js';
 import { serverScript } from './support/bench-paths.js';
 import { BENCH_CHECK_REQUEST, CHECK_PATH } from './support/check-fixture.js';
-import { startChildServer, type ChildServer } from './support/child-server.js';
+import { limitRunTime, startChildServer, type ChildServer } from './support/child-server.js';
 import { closedLoop, openLoop, type LoopResult } from './support/load-loops.js';
 import { processCpuMs } from './support/proc-cpu.js';
 import { printResult } from './support/result-line.js';
@@ -45,8 +45,8 @@ interface Target { label: string; server: ChildServer; caller: UnaryCaller }
 
 /** What a phase measured on one target, summed over its rounds. */
 class Tally {
-  readonly latency = new Samples(2_000_000);
-  readonly sendLag = new Samples(2_000_000);
+  readonly latency = new Samples(1_000_000);
+  readonly sendLag = new Samples(1_000_000);
   ok = 0;
   errors = 0;
   unanswered = 0;
@@ -102,6 +102,7 @@ async function pacedPhase(targets: Target[], rate: number, rounds: number): Prom
 const load = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
+  limitRunTime('check-grpc', 60_000);
   const message = serviceClient('flowControl').service.Check.requestSerialize(BENCH_CHECK_REQUEST);
   const servers: ChildServer[] = [];
   const targets: Target[] = [];

@@ -17,7 +17,7 @@
  */
 import os from 'node:os';
 import { serverScript } from './support/bench-paths.js';
-import { startChildServer, type ChildServer } from './support/child-server.js';
+import { limitRunTime, startChildServer, type ChildServer } from './support/child-server.js';
 import { httpLoad, wrk } from './support/http-load.js';
 import { closedLoop } from './support/load-loops.js';
 import { PING_MESSAGE, PING_PATH } from './support/ping-fixture.js';
@@ -72,6 +72,7 @@ const rpsOf = (v: Variant): number => v.ok / v.seconds;
 const usPerRequest = (v: Variant): number => (v.cpuMs === undefined ? NaN : (v.cpuMs * 1000) / (v.ok + v.errors));
 
 async function main(): Promise<void> {
+  limitRunTime('shared-port', 60_000);
   const servers: ChildServer[] = [];
   const variants: Variant[] = [];
   const start = async (variant: string): Promise<ChildServer> => {

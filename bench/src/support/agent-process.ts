@@ -15,6 +15,9 @@ export async function startAgent(): Promise<ChildServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-bench-'));
   const limiters = path.join(dir, 'limiters.yaml');
   writeFileSync(limiters, BENCH_LIMITERS_YAML);
+  const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+  // Also when the bench is interrupted (child-server's exit hook ends the agent itself).
+  process.once('exit', removeDir);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: dir,
@@ -30,9 +33,9 @@ export async function startAgent(): Promise<ChildServer> {
       env,
       portPattern: /"msg":"server listening".*?"port":(\d+)/,
     });
-    return { ...agent, stop: async (graceMs?: number) => { await agent.stop(graceMs); rmSync(dir, { recursive: true, force: true }); } };
+    return { ...agent, stop: async (graceMs?: number) => { await agent.stop(graceMs); removeDir(); } };
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
     throw err;
   }
 }

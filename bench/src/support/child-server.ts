@@ -50,6 +50,18 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   });
 }
 
+/**
+ * Ends the bench process (and so, through the exit hook, every child) if it still runs
+ * after `ms`: a stuck phase must not hold the machine.
+ */
+export function limitRunTime(name: string, ms: number): void {
+  hookExit();
+  setTimeout(() => {
+    process.stderr.write(`${name}: still running after ${ms / 1000} s, stopping\n`);
+    process.exit(1);
+  }, ms).unref();
+}
+
 /** Starts a server process and resolves once it printed the port it listens on. */
 export function startChildServer(opts: ChildServerOptions): Promise<ChildServer> {
   hookExit();

@@ -23,7 +23,7 @@ export interface LoopResult {
   unanswered?: number;
 }
 
-/** Keeps `concurrency` calls in flight for `ms`. */
+/** Keeps `concurrency` calls in flight for `ms` (a lane whose call fails stops). */
 export function closedLoop(caller: UnaryCaller, concurrency: number, ms: number, latency = new Samples(2_000_000)): Promise<LoopResult> {
   let errors = 0;
   let firstError: string | undefined;
@@ -39,7 +39,8 @@ export function closedLoop(caller: UnaryCaller, concurrency: number, ms: number,
         const t1 = nowMs();
         inflight--;
         if (err === null) { ok++; latency.add(t1 - t0); } else { errors++; firstError ??= err.message; }
-        if (t1 < deadline) one();
+        // A failed call ends its lane: a dead connection must not turn into a busy loop.
+        if (t1 < deadline && err === null) one();
         else if (inflight === 0) resolve({ rps: ok / ((t1 - start) / 1000), latency, errors, firstError });
       });
     };
