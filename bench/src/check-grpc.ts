@@ -14,9 +14,10 @@
  *  - warm-up: closed loop on both before anything is measured;
  *  - peak: closed loop (`concurrency` calls in flight), interleaved rounds per target;
  *    the servers' CPU time per call (from /proc) is reported beside the rate;
- *  - paced: open loop at half the no-op's peak rate (and, for comparison, at a quarter), calls evenly spaced by a clock thread
- *    with sub-millisecond sleeps, latency from each call's intended send time (queueing
- *    behind a stall is counted, not omitted); the sender's own lateness is reported.
+ *  - paced: open loop at half the no-op's peak rate (and, for comparison, at a quarter):
+ *    calls evenly spaced, sent by a clock thread that sleeps in Atomics.wait (fractional
+ *    ms) and wakes at most every 0.25 ms; latency from each call's intended send time, so
+ *    queueing behind a stall is counted, not omitted; the sender's own lateness is reported.
  * Targets: Sluice's peak >= 0.8 of the no-op's; Sluice's p99 < 1 ms at the paced rate.
  *
  *   npx tsc -p bench && node bench/dist/check-grpc.js [seconds-per-phase=4] [concurrency=32] [client=raw-h2|node-h2|grpc-js] [connections=1]
