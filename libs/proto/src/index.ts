@@ -1,2 +1,4 @@
 export { PROTO_DIR, PROTO_FILES, LOADER_OPTIONS, SERVICE_NAMES, loadSluiceProtos, serviceClient, type ServiceKey } from './load.js';
 export { jsonToStruct, jsonToValue, structToJson, valueToJson, StructConversionError, STRUCT_MAX_DEPTH, type JsonValue, type JsonObject, type ProtoValue, type ProtoStruct, type ProtoListValue } from './struct.js';
+export { checkJsonMessage } from './check-json-message.js';
+export { reflectionRoot, messageType } from './reflection.js';
