@@ -83,21 +83,22 @@ test('a port already in use: the process exits 1 naming the address', { timeout:
   }
 });
 
-test('--local-limiters with a bad file: the agent exits non-zero naming the file or the problem paths', { timeout: 30_000 }, async (t) => {
+test('--local-limiters with a bad file: the agent exits 2 naming the file and the problem paths', { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const run = (file: string) => spawnSync(join(ROOT, 'bin', 'sluice-agent'), ['--local-limiters', file], { cwd: ROOT, env: processEnv('agent'), encoding: 'utf8', timeout: 20_000 });
   const missing = run(join(dir, 'absent.yaml'));
-  assert.notEqual(missing.status, 0);
+  assert.equal(missing.status, 2);
   assert.match(missing.stderr, /^sluice-agent: --local-limiters \S*absent\.yaml: ENOENT$/m);
   const bad = run(writeFile(dir, 'limiters.yaml', '- control_point: ingress\n  bucket_capacity: -1\n  fill_amount: 1\n  interval: soon\n- { name: x, control_point: cp, bucket_capacity: 1, fill_amount: 1, interval: 1s, colour: red }\n'));
-  assert.notEqual(bad.status, 0);
+  assert.equal(bad.status, 2);
   const line = bad.stderr.split('\n').find((l) => l.startsWith('sluice-agent: ')) ?? '';
+  assert.match(line, /^sluice-agent: --local-limiters \S*limiters\.yaml: /);
   assert.match(line, /\[0\]\.bucket_capacity: must be >= 0, got -1/);
   assert.match(line, /\[0\]\.interval: must be a duration such as "1s" or "1m30s", got "soon"/);
   assert.match(line, /\[1\]\.colour: unknown key/);
   const yaml = run(writeFile(dir, 'broken.yaml', 'a: [\n'));
-  assert.notEqual(yaml.status, 0);
-  assert.match(yaml.stderr, /not valid YAML/);
+  assert.equal(yaml.status, 2);
+  assert.match(yaml.stderr, /--local-limiters \S*broken\.yaml: .*not valid YAML/);
   for (const r of [missing, bad, yaml]) assert.doesNotMatch(r.stderr, /serving gRPC and HTTP/, 'nothing was served');
 });
 

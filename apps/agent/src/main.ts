@@ -3,7 +3,7 @@ import { createStaticDiscovery } from '@sluice/discovery';
 import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
-import { installLocalLimiters } from './local-limiters.js';
+import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config, args } = loadConfigOrExit({
@@ -32,6 +32,8 @@ try {
   }
   exitCode = await runtime.run();
 } catch (err) {
+  // A bad limiters file is a configuration problem: exit 2, like the key tree's, before any port is bound.
+  if (err instanceof LocalLimitersFileError) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
   process.stderr.write(`sluice-agent: ${err instanceof Error ? err.message : String(err)}\n`);
   await runtime.logger.close();
