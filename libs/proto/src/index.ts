@@ -2,3 +2,4 @@ export { PROTO_DIR, PROTO_FILES, LOADER_OPTIONS, SERVICE_NAMES, loadSluiceProtos
 export { jsonToStruct, jsonToValue, structToJson, valueToJson, StructConversionError, STRUCT_MAX_DEPTH, type JsonValue, type JsonObject, type ProtoValue, type ProtoStruct, type ProtoListValue } from './struct.js';
 export { checkJsonMessage } from './check-json-message.js';
 export { reflectionRoot, messageType } from './reflection.js';
+export { toProto3Json } from './to-proto3-json.js';
