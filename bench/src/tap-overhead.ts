@@ -3,12 +3,18 @@
  * workload (node:http answering 200 "ok"), measured in the same run
  *   - direct,
  *   - through sluice-tap (the real bin/sluice-tap process; each request
- *     checked with CheckHTTP against the real engine, in this process, with a
- *     rate limiter that always has tokens),
+ *     checked by the real sluice-agent process, apps/agent/dist/main.js: the
+ *     CheckHTTP services, the engine and a local rate limiter on the tap's
+ *     control point that always has tokens, static discovery giving the
+ *     loopback destination a service),
  *   - through nginx as a plain reverse proxy (keep-alive upstream, one worker,
  *     like the tap's one event loop), when nginx is installed.
- * Load: wrk when installed, else an in-process keep-alive loop. Each target
- * gets a 1 s warm-up and one bounded measuring phase.
+ * Every server is its own process; this one only runs the load generator:
+ * wrk when installed, else an in-process keep-alive loop. Each target gets a
+ * 1 s warm-up and one bounded measuring phase. The tap's counters are read
+ * afterwards to show that every request was decided by the agent, and the
+ * CPU time of the tap and the agent per request is reported.
+ * Last line: `RESULT tap-overhead tap_vs_nginx=.. tap_vs_direct=.. tap_p99_ms=.. nginx_p99_ms=..`.
  *
  *   npx tsc -p bench && node bench/dist/tap-overhead.js [seconds-per-phase=5] [connections=32]
  */
@@ -18,15 +24,15 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Registry } from 'prom-client';
-import { createServer } from '@sluice/server';
-import { Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices } from '@sluice/flowcontrol';
-import { createStaticDiscovery } from '@sluice/discovery';
+import { ROOT } from './support/bench-paths.js';
+import { startChildServer, type ChildServer } from './support/child-server.js';
+import { processCpuMs } from './support/proc-cpu.js';
+import { printResult } from './support/result-line.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+interface Result { rps: number; p99ms: number; errors: number; requests: number }
 
-interface Result { rps: number; p99ms: number; errors: number }
+const CONTROL_POINT = 'ingress';
+const LIMITERS_YAML = `- { control_point: ${CONTROL_POINT}, service: bench-svc, bucket_capacity: 1e12, fill_amount: 1e12, interval: 1s, label_key: http.method }\n`;
 
 function which(cmd: string): string | undefined {
   const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
@@ -57,26 +63,31 @@ async function waitForPort(port: number, ms = 10_000): Promise<void> {
   throw new Error(`nothing listens on 127.0.0.1:${port}`);
 }
 
-/** Resolves with the first line of the child's `stream` matching `re`. */
-function lineMatching(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp, ms = 15_000): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${re}: ${buf}`)), ms);
-    child[stream]?.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = re.exec(buf);
-      if (m !== null) { clearTimeout(timer); resolve(m); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${buf}`)); });
-  });
-}
-
 function stop(child: ChildProcess | undefined): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.once('exit', () => { clearTimeout(timer); resolve(); });
     child.kill('SIGTERM');
+  });
+}
+
+/** The real agent in its own process, with the bench limiter and discovery. */
+function startAgentProcess(dir: string): Promise<ChildServer> {
+  const limiters = path.join(dir, 'limiters.yaml');
+  writeFileSync(limiters, LIMITERS_YAML);
+  return startChildServer({
+    name: 'sluice-agent',
+    command: process.execPath,
+    args: [path.join(ROOT, 'apps', 'agent', 'dist', 'main.js'), '--local-limiters', limiters],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      SLUICE_AGENT_ETCD_ENDPOINTS: '["http://127.0.0.1:2379"]',
+      SLUICE_AGENT_SERVER_LISTENER_ADDR: '127.0.0.1:0',
+      SLUICE_AGENT_SERVICE_DISCOVERY_STATIC_ENTITIES: JSON.stringify([{ ip_address: '127.0.0.1', uid: 'bench', services: ['bench-svc'] }]),
+    },
+    portPattern: /"msg":"server listening".*?"port":(\d+)/,
   });
 }
 
@@ -92,7 +103,7 @@ function parseWrkDuration(v: string, unit: string): number {
   return unit === 'us' ? n / 1000 : unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000;
 }
 
-/** Runs wrk without blocking this process (the agent answers checks from here). */
+/** Runs wrk (a child process). */
 async function runWrk(wrk: string, url: string, seconds: number, connections: number): Promise<Result> {
   const child = spawn(wrk, ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', url], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -108,7 +119,8 @@ async function runWrk(wrk: string, url: string, seconds: number, connections: nu
   const errs = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
   const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = Number(errs?.[1] ?? 0) + (sockErr === null ? 0 : sockErr.slice(1).reduce((a, b) => a + Number(b), 0));
-  return { rps: Number(rps[1]), p99ms: parseWrkDuration(p99[1] as string, p99[2] as string), errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return { rps: Number(rps[1]), p99ms: parseWrkDuration(p99[1] as string, p99[2] as string), errors, requests };
 }
 
 /** Fallback load: `connections` keep-alive loops in this process. */
@@ -130,7 +142,7 @@ async function runLoop(url: string, seconds: number, connections: number): Promi
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p99ms: latencies[Math.floor(0.99 * (latencies.length - 1))] ?? NaN, errors };
+  return { rps: latencies.length / elapsed, p99ms: latencies[Math.floor(0.99 * (latencies.length - 1))] ?? NaN, errors, requests: latencies.length };
 }
 
 async function measure(name: string, url: string, seconds: number, connections: number, wrk: string | undefined): Promise<Result> {
@@ -171,62 +183,73 @@ http {
 `;
 }
 
+function ratio(a: number, b: number): string {
+  return Number.isFinite(a / b) ? (a / b).toFixed(2) : 'n/a';
+}
+
+/** CPU milliseconds of a process per request over a phase: `during` runs the phase. */
+async function cpuPerRequest(pids: number[], during: () => Promise<Result>): Promise<{ result: Result; usPerRequest: number[] }> {
+  const before = pids.map((p) => processCpuMs(p) ?? NaN);
+  const result = await during();
+  const usPerRequest = pids.map((p, i) => (((processCpuMs(p) ?? NaN) - (before[i] as number)) * 1000) / result.requests);
+  return { result, usPerRequest };
+}
+
 async function main(): Promise<void> {
   const seconds = Math.min(5, Math.max(1, Number(process.argv[2] ?? 5)));
   const connections = Math.max(1, Number(process.argv[3] ?? 32));
   const wrk = which('wrk');
   const nginx = which('nginx');
-  console.log(`tap overhead: ${seconds} s per phase, ${connections} connections, load from ${wrk !== undefined ? 'wrk (2 threads)' : 'an in-process keep-alive loop (install wrk for better figures: `make bench`)'}; ${os.cpus().length} cores`);
+  console.log(`tap overhead: ${seconds} s per phase, ${connections} connections, load from ${wrk !== undefined ? 'wrk (2 threads)' : 'an in-process keep-alive loop (install wrk for better figures: `make bench`)'}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   if (nginx === undefined) console.log('nginx is not installed: skipping the nginx baseline (`make bench` installs it: scripts/setup.sh with SLUICE_SETUP_BENCH=1)');
 
-  const children: ChildProcess[] = [];
+  const children: ChildServer[] = [];
+  let ng: ChildProcess | undefined;
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'sluice-tap-bench-'));
-  const engine = new Engine();
-  applyLocalLimiters(engine, loadLocalLimiters('- { control_point: ingress, bucket_capacity: 1e12, fill_amount: 1e12, interval: 1s, label_key: http.method }'));
-  const agent = createServer({
-    listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
-    grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 25, 100, 250, 1000] },
-    http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 25, 100, 250, 1000], max_header_bytes: 1048576, read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
-    grpc_gateway: { grpc_server_address: '' },
-    tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
-  }, { registry: new Registry() });
-  registerFlowControlServices(agent, engine, createStaticDiscovery({ entities: [{ ip_address: '127.0.0.1', uid: 'bench', services: ['bench-svc'] }] }));
-  await agent.start();
   try {
-    const workload = spawn(process.execPath, ['-e', WORKLOAD], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const agent = await startAgentProcess(tmp);
+    children.push(agent);
+    const workload = await startChildServer({ name: 'workload', command: process.execPath, args: ['-e', WORKLOAD], portPattern: /port (\d+)/ });
     children.push(workload);
-    const workloadPort = Number((await lineMatching(workload, 'stdout', /port (\d+)/))[1]);
-
-    const tap = spawn(path.join(ROOT, 'bin/sluice-tap'), ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', '--upstream', `http://127.0.0.1:${workloadPort}`,
-      '--agent', `127.0.0.1:${agent.address().port}`, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const adminPort = await freePort();
+    const tap = await startChildServer({
+      name: 'sluice-tap',
+      command: path.join(ROOT, 'bin/sluice-tap'),
+      args: ['--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
+        '--agent', `127.0.0.1:${agent.port}`, '--control-point', CONTROL_POINT, '--log-level', 'info'],
+      portPattern: /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\}/,
+    });
     children.push(tap);
-    const started = await lineMatching(tap, 'stderr', /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\},"admin":\{"host":"[^"]*","port":(\d+)/);
-    const tapPort = Number(started[1]);
-    const adminPort = Number(started[2]);
 
-    const direct = await measure('direct', `http://127.0.0.1:${workloadPort}/`, seconds, connections, wrk);
-    const tapped = await measure('tap', `http://127.0.0.1:${tapPort}/`, seconds, connections, wrk);
-    // Every request was really checked: the tap's own counters.
+    const direct = await measure('direct', `http://127.0.0.1:${workload.port}/`, seconds, connections, wrk);
+    const { result: tapped, usPerRequest } = await cpuPerRequest([tap.pid, agent.pid], () => measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk));
+    console.log(`         CPU per request: tap ${usPerRequest[0]?.toFixed(0)} us, agent ${usPerRequest[1]?.toFixed(0)} us`);
+    // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
     console.log(`         tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`);
     let viaNginx: Result | undefined;
     if (nginx !== undefined) {
       const port = await freePort();
-      writeFileSync(path.join(tmp, 'nginx.conf'), nginxConfig(tmp, port, workloadPort));
-      const ng = spawn(nginx, ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', path.join(tmp, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
-      children.push(ng);
+      writeFileSync(path.join(tmp, 'nginx.conf'), nginxConfig(tmp, port, workload.port));
+      ng = spawn(nginx, ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', path.join(tmp, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForPort(port);
       viaNginx = await measure('nginx', `http://127.0.0.1:${port}/`, seconds, connections, wrk);
     }
-    console.log(`ratio tap/direct: rps ${(tapped.rps / direct.rps).toFixed(2)}, p99 ${(tapped.p99ms / direct.p99ms).toFixed(2)}x`);
+    console.log(`ratio tap/direct: rps ${ratio(tapped.rps, direct.rps)}, p99 ${ratio(tapped.p99ms, direct.p99ms)}x`);
     if (viaNginx !== undefined) {
-      const ratio = tapped.rps / viaNginx.rps;
-      console.log(`ratio tap/nginx:  rps ${ratio.toFixed(2)} (target >= 0.60: ${ratio >= 0.6 ? 'met' : 'NOT met'}), p99 ${(tapped.p99ms / viaNginx.p99ms).toFixed(2)}x`);
+      const r = tapped.rps / viaNginx.rps;
+      console.log(`ratio tap/nginx:  rps ${r.toFixed(2)} (target >= 0.60: ${r >= 0.6 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaNginx.p99ms)}x`);
     }
+    printResult('tap-overhead', {
+      tap_vs_nginx: viaNginx === undefined ? 'n/a' : ratio(tapped.rps, viaNginx.rps),
+      tap_vs_direct: ratio(tapped.rps, direct.rps),
+      tap_p99_ms: tapped.p99ms.toFixed(2),
+      nginx_p99_ms: viaNginx === undefined ? 'n/a' : viaNginx.p99ms.toFixed(2),
+    });
   } finally {
-    for (const c of children.reverse()) await stop(c);
-    await agent.shutdown(1000);
+    await stop(ng);
+    for (const c of children.reverse()) await c.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
