@@ -145,12 +145,15 @@ async function runLoop(url: string, seconds: number, connections: number): Promi
   return { rps: latencies.length / elapsed, p99ms: latencies[Math.floor(0.99 * (latencies.length - 1))] ?? NaN, errors, requests: latencies.length };
 }
 
-async function measure(name: string, url: string, seconds: number, connections: number, wrk: string | undefined): Promise<Result> {
+/** Warm-up, then one measured phase; `cpuOf` pids get their CPU time per request of that phase (us). */
+async function measure(name: string, url: string, seconds: number, connections: number, wrk: string | undefined, cpuOf: number[] = []): Promise<Result & { cpuUs: number[] }> {
   const load = (s: number): Promise<Result> => (wrk !== undefined ? runWrk(wrk, url, s, connections) : runLoop(url, s, connections));
   await load(1); // warm-up: JIT, keep-alive pools, the agent channel
+  const before = cpuOf.map((p) => processCpuMs(p) ?? NaN);
   const r = await load(seconds);
+  const cpuUs = cpuOf.map((p, i) => (((processCpuMs(p) ?? NaN) - (before[i] as number)) * 1000) / r.requests);
   console.log(`${name.padEnd(8)} ${Math.round(r.rps).toString().padStart(7)} req/s   p99 ${r.p99ms.toFixed(2).padStart(7)} ms   errors ${r.errors}`);
-  return r;
+  return { ...r, cpuUs };
 }
 
 function nginxConfig(dir: string, port: number, upstreamPort: number): string {
@@ -187,14 +190,6 @@ function ratio(a: number, b: number): string {
   return Number.isFinite(a / b) ? (a / b).toFixed(2) : 'n/a';
 }
 
-/** CPU milliseconds of a process per request over a phase: `during` runs the phase. */
-async function cpuPerRequest(pids: number[], during: () => Promise<Result>): Promise<{ result: Result; usPerRequest: number[] }> {
-  const before = pids.map((p) => processCpuMs(p) ?? NaN);
-  const result = await during();
-  const usPerRequest = pids.map((p, i) => (((processCpuMs(p) ?? NaN) - (before[i] as number)) * 1000) / result.requests);
-  return { result, usPerRequest };
-}
-
 async function main(): Promise<void> {
   const seconds = Math.min(5, Math.max(1, Number(process.argv[2] ?? 5)));
   const connections = Math.max(1, Number(process.argv[3] ?? 32));
@@ -222,8 +217,8 @@ async function main(): Promise<void> {
     children.push(tap);
 
     const direct = await measure('direct', `http://127.0.0.1:${workload.port}/`, seconds, connections, wrk);
-    const { result: tapped, usPerRequest } = await cpuPerRequest([tap.pid, agent.pid], () => measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk));
-    console.log(`         CPU per request: tap ${usPerRequest[0]?.toFixed(0)} us, agent ${usPerRequest[1]?.toFixed(0)} us`);
+    const tapped = await measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid]);
+    console.log(`         CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us`);
     // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
