@@ -32,7 +32,7 @@ if (files.length === 0) {
   console.error('no test files found: run `make build` first');
   process.exit(1);
 }
-const args = ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=120000', '--test-force-exit', ...files];
+const args = ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, timeout: 19 * 60 * 1000 });
 if (r.error) { console.error(r.error.message); process.exit(1); }
 process.exit(r.status ?? 1);
