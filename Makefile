@@ -11,6 +11,7 @@ build: setup
 lint: build
 	@npx eslint .
 
+proto: ; @node libs/proto/scripts/generate-types.mjs
 docs: build
 	@node libs/config/dist/docs/write-docs.js
 

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'charts/**', 'docs/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'charts/**', 'docs/**', 'libs/proto/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

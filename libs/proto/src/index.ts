@@ -3,3 +3,4 @@ export { jsonToStruct, jsonToValue, structToJson, valueToJson, StructConversionE
 export { checkJsonMessage } from './check-json-message.js';
 export { reflectionRoot, messageType } from './reflection.js';
 export { toProto3Json } from './to-proto3-json.js';
+export * from './generated/index.js';

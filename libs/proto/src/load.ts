@@ -15,12 +15,15 @@ export const PROTO_FILES = {
 
 /**
  * Loader options: field names stay as written in the .proto (snake_case), so
- * the JSON of the HTTP routes and the gRPC messages share one spelling.
+ * the JSON of the HTTP routes and the gRPC messages share one spelling; bytes
+ * decode to base64 strings (their proto3 JSON form). The generated types
+ * (src/generated, `make proto`) are made with the same options.
  */
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,
   longs: Number,
   enums: String,
+  bytes: String,
   defaults: true,
   oneofs: true,
   includeDirs: [PROTO_DIR],

@@ -1,0 +1,14 @@
+// Original file: proto/aperture/flowcontrol/check/v1/check.proto
+
+
+export interface CacheLookupRequest {
+  'control_point'?: (string);
+  'result_cache_key'?: (string);
+  'global_cache_keys'?: (string)[];
+}
+
+export interface CacheLookupRequest__Output {
+  'control_point': (string);
+  'result_cache_key': (string);
+  'global_cache_keys': (string)[];
+}

@@ -1,0 +1,8 @@
+// Original file: proto/aperture/flowcontrol/check/v1/check.proto
+
+
+export interface FlowEndResponse {
+}
+
+export interface FlowEndResponse__Output {
+}

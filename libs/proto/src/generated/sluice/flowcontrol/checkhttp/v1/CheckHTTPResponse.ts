@@ -1,0 +1,19 @@
+// Original file: proto/sluice/flowcontrol/checkhttp/v1/checkhttp.proto
+
+import type { OkHttpResponse as _sluice_flowcontrol_checkhttp_v1_OkHttpResponse, OkHttpResponse__Output as _sluice_flowcontrol_checkhttp_v1_OkHttpResponse__Output } from '../../../../sluice/flowcontrol/checkhttp/v1/OkHttpResponse.js';
+import type { DeniedHttpResponse as _sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse, DeniedHttpResponse__Output as _sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output } from '../../../../sluice/flowcontrol/checkhttp/v1/DeniedHttpResponse.js';
+import type { CheckResponse as _aperture_flowcontrol_check_v1_CheckResponse, CheckResponse__Output as _aperture_flowcontrol_check_v1_CheckResponse__Output } from '../../../../aperture/flowcontrol/check/v1/CheckResponse.js';
+
+export interface CheckHTTPResponse {
+  'ok_response'?: (_sluice_flowcontrol_checkhttp_v1_OkHttpResponse | null);
+  'denied_response'?: (_sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse | null);
+  'check_response'?: (_aperture_flowcontrol_check_v1_CheckResponse | null);
+  'http_response'?: "ok_response"|"denied_response";
+}
+
+export interface CheckHTTPResponse__Output {
+  'ok_response'?: (_sluice_flowcontrol_checkhttp_v1_OkHttpResponse__Output | null);
+  'denied_response'?: (_sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output | null);
+  'check_response': (_aperture_flowcontrol_check_v1_CheckResponse__Output | null);
+  'http_response'?: "ok_response"|"denied_response";
+}
