@@ -1,5 +1,7 @@
 import type protobuf from 'protobufjs';
 import { InvalidArgumentError } from '@sluice/errors';
+import { parseDurationJson, parseTimestampJson } from './proto3-time.js';
+import { jsonField } from './json-field.js';
 import { messageType } from './reflection.js';
 
 const INT32 = new Set(['int32', 'sint32', 'sfixed32']);
@@ -53,8 +55,13 @@ function checkValue(field: protobuf.Field, v: unknown, path: string): void {
   if ('values' in resolved && !('fields' in resolved)) return checkEnum(resolved as protobuf.Enum, v, path);
   const msg = resolved as protobuf.Type;
   if (ANY_JSON.has(msg.fullName)) return;
-  if (msg.fullName === '.google.protobuf.Timestamp' || msg.fullName === '.google.protobuf.Duration') {
-    if (typeof v === 'string') return;
+  if (msg.fullName === '.google.protobuf.Timestamp' && typeof v === 'string') {
+    if (parseTimestampJson(v) === undefined) fail(path, `want an RFC 3339 timestamp (2006-01-02T15:04:05Z), got ${JSON.stringify(v)}`);
+    return;
+  }
+  if (msg.fullName === '.google.protobuf.Duration' && typeof v === 'string') {
+    if (parseDurationJson(v) === undefined) fail(path, `want a duration in seconds (1.5s), got ${JSON.stringify(v)}`);
+    return;
   }
   checkObject(msg, v, path);
 }
@@ -67,7 +74,7 @@ function checkObject(type: protobuf.Type, v: unknown, path: string): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     const at = path === '' ? key : `${path}.${key}`;
-    const field = type.fields[key] ?? type.fields[toSnake(key)];
+    const field = jsonField(type, key);
     if (field === undefined) {
       if (type.oneofs?.[key] !== undefined) continue; // the loader's `oneofs` discriminator (`http_response`)
       fail(at, `unknown field; ${type.name} has ${Object.keys(type.fields).join(', ')}`);
@@ -88,10 +95,6 @@ function checkObject(type: protobuf.Type, v: unknown, path: string): void {
       checkValue(field, value, at);
     }
   }
-}
-
-function toSnake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type protobuf from 'protobufjs';
 import { messageType } from './reflection.js';
+import { structToJson, valueToJson, type ProtoStruct, type ProtoValue } from './struct.js';
 
 interface Seconds { seconds?: number | string | null; nanos?: number | null }
 
@@ -32,7 +33,9 @@ function valueJson(field: protobuf.Field, v: unknown): unknown {
   const type = t as protobuf.Type;
   if (type.fullName === '.google.protobuf.Timestamp') return timestampJson(v as Seconds);
   if (type.fullName === '.google.protobuf.Duration') return durationJson(v as Seconds);
-  if (type.fullName.startsWith('.google.protobuf.')) return v;
+  if (type.fullName === '.google.protobuf.Struct') return structToJson(v as ProtoStruct);
+  if (type.fullName === '.google.protobuf.Value') return valueToJson(v as ProtoValue);
+  if (type.fullName === '.google.protobuf.ListValue') return ((v as { values?: ProtoValue[] | null }).values ?? []).map((x) => valueToJson(x));
   return messageJson(type, v as Record<string, unknown>);
 }
 
@@ -59,7 +62,8 @@ function messageJson(type: protobuf.Type, obj: Record<string, unknown>): Record<
 /**
  * A decoded message (as the loader gives it: .proto field names, enums as
  * names) in proto3 JSON form: Timestamps as RFC 3339 strings, Durations as
- * `"1.5s"`, unset members and the loader's oneof discriminators left out.
+ * `"1.5s"`, Struct/Value/ListValue as plain JSON, unset members and the
+ * loader's oneof discriminators left out.
  */
 export function toProto3Json(fullName: string, message: unknown): Record<string, unknown> {
   if (message === null || typeof message !== 'object') return {};
