@@ -1,14 +1,14 @@
 import type { CheckDecision, LimiterRecord } from './decision.js';
 import { durationOf, timestampOf } from './proto-time.js';
-import type { CheckResponse, ClassifierInfoMessage, LimiterDecisionMessage, StatusCodeName } from './proto-types.js';
+import type { CheckResponse__Output, ClassifierInfo__Output, LimiterDecision__Output, StatusCode__Output } from '@sluice/proto';
 
-const STATUS_NAME: Readonly<Record<number, StatusCodeName>> = { 0: 'Empty', 403: 'Forbidden', 429: 'TooManyRequests', 503: 'ServiceUnavailable' };
+const STATUS_NAME: Readonly<Record<number, StatusCode__Output>> = { 0: 'Empty', 403: 'Forbidden', 429: 'TooManyRequests', 503: 'ServiceUnavailable' };
 const ZERO_DURATION = Object.freeze({ seconds: 0, nanos: 0 });
 const NO_TELEMETRY_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-function limiterMessage(rec: LimiterRecord): LimiterDecisionMessage {
+function limiterMessage(rec: LimiterRecord): LimiterDecision__Output {
   const r = rec.result;
-  const msg: LimiterDecisionMessage = {
+  const msg: LimiterDecision__Output = {
     policy_name: rec.identity.policy_name,
     policy_hash: rec.identity.policy_hash,
     component_id: rec.identity.component_id,
@@ -24,9 +24,12 @@ function limiterMessage(rec: LimiterRecord): LimiterDecisionMessage {
   return msg;
 }
 
-/** The wire CheckResponse of an engine decision. */
-export function toCheckResponse(d: CheckDecision, expectEnd = false): CheckResponse {
-  const classifier_infos: ClassifierInfoMessage[] = d.classifiers.length === 0 ? [] : d.classifiers.map((c) => ({
+/**
+ * The wire CheckResponse of an engine decision, every field set (so typed as
+ * a client decodes it; there is no cache lookup).
+ */
+export function toCheckResponse(d: CheckDecision, expectEnd = false): CheckResponse__Output {
+  const classifier_infos: ClassifierInfo__Output[] = d.classifiers.length === 0 ? [] : d.classifiers.map((c) => ({
     policy_name: c.policy_name, policy_hash: c.policy_hash, classifier_index: c.classifier_index, error: c.failed ? 'ERROR_EVAL_FAILED' : 'ERROR_NONE',
   }));
   return {
@@ -43,6 +46,7 @@ export function toCheckResponse(d: CheckDecision, expectEnd = false): CheckRespo
     limiter_decisions: d.limiters.length === 0 ? [] : d.limiters.map(limiterMessage),
     wait_time: d.waitMs > 0 ? durationOf(d.waitMs) : ZERO_DURATION,
     denied_response_status_code: STATUS_NAME[d.deniedStatus] ?? 'Empty',
+    cache_lookup_response: null,
     expect_end: expectEnd,
   };
 }

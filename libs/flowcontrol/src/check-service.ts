@@ -5,7 +5,7 @@ import { toCheckResponse } from './check-response.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
 import { peerIp } from './peer-address.js';
-import type { CheckRequest, CheckResponse } from './proto-types.js';
+import type { CheckRequest__Output, CheckResponse, FlowEndRequest__Output, FlowEndResponse } from '@sluice/proto';
 import { checkControlPoint, deadlineMsOf } from './request-checks.js';
 
 /** What the services need of service discovery (an EntityCache fits). */
@@ -24,7 +24,7 @@ function cacheUnimplemented(rpc: string): grpc.handleUnaryCall<unknown, unknown>
 
 /** aperture.flowcontrol.check.v1.FlowControlService: Check, FlowEnd, Cache* (unimplemented). */
 export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined): grpc.UntypedServiceImplementation {
-  const check = unary<CheckRequest, CheckResponse>((req, call) => {
+  const check = unary<CheckRequest__Output, CheckResponse>((req, call) => {
     const controlPoint = checkControlPoint(req.control_point);
     const services = discovery === undefined ? NO_SERVICES : discovery.servicesByIp(peerIp(call.getPeer()));
     const deadlineMs = deadlineMsOf(call.getDeadline());
@@ -42,7 +42,7 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
   });
   return {
     Check: check,
-    FlowEnd: unary<{ control_point: string }, Record<string, never>>(() => ({})),
+    FlowEnd: unary<FlowEndRequest__Output, FlowEndResponse>(() => ({})),
     CacheLookup: cacheUnimplemented('CacheLookup'),
     CacheUpsert: cacheUnimplemented('CacheUpsert'),
     CacheDelete: cacheUnimplemented('CacheDelete'),

@@ -6,8 +6,8 @@ import type { CheckDecision } from './decision.js';
 import { deniedHttpResponse } from './denied-response.js';
 import type { Engine } from './engine.js';
 import { httpFlowLabels } from './http-labels.js';
-import type { CheckHTTPRequest, CheckHTTPResponse, HeaderValue } from './proto-types.js';
 import { checkControlPoint } from './request-checks.js';
+import type { CheckHTTPRequest__Output, CheckHTTPResponse, HeaderValue } from '@sluice/proto';
 
 const NO_SERVICES: readonly string[] = Object.freeze([]);
 const NO_HEADERS: HeaderValue[] = [];
@@ -25,7 +25,7 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
 }
 
 /** The CheckHTTP answer of a decision. */
-export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest): CheckHTTPResponse {
+export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output): CheckHTTPResponse {
   const check_response = toCheckResponse(d);
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
   let headers = NO_HEADERS;
@@ -44,7 +44,7 @@ export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest): Ch
  * a control point or HTTP attributes; synchronous unless a limiter answers
  * with a promise.
  */
-export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest, deadlineMs?: number): CheckHTTPResponse | Promise<CheckHTTPResponse> {
+export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number): CheckHTTPResponse | Promise<CheckHTTPResponse> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
   const dest = req.destination?.address;

@@ -4,7 +4,7 @@ import type { ServiceDiscovery } from './check-service.js';
 import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 import { checkHttpStreamHandler, type CheckHttpStreamOptions } from './checkhttp-stream.js';
 import type { Engine } from './engine.js';
-import type { CheckHTTPRequest, CheckHTTPResponse } from './proto-types.js';
+import type { CheckHTTPRequest__Output, CheckHTTPResponse } from '@sluice/proto';
 import { deadlineMsOf } from './request-checks.js';
 
 export { toCheckHTTPResponse } from './checkhttp-decide.js';
@@ -17,7 +17,7 @@ export function checkHttpServiceImpl(
 ): grpc.UntypedServiceImplementation {
   const deps: CheckHttpDeps = { engine, discovery };
   return {
-    CheckHTTP: unary<CheckHTTPRequest, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()))),
+    CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()))),
     CheckHTTPStream: checkHttpStreamHandler(deps, streamOptions),
   };
 }

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { createStaticDiscovery } from '@sluice/discovery';
-import { serviceClient } from '@sluice/proto';
+import { serviceClient, type CheckHTTPStreamRequest, type CheckHTTPStreamResponse__Output } from '@sluice/proto';
 import {
   Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices,
-  type CheckHTTPStreamRequest, type CheckHTTPStreamResponse, type CheckHttpStreamStats, type FlowRequest, type Limiter, type LimiterResult,
+  type CheckHttpStreamStats, type FlowRequest, type Limiter, type LimiterResult,
 } from './index.js';
 import { startTestServer } from './test-support.js';
 
-type StreamClient = grpc.Client & { CheckHTTPStream(): grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse> };
+type StreamClient = grpc.Client & { CheckHTTPStream(): grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse__Output> };
 
 /** A rate limiter that answers asynchronously: after `x-delay` ms, rejecting when `x-deny` is set. */
 function delayingLimiter(): Limiter {
@@ -66,13 +66,13 @@ async function setup(t: TestContext, opts: { limiters?: string; maxInFlight?: nu
 /** A stream whose answers are collected; `answers(n)` waits until n have arrived. */
 function openStream(client: StreamClient) {
   const call = client.CheckHTTPStream();
-  const got: CheckHTTPStreamResponse[] = [];
+  const got: CheckHTTPStreamResponse__Output[] = [];
   let waiter: (() => void) | undefined;
   let ended: grpc.StatusObject | undefined;
-  call.on('data', (m: CheckHTTPStreamResponse) => { got.push(m); waiter?.(); });
+  call.on('data', (m: CheckHTTPStreamResponse__Output) => { got.push(m); waiter?.(); });
   call.on('status', (s: grpc.StatusObject) => { ended = s; waiter?.(); });
   call.on('error', () => undefined);
-  const answers = async (n: number, ms = 5000): Promise<CheckHTTPStreamResponse[]> => {
+  const answers = async (n: number, ms = 5000): Promise<CheckHTTPStreamResponse__Output[]> => {
     const until = Date.now() + ms;
     while (got.length < n) {
       if (Date.now() > until) throw new Error(`${got.length} answers of ${n}`);
@@ -105,8 +105,8 @@ test('CheckHTTPStream: each answer carries the id of its request; async decision
   assert.ok(byId.get(1)?.response?.ok_response, 'id 1 passes');
   assert.equal(byId.get(2)?.response?.denied_response?.status, 429, 'id 2 is the rejected one');
   assert.ok(byId.get(3)?.response?.ok_response);
-  assert.deepEqual(byId.get(1)?.response?.check_response.services, ['web-svc'], 'services from the destination');
-  assert.equal(byId.get(2)?.response?.check_response.reject_reason, 'REJECT_REASON_RATE_LIMITED');
+  assert.deepEqual(byId.get(1)?.response?.check_response?.services, ['web-svc'], 'services from the destination');
+  assert.equal(byId.get(2)?.response?.check_response?.reject_reason, 'REJECT_REASON_RATE_LIMITED');
   s.call.end();
   await until(() => s.status() !== undefined, 'the end of the stream');
   assert.equal(s.status()?.code, grpc.status.OK);
@@ -125,7 +125,7 @@ test('CheckHTTPStream: the same decisions as CheckHTTP (local limiter, labels, 4
   assert.equal(answers[2].response?.denied_response?.status, 429, 'the third request of a 2-token bucket');
   const headers = Object.fromEntries((answers[2].response?.denied_response?.headers ?? []).map((h) => [h.key, h.value]));
   assert.ok(Number(headers['retry-after']) >= 59);
-  assert.ok(answers[2].response?.check_response.flow_label_keys.includes('http.request.header.x_user'));
+  assert.ok(answers[2].response?.check_response?.flow_label_keys.includes('http.request.header.x_user'));
   assert.ok(answers[3].response?.ok_response, 'another label value has its own bucket');
   s.call.end();
 });

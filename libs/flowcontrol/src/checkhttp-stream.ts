@@ -2,22 +2,8 @@ import type * as grpc from '@grpc/grpc-js';
 import { GrpcCode, InvalidArgumentError } from '@sluice/errors';
 import { toGrpcStatus } from '@sluice/server';
 import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
-import type { CheckHTTPRequest, CheckHTTPResponse } from './proto-types.js';
+import type { CheckHTTPResponse, CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse } from '@sluice/proto';
 import { deadlineMsOf } from './request-checks.js';
-
-/** checkhttp.proto CheckHTTPStreamRequest (uint64 ids arrive as numbers). */
-export interface CheckHTTPStreamRequest {
-  id: number;
-  request?: CheckHTTPRequest | null;
-}
-
-/** checkhttp.proto CheckHTTPStreamResponse: `response`, or a google.rpc code and message for that id. */
-export interface CheckHTTPStreamResponse {
-  id: number;
-  response?: CheckHTTPResponse | null;
-  code: number;
-  message: string;
-}
 
 /** Default bound of decisions under way on one stream. */
 export const CHECKHTTP_STREAM_MAX_IN_FLIGHT = 10_000;
@@ -40,7 +26,7 @@ export interface CheckHttpStreamOptions {
   stats?: CheckHttpStreamStats;
 }
 
-type StreamCall = grpc.ServerDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse>;
+type StreamCall = grpc.ServerDuplexStream<CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse>;
 
 function errorAnswer(id: number, err: unknown): CheckHTTPStreamResponse {
   const status = toGrpcStatus(err);
@@ -56,7 +42,7 @@ function errorAnswer(id: number, err: unknown): CheckHTTPStreamResponse {
  * written; the stream ends once the caller has half-closed it and every
  * answer is out. A cancelled stream drops the answers still to come.
  */
-export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStreamOptions = {}): grpc.handleBidiStreamingCall<CheckHTTPStreamRequest, CheckHTTPStreamResponse> {
+export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStreamOptions = {}): grpc.handleBidiStreamingCall<CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse> {
   const maxInFlight = opts.maxInFlight ?? CHECKHTTP_STREAM_MAX_IN_FLIGHT;
   const stats: CheckHttpStreamStats = opts.stats ?? { streams: 0, inFlight: 0 };
   return (call: StreamCall) => {
@@ -95,7 +81,7 @@ export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStrea
       endIfDone();
     };
 
-    call.on('data', (message: CheckHTTPStreamRequest) => {
+    call.on('data', (message: CheckHTTPStreamRequest__Output) => {
       const id = message.id;
       if (inFlight >= maxInFlight) {
         send({ id, response: null, code: GrpcCode.RESOURCE_EXHAUSTED, message: `more than ${maxInFlight} checks under way on this stream` });

@@ -1,5 +1,5 @@
 import type { ComponentIdentity, LimiterKind, LimiterResult } from './component.js';
-import type { RejectReason } from './proto-types.js';
+import type { CheckResponse_RejectReason__Output as RejectReason } from '@sluice/proto';
 
 export interface LimiterRecord {
   readonly kind: LimiterKind;

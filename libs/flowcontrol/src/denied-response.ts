@@ -1,5 +1,5 @@
 import type { CheckDecision } from './decision.js';
-import type { HeaderValue } from './proto-types.js';
+import type { DeniedHttpResponse__Output, HeaderValue__Output } from '@sluice/proto';
 
 const REASON_TEXT: Readonly<Record<string, string>> = {
   REJECT_REASON_RATE_LIMITED: 'RATE_LIMITED',
@@ -13,11 +13,11 @@ export function retryAfterSeconds(waitMs: number): number | undefined {
 }
 
 /** The HTTP answer to a rejected flow: its status, `Retry-After` and a JSON body. */
-export function deniedHttpResponse(d: CheckDecision): { status: number; headers: HeaderValue[]; body: string } {
+export function deniedHttpResponse(d: CheckDecision): DeniedHttpResponse__Output {
   const status = d.deniedStatus === 0 ? 503 : d.deniedStatus;
   const reason = REASON_TEXT[d.rejectReason] ?? 'REJECTED';
   const retry = retryAfterSeconds(d.waitMs);
-  const headers: HeaderValue[] = [{ key: 'content-type', value: 'application/json' }];
+  const headers: HeaderValue__Output[] = [{ key: 'content-type', value: 'application/json' }];
   if (retry !== undefined) headers.push({ key: 'retry-after', value: String(retry) });
   const body = JSON.stringify({
     code: status,

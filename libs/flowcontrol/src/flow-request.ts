@@ -1,4 +1,4 @@
-import type { CheckHTTPRequest } from './proto-types.js';
+import type { CheckHTTPRequest__Output } from '@sluice/proto';
 
 export type ControlPointType = 'http' | 'feature';
 
@@ -17,6 +17,6 @@ export interface FlowRequest {
   /** The caller's deadline, epoch milliseconds. */
   readonly deadlineMs?: number;
   /** The HTTP request behind the flow (CheckHTTP), for classifiers and the HTTP preview. */
-  readonly http?: CheckHTTPRequest;
+  readonly http?: CheckHTTPRequest__Output;
   readonly rampMode?: boolean;
 }

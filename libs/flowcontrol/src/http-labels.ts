@@ -1,6 +1,6 @@
 import { parseBaggage } from './baggage.js';
 import { httpFlavor } from './http-flavor.js';
-import type { HttpRequestAttributes } from './proto-types.js';
+import type { HttpRequest__Output } from '@sluice/proto';
 
 export const HEADER_LABEL_PREFIX = 'http.request.header.';
 
@@ -21,7 +21,7 @@ export function headerLabelKey(name: string): string {
  * source wins over an earlier one for the same key, so baggage cannot
  * pretend to be the request's method.
  */
-export function httpFlowLabels(req: Partial<HttpRequestAttributes> | null | undefined): Record<string, string> {
+export function httpFlowLabels(req: Partial<HttpRequest__Output> | null | undefined): Record<string, string> {
   const labels: Record<string, string> = {};
   if (req === null || req === undefined) return labels;
   const headers = req.headers;

@@ -17,14 +17,13 @@ export { newBucket, refill, take, giveBack, timeUntil, type TokenBucketParams, t
 export { loadLocalLimiters, validateLocalLimiters, LocalLimitersError, type LocalLimiterSpec } from './local-limiters-config.js';
 export { applyLocalLimiters, createLocalRateLimiter } from './apply-local-limiters.js';
 export { timestampOf, durationOf, millisOf } from './proto-time.js';
-export type * from './proto-types.js';
 export { registerFlowControlServices } from './register-services.js';
 export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
 export { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 export {
   checkHttpStreamHandler, CHECKHTTP_STREAM_MAX_IN_FLIGHT,
-  type CheckHTTPStreamRequest, type CheckHTTPStreamResponse, type CheckHttpStreamOptions, type CheckHttpStreamStats,
+  type CheckHttpStreamOptions, type CheckHttpStreamStats,
 } from './checkhttp-stream.js';
 export { controlPointsServiceImpl } from './control-points-service.js';
 export { deniedHttpResponse, retryAfterSeconds } from './denied-response.js';

@@ -1,13 +1,13 @@
-import type { ProtoDuration, ProtoTimestamp } from './proto-types.js';
+import type { Duration__Output, Timestamp__Output } from '@sluice/proto';
 
 /** A google.protobuf.Timestamp of epoch milliseconds (fractions kept to the microsecond). */
-export function timestampOf(ms: number): ProtoTimestamp {
+export function timestampOf(ms: number): Timestamp__Output {
   const seconds = Math.floor(ms / 1000);
   return { seconds, nanos: Math.round((ms - seconds * 1000) * 1000) * 1000 };
 }
 
 /** A google.protobuf.Duration of milliseconds (>= 0). */
-export function durationOf(ms: number): ProtoDuration {
+export function durationOf(ms: number): Duration__Output {
   const v = ms > 0 ? ms : 0;
   const seconds = Math.floor(v / 1000);
   return { seconds, nanos: Math.min(999_999_999, Math.round((v - seconds * 1000) * 1e6)) };

@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from '@sluice/errors';
-import { SERVICE_NAMES, serviceClient } from '@sluice/proto';
+import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json } from '@sluice/proto';
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
@@ -12,9 +11,12 @@ import type { Engine } from './engine.js';
  * FlowControlService (Check, FlowEnd, Cache* answering UNIMPLEMENTED),
  * FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream) and ControlPointsService, with the
  * gateway routes `POST /v1/flowcontrol/checkhttp` and
- * `GET /v1/flowcontrol/controlpoints`. `discovery` maps the peer IP (Check)
- * or the destination address (CheckHTTP) to the flow's services.
- * `opts.checkHttpStream` bounds (and observes) the CheckHTTPStream streams.
+ * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
+ * types or unknown fields is refused with 400 naming the field; answers have
+ * RFC 3339 timestamps, duration strings and no loader oneof discriminators.
+ * `discovery` maps the peer IP (Check) or the destination address (CheckHTTP)
+ * to the flow's services. `opts.checkHttpStream` bounds (and observes) the
+ * CheckHTTPStream streams.
  */
 export function registerFlowControlServices(
   server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
@@ -32,12 +34,8 @@ export function registerFlowControlServices(
     rpc: 'CheckHTTP',
     requireBody: true,
     timeoutMs: 10_000,
-    toRequest: ({ body }) => {
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new InvalidArgumentError('request body must be a JSON object (a CheckHTTPRequest)', 'body');
-      }
-      return body;
-    },
+    toRequest: ({ body }) => fromProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
+    fromResponse: (r) => toProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
   });
   server.addGatewayRoute({
     method: 'get',
@@ -46,5 +44,6 @@ export function registerFlowControlServices(
     rpc: 'GetControlPoints',
     timeoutMs: 10_000,
     toRequest: () => ({}),
+    fromResponse: (r) => toProto3Json('sluice.flowcontrol.controlpoints.v1.GetControlPointsResponse', r),
   });
 }

@@ -1,5 +1,4 @@
-import type { CheckHTTPRequest, SocketAddress } from '@sluice/flowcontrol';
-import type { JsonObject, JsonValue } from '@sluice/proto';
+import type { CheckHTTPRequest__Output, JsonObject, JsonValue, SocketAddress__Output } from '@sluice/proto';
 import { PREVIEW_STRUCT_MAX_DEPTH } from './preview-config.js';
 
 function put(obj: Record<string, JsonValue>, key: string, value: JsonValue): void {
@@ -14,7 +13,7 @@ function decode(s: string): string {
   }
 }
 
-function socketAddress(a: SocketAddress | null | undefined): JsonObject {
+function socketAddress(a: SocketAddress__Output | null | undefined): JsonObject {
   return { socketAddress: { address: a?.address ?? '', port: a?.port ?? 0 } };
 }
 
@@ -71,7 +70,7 @@ function parsedBody(body: string, type: string): JsonValue {
 }
 
 /** A sample of an HTTP request, in the shape DESIGN.md gives for the HTTP preview. */
-export function httpSample(req: CheckHTTPRequest): JsonObject {
+export function httpSample(req: CheckHTTPRequest__Output): JsonObject {
   const r = req.request;
   const headers: Record<string, JsonValue> = {};
   const rawHeaders = r?.headers ?? {};

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { createServer, type SluiceServer } from '@sluice/server';
-import { Engine, registerFlowControlServices, type CheckHTTPRequest } from '@sluice/flowcontrol';
+import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { createStaticDiscovery } from '@sluice/discovery';
-import { jsonToStruct, serviceClient } from '@sluice/proto';
+import { jsonToStruct, serviceClient, type CheckHTTPRequest } from '@sluice/proto';
 import { registerPreviewService, PREVIEW_DISABLED_MESSAGE, PREVIEW_STRUCT_MAX_DEPTH, type FlowPreviewConfig } from './index.js';
 
 const DISABLED_PREFIX = PREVIEW_DISABLED_MESSAGE.slice(0, 24);

@@ -1,20 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileLabelMatcher } from '@sluice/selectors';
-import { Engine, httpFlowLabels, type CheckHTTPRequest } from '@sluice/flowcontrol';
-import { jsonToStruct, serviceClient, structToJson, type ProtoStruct } from '@sluice/proto';
+import { Engine, httpFlowLabels } from '@sluice/flowcontrol';
+import { jsonToStruct, serviceClient, structToJson, type CheckHTTPRequest__Output, type ProtoStruct } from '@sluice/proto';
 import { PREVIEW_STRUCT_MAX_DEPTH, PreviewRegistry, httpSample, parsedPath, parsedPairs } from './index.js';
 
-export function httpFlow(path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', body = ''): CheckHTTPRequest {
+export function httpFlow(path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', body = ''): CheckHTTPRequest__Output {
   return {
     control_point: controlPoint,
-    source: { address: '10.0.0.9', port: 40000 },
-    destination: { address: '10.0.0.1', port: 8080 },
+    source: { address: '10.0.0.9', port: 40000, protocol: 'TCP' },
+    destination: { address: '10.0.0.1', port: 8080, protocol: 'TCP' },
     request: { method: 'POST', path, host: 'shop', scheme: 'http', size: body.length, protocol: 'HTTP/1.1', headers, body, truncated_body: false },
+    ramp_mode: false,
   };
 }
 
-function feed(engine: Engine, req: CheckHTTPRequest, services: string[] = []): void {
+function feed(engine: Engine, req: CheckHTTPRequest__Output, services: string[] = []): void {
   void engine.check({ controlPoint: req.control_point, labels: httpFlowLabels(req.request), services, type: 'http', http: req });
 }
 

@@ -1,0 +1,108 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { createStaticDiscovery } from '@sluice/discovery';
+import { Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices } from './index.js';
+import { startTestServer } from './test-support.js';
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
+const DURATION = /^-?\d+(\.\d{1,9})?s$/;
+
+async function setup(t: TestContext, limiters = '- { control_point: ingress, bucket_capacity: 0, fill_amount: 1, interval: 1s }') {
+  const engine = new Engine();
+  applyLocalLimiters(engine, loadLocalLimiters(limiters));
+  const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.1.2.3', uid: 'web', services: ['web-svc'] }] });
+  const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery));
+  t.after(() => s.server.shutdown(2000));
+  const post = async (body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const r = await fetch(`${s.base}/v1/flowcontrol/checkhttp`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+  };
+  return { ...s, post };
+}
+
+const httpReq = (request: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  control_point: 'ingress',
+  source: { address: '10.9.9.9', port: 51000, protocol: 'TCP' },
+  destination: { address: '10.1.2.3', port: 8080 },
+  request: { method: 'GET', path: '/api/items?id=7', host: 'web', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers: { 'x-user': 'u1' }, body: '', truncated_body: false, ...request },
+  ...extra,
+});
+
+/** What the loader alone would have coerced or dropped: refused with 400, the field named. */
+const BAD: Array<[string, unknown, string, RegExp]> = [
+  ['a number for the control point', { ...httpReq(), control_point: 5 }, 'control_point', /want a string, got number/],
+  ['"no" for a bool', httpReq({ truncated_body: 'no' }), 'request.truncated_body', /want true or false/],
+  ['letters for an int64', httpReq({ size: 'abc' }), 'request.size', /whole number/],
+  ['an array for the headers map', httpReq({ headers: [] }), 'request.headers', /want a JSON object \(map\)/],
+  ['a number for the method', httpReq({ method: 7 }), 'request.method', /want a string, got number/],
+  ['an unknown field', httpReq({}, { control_pont: 'x' }), 'control_pont', /unknown field/],
+  ['an unknown nested field', httpReq({ verb: 'GET' }), 'request.verb', /unknown field/],
+  ['an unknown enum name', httpReq({}, { source: { protocol: 'SCTP' } }), 'source.protocol', /want one of TCP, UDP/],
+  ['a negative port', httpReq({}, { destination: { port: -1 } }), 'destination.port', /out of range/],
+  ['not an object', [1, 2], 'body', /want a JSON object/],
+];
+
+test('POST /v1/flowcontrol/checkhttp refuses wrong-typed JSON with 400 naming the field', async (t) => {
+  const { post } = await setup(t);
+  for (const [name, body, field, message] of BAD) {
+    const r = await post(body);
+    assert.equal(r.status, 400, name);
+    assert.equal(r.json.code, 3, `${name}: INVALID_ARGUMENT`);
+    assert.match(String(r.json.message), message, name);
+    const details = r.json.details as { field_violations: { field: string }[] }[];
+    assert.equal(details[0].field_violations[0].field, field, name);
+  }
+  const missing = await post({ ...httpReq(), control_point: '' });
+  assert.equal(missing.status, 400);
+  assert.match(String(missing.json.message), /control_point is required/);
+});
+
+test('POST /v1/flowcontrol/checkhttp takes JSON names as well as .proto names, and int64 as a string', async (t) => {
+  const { post } = await setup(t, '[]');
+  const r = await post({ controlPoint: 'ingress', destination: { address: '10.1.2.3' }, request: { method: 'POST', size: '12', truncatedBody: true, headers: { baggage: 'tier=gold' } } });
+  assert.equal(r.status, 200);
+  const check = r.json.check_response as Record<string, unknown>;
+  assert.equal(check.control_point, 'ingress', 'controlPoint reached the agent');
+  assert.deepEqual(check.services, ['web-svc']);
+  assert.ok((check.flow_label_keys as string[]).includes('http.request_content_length'));
+  assert.ok((check.flow_label_keys as string[]).includes('tier'));
+});
+
+test('POST /v1/flowcontrol/checkhttp answers proto3 JSON: RFC 3339 timestamps, duration strings, no oneof discriminators', async (t) => {
+  const { post } = await setup(t);
+  const r = await post(httpReq());
+  assert.equal(r.status, 200);
+  assert.equal('http_response' in r.json, false, 'no loader discriminator');
+  const denied = r.json.denied_response as { status: number; headers: { key: string; value: string }[]; body: string };
+  assert.equal(denied.status, 429, 'capacity 0 rejects');
+  assert.equal('ok_response' in r.json, false, 'the unset member of the oneof is left out');
+  const check = r.json.check_response as Record<string, unknown>;
+  assert.match(String(check.start), ISO);
+  assert.match(String(check.end), ISO);
+  assert.ok(Date.parse(String(check.end)) >= Date.parse(String(check.start)));
+  assert.match(String(check.wait_time), DURATION);
+  assert.equal(check.decision_type, 'DECISION_TYPE_REJECTED');
+  assert.equal('cache_lookup_response' in check, false);
+  const limiter = (check.limiter_decisions as Record<string, unknown>[])[0];
+  assert.equal('details' in limiter, false, 'no loader discriminator in a limiter decision');
+  assert.match(String(limiter.wait_time), DURATION);
+  assert.deepEqual(Object.keys(limiter.rate_limiter_info as object).sort(), ['label', 'tokens_info']);
+});
+
+test('GET /v1/flowcontrol/controlpoints answers last_seen as an RFC 3339 string', async (t) => {
+  const { post, base } = await setup(t);
+  const before = Date.now();
+  assert.equal((await post(httpReq())).status, 200);
+  const r = await fetch(`${base}/v1/flowcontrol/controlpoints`);
+  assert.equal(r.status, 200);
+  const list = (await r.json()) as { control_points: Record<string, unknown>[] };
+  assert.equal(list.control_points.length, 1);
+  const [cp] = list.control_points;
+  assert.deepEqual([cp.control_point, cp.service, cp.type, cp.flows], ['ingress', 'web-svc', 'http', 1]);
+  assert.equal(typeof cp.last_seen, 'string');
+  assert.match(String(cp.last_seen), ISO);
+  const seen = Date.parse(String(cp.last_seen));
+  assert.ok(seen >= before - 1000 && seen <= Date.now() + 1000, `last_seen ${String(cp.last_seen)} is about now`);
+});
