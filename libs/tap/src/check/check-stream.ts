@@ -1,23 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason } from './fail-open.js';
 import { failed, type CheckOutcome } from './unary-check.js';
-import type { CheckHTTPRequest, CheckHTTPResponse } from './types.js';
+import type { CheckHTTPStreamResponse__Output } from '@sluice/proto';
+import type { CheckHTTPRequest, CheckHTTPStreamRequest } from './types.js';
 
-/** checkhttp.proto CheckHTTPStreamRequest. */
-export interface CheckHTTPStreamRequest {
-  id: number;
-  request: CheckHTTPRequest;
-}
+export type { CheckHTTPStreamRequest, CheckHTTPStreamResponse } from './types.js';
 
-/** checkhttp.proto CheckHTTPStreamResponse: the response, or a gRPC code and message for that id. */
-export interface CheckHTTPStreamResponse {
-  id: number;
-  response?: CheckHTTPResponse | null;
-  code: number;
-  message: string;
-}
-
-export type CheckHTTPStreamCall = grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse>;
+export type CheckHTTPStreamCall = grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse__Output>;
 
 /** A check waiting for its answer. Whoever takes it out of its stream settles it. */
 export interface PendingCheck {
@@ -49,7 +38,7 @@ export class CheckStream {
 
   constructor(open: () => CheckHTTPStreamCall, onEnd: (end: StreamEnd) => void) {
     this.#call = open();
-    this.#call.on('data', (m: CheckHTTPStreamResponse) => this.#answer(m));
+    this.#call.on('data', (m: CheckHTTPStreamResponse__Output) => this.#answer(m));
     this.#call.on('error', () => undefined); // the status says it all
     this.#call.on('status', (status: grpc.StatusObject) => {
       if (this.#ended) return;
@@ -87,7 +76,7 @@ export class CheckStream {
     this.#pending.clear();
   }
 
-  #answer(m: CheckHTTPStreamResponse): void {
+  #answer(m: CheckHTTPStreamResponse__Output): void {
     const check = this.take(m.id);
     if (check === undefined) return; // given up on already
     clearTimeout(check.timer);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decisionOf, retryAfterSeconds } from './decision.js';
+import { serviceClient, type CheckHTTPResponse, type CheckHTTPResponse__Output } from '@sluice/proto';
+import { decisionOf as decide, retryAfterSeconds } from './decision.js';
+
+const checkHttp = serviceClient('flowControlHttp').service.CheckHTTP;
+
+/** The decision on an answer as the tap gets it: through the wire and the loader (defaults, oneof names). */
+function decisionOf(answer: CheckHTTPResponse): ReturnType<typeof decide> {
+  return decide(checkHttp.responseDeserialize(checkHttp.responseSerialize(answer)) as CheckHTTPResponse__Output);
+}
 
 test('ok answers carry their headers; an empty answer lets the request through', () => {
   assert.deepEqual(decisionOf({ http_response: 'ok_response', ok_response: { headers: [{ key: 'baggage', value: 'a=1' }] } }),

@@ -1,8 +1,8 @@
-import type { CheckHTTPResponse, GoogleDuration, HeaderValue } from './types.js';
+import type { CheckHTTPResponse__Output, Duration__Output, HeaderValue__Output } from '@sluice/proto';
 
 export type Decision =
-  | { kind: 'ok'; headers: HeaderValue[] }
-  | { kind: 'denied'; status: number; headers: HeaderValue[]; body: string };
+  | { kind: 'ok'; headers: HeaderValue__Output[] }
+  | { kind: 'denied'; status: number; headers: HeaderValue__Output[]; body: string };
 
 /** Statuses a denial may carry; anything else from the agent becomes 403. */
 function denialStatus(status: number): number {
@@ -10,7 +10,7 @@ function denialStatus(status: number): number {
 }
 
 /** Whole seconds of a wait, rounded up (0 when none). */
-export function retryAfterSeconds(wait: GoogleDuration | null | undefined): number {
+export function retryAfterSeconds(wait: Duration__Output | null | undefined): number {
   if (wait === null || wait === undefined) return 0;
   const ms = Number(wait.seconds) * 1000 + Number(wait.nanos) / 1e6;
   return ms > 0 ? Math.ceil(ms / 1000) : 0;
@@ -21,7 +21,7 @@ export function retryAfterSeconds(wait: GoogleDuration | null | undefined): numb
  * agent adds) or answer the denial. A denial without Retry-After gets one
  * from the check's wait time, when there is a wait.
  */
-export function decisionOf(response: CheckHTTPResponse): Decision {
+export function decisionOf(response: CheckHTTPResponse__Output): Decision {
   const denied = response.denied_response;
   if (response.http_response === 'denied_response' && denied !== null && denied !== undefined) {
     const headers = [...(denied.headers ?? [])];

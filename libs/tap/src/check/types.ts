@@ -1,50 +1,22 @@
-/**
- * The CheckHTTP messages as @sluice/proto loads them (keepCase, enums as
- * strings, longs as numbers, defaults filled in, oneofs named).
+import type { CheckHTTPRequest__Output, CheckHTTPStreamRequest__Output, HttpRequest__Output, SocketAddress__Output } from '@sluice/proto';
+
+/*
+ * The CheckHTTP messages under the names the tap has used, all from the
+ * types generated from checkhttp.proto (@sluice/proto, `make proto`).
+ * Answers the tap reads are the decoded (`__Output`) types; what it and its
+ * test agent build are the input types.
  */
-export interface SocketAddress {
-  protocol: 'TCP' | 'UDP';
-  address: string;
-  port: number;
-}
+export type {
+  HttpRequest__Output as HttpRequestAttributes, SocketAddress__Output as SocketAddress, HeaderValue__Output as HeaderValue,
+  Duration__Output as GoogleDuration, CheckHTTPResponse, CheckHTTPStreamResponse,
+} from '@sluice/proto';
 
-export interface HttpRequestAttributes {
-  method: string;
-  headers: Record<string, string>;
-  path: string;
-  host: string;
-  scheme: string;
-  size: number;
-  protocol: string;
-  body: string;
-  truncated_body: boolean;
-}
+/** A CheckHTTPRequest with every member set: what the tap sends (checkRequestOf) and an agent decodes from it. */
+export type CheckHTTPRequest = CheckHTTPRequest__Output & {
+  source: SocketAddress__Output;
+  destination: SocketAddress__Output;
+  request: HttpRequest__Output;
+};
 
-export interface CheckHTTPRequest {
-  source: SocketAddress;
-  destination: SocketAddress;
-  control_point: string;
-  request: HttpRequestAttributes;
-  ramp_mode: boolean;
-}
-
-export interface HeaderValue {
-  key: string;
-  value: string;
-}
-
-export interface GoogleDuration {
-  seconds: number;
-  nanos: number;
-}
-
-export interface CheckHTTPResponse {
-  http_response?: 'ok_response' | 'denied_response';
-  ok_response?: { headers: HeaderValue[] } | null;
-  denied_response?: { status: number; headers: HeaderValue[]; body: string } | null;
-  check_response?: {
-    decision_type?: string;
-    reject_reason?: string;
-    wait_time?: GoogleDuration | null;
-  } | null;
-}
+/** A CheckHTTPStreamRequest carrying such a request. */
+export type CheckHTTPStreamRequest = CheckHTTPStreamRequest__Output & { request: CheckHTTPRequest };

@@ -1,17 +1,17 @@
 import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason, type FailOpenReason } from './fail-open.js';
-import type { CheckHTTPRequest, CheckHTTPResponse } from './types.js';
+import type { CheckHTTPRequest, CheckHTTPResponse__Output } from '@sluice/proto';
 
 /** The agent's answer, or why there is none. */
 export type CheckOutcome =
-  | { kind: 'answer'; response: CheckHTTPResponse }
+  | { kind: 'answer'; response: CheckHTTPResponse__Output }
   | { kind: 'failed'; reason: FailOpenReason; error: Error };
 
 /** The unary CheckHTTP method of a FlowControlServiceHTTP client. */
 export type CheckHTTPMethod = (
   request: CheckHTTPRequest,
   options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, response?: CheckHTTPResponse) => void,
+  callback: (err: grpc.ServiceError | null, response?: CheckHTTPResponse__Output) => void,
 ) => grpc.ClientUnaryCall;
 
 export function failed(reason: FailOpenReason, error: unknown): CheckOutcome {
