@@ -79,13 +79,15 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
 
   // CheckHTTP and control points.
   const ok = await expect(CHECK, 'post', 'accepted', 200, post(`${base}${CHECK}`, j(checkHttpRequest('ingress', '/ok'))));
-  assert.equal((JSON.parse(ok.text) as { http_response: string }).http_response, 'ok_response');
+  const okJson = JSON.parse(ok.text) as Record<string, unknown>;
+  assert.ok('ok_response' in okJson && !('http_response' in okJson), 'proto3 JSON: the oneof member, no discriminator');
   const denied = await expect(CHECK, 'post', 'denied', 200, post(`${base}${CHECK}`, j(checkHttpRequest('deny', '/no'))));
   assert.equal((JSON.parse(denied.text) as { denied_response: { status: number } }).denied_response.status, 429);
   await expect(CHECK, 'post', 'no control point', 400, post(`${base}${CHECK}`, j({ request: {} })));
   await expect(CHECK, 'post', 'no body', 400, post(`${base}${CHECK}`, undefined));
   await expect(CHECK, 'post', 'array body', 400, post(`${base}${CHECK}`, '[1]'));
   await expect(CHECK, 'post', 'request not an object', 400, post(`${base}${CHECK}`, j({ control_point: 'x', request: 'str' })));
+  await expect(CHECK, 'post', 'a string for a bool', 400, post(`${base}${CHECK}`, j({ control_point: 'x', request: { truncated_body: 'no' } })));
   await expect(CHECK, 'post', '2 MiB body', 413, post(`${base}${CHECK}`, j({ control_point: 'x', request: { body: 'x'.repeat(2 * 1024 * 1024) } })));
   await expect(CHECK, 'post', 'text/plain', 415, post(`${base}${CHECK}`, '{}', TEXT));
   const cps = await expect('/v1/flowcontrol/controlpoints', 'get', 'list', 200, get(`${base}/v1/flowcontrol/controlpoints`));
@@ -163,6 +165,18 @@ test('the validators built from the spec refuse what it excludes', () => {
   assert.notDeepEqual(conformance(op, reply(500, { code: 13, message: 'x', details: [] })), [], '500 is not documented');
   assert.notDeepEqual(conformance(op, reply(400, { code: 3, message: 'x' })), [], 'details is required');
   const check = spec.operation(CHECK, 'post');
-  assert.deepEqual(conformance(check, reply(200, { ok_response: null, denied_response: { status: 429, headers: [], body: '' }, http_response: 'denied_response', check_response: {} })), [], 'nullable');
+  const decision = {
+    start: '2026-05-04T10:21:07.123456Z', end: '2026-05-04T10:21:07Z', services: [], control_point: 'cp', flow_label_keys: [],
+    decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_RATE_LIMITED', limiter_decisions: [], wait_time: '1.5s', denied_response_status_code: 'TooManyRequests',
+  };
+  const deniedAnswer = { denied_response: { status: 429, headers: [], body: '' }, check_response: decision };
+  assert.deepEqual(conformance(check, reply(200, deniedAnswer)), []);
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, http_response: 'denied_response' })), [], 'no loader discriminator');
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, ok_response: { headers: [] } })), [], 'one of ok_response and denied_response');
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, check_response: { ...decision, start: { seconds: 1, nanos: 0 } } })), [], 'RFC 3339 timestamps');
   assert.notDeepEqual(conformance(check, reply(200, { denied_response: { status: 500 } })), []);
+  const cps = spec.operation('/v1/flowcontrol/controlpoints', 'get');
+  const cp = { control_point: 'cp', service: 'web', type: 'http', last_seen: '2026-05-04T10:21:07.5Z', flows: 3 };
+  assert.deepEqual(conformance(cps, reply(200, { control_points: [cp] })), []);
+  assert.notDeepEqual(conformance(cps, reply(200, { control_points: [{ ...cp, last_seen: { seconds: 1, nanos: 0 } }] })), [], 'last_seen is a string');
 });
