@@ -24,43 +24,113 @@ export function splitMethodPath(path: string): [string, string] {
 }
 
 /**
- * gRPC server metrics in the go-grpc-prometheus vocabulary, recorded by a server interceptor
- * (so every registered handler type is covered): grpcserver_started_total, grpcserver_handled_total,
- * grpcserver_msg_received_total, grpcserver_msg_sent_total and the grpcserver_handling_seconds histogram.
+ * gRPC server metrics in the go-grpc-prometheus vocabulary: grpcserver_started_total,
+ * grpcserver_handled_total, grpcserver_msg_received_total, grpcserver_msg_sent_total and the
+ * grpcserver_handling_seconds histogram. Unary handlers are wrapped (`wrapUnary`): cheaper
+ * than an intercepting call per RPC; streaming calls go through the server interceptor
+ * (`interceptor`), which passes unary calls by untouched.
  */
-export function grpcMetricsInterceptor(registry: Registry, latencyBucketsMs: number[]): grpc.ServerInterceptor {
-  const labelNames = ['grpc_type', 'grpc_service', 'grpc_method'] as const;
-  const started = new Counter({ name: 'grpcserver_started_total', help: 'Total number of RPCs started on the server.', labelNames, registers: [registry] });
-  const handled = new Counter({
-    name: 'grpcserver_handled_total', help: 'Total number of RPCs completed on the server, regardless of success or failure.',
-    labelNames: [...labelNames, 'grpc_code'], registers: [registry],
-  });
-  const received = new Counter({ name: 'grpcserver_msg_received_total', help: 'Total number of RPC stream messages received on the server.', labelNames, registers: [registry] });
-  const sent = new Counter({ name: 'grpcserver_msg_sent_total', help: 'Total number of gRPC stream messages sent by the server.', labelNames, registers: [registry] });
-  const handling = new Histogram({
-    name: 'grpcserver_handling_seconds', help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
-    labelNames, buckets: latencyBucketsMs.map((ms) => ms / 1000), registers: [registry],
-  });
+export class GrpcMetrics {
+  private readonly started: Counter<LabelName>;
+  private readonly handled: Counter<LabelName | 'grpc_code'>;
+  private readonly received: Counter<LabelName>;
+  private readonly sent: Counter<LabelName>;
+  private readonly handling: Histogram<LabelName>;
+  private readonly byPath = new Map<string, MethodChildren>();
 
-  return (def, call) => {
-    const [grpc_service, grpc_method] = splitMethodPath(def.path);
-    const labels = { grpc_type: callType(def), grpc_service, grpc_method };
-    const startedAt = process.hrtime.bigint();
+  constructor(registry: Registry, latencyBucketsMs: number[]) {
+    this.started = new Counter({ name: 'grpcserver_started_total', help: 'Total number of RPCs started on the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.handled = new Counter({
+      name: 'grpcserver_handled_total', help: 'Total number of RPCs completed on the server, regardless of success or failure.',
+      labelNames: [...LABEL_NAMES, 'grpc_code'], registers: [registry],
+    });
+    this.received = new Counter({ name: 'grpcserver_msg_received_total', help: 'Total number of RPC stream messages received on the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.sent = new Counter({ name: 'grpcserver_msg_sent_total', help: 'Total number of gRPC stream messages sent by the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.handling = new Histogram({
+      name: 'grpcserver_handling_seconds', help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+      labelNames: LABEL_NAMES, buckets: latencyBucketsMs.map((ms) => ms / 1000), registers: [registry],
+    });
+  }
+
+  /** One method's metric children, resolved once: label hashing is the expensive part of an update. */
+  private childrenOf(def: { path: string; requestStream: boolean; responseStream: boolean }): MethodChildren {
+    let c = this.byPath.get(def.path);
+    if (c === undefined) {
+      const [grpc_service, grpc_method] = splitMethodPath(def.path);
+      const labels = { grpc_type: callType(def), grpc_service, grpc_method };
+      c = {
+        started: this.started.labels(labels), received: this.received.labels(labels), sent: this.sent.labels(labels),
+        handling: this.handling.labels(labels), handled: new Map(), labels,
+      };
+      this.byPath.set(def.path, c);
+    }
+    return c;
+  }
+
+  private finisher(c: MethodChildren): (code: number) => void {
+    const startedAt = performance.now();
     let done = false;
-    const finish = (code: number): void => {
+    return (code) => {
       if (done) return;
       done = true;
-      handled.inc({ ...labels, grpc_code: grpcCodeName(code) });
-      handling.observe(labels, Number(process.hrtime.bigint() - startedAt) / 1e9);
+      let h = c.handled.get(code);
+      if (h === undefined) {
+        h = this.handled.labels({ ...c.labels, grpc_code: grpcCodeName(code) });
+        c.handled.set(code, h);
+      }
+      h.inc();
+      c.handling.observe((performance.now() - startedAt) / 1000);
     };
-    started.inc(labels);
-    return new grpc.ServerInterceptingCall(call, {
-      start: (next) => next({
-        onReceiveMessage: (message, nextMessage) => { received.inc(labels); nextMessage(message); },
-        onCancel: () => finish(grpc.status.CANCELLED),
-      }),
-      sendMessage: (message, next) => { sent.inc(labels); next(message); },
-      sendStatus: (status, next) => { finish(status.code); next(status); },
-    });
-  };
+  }
+
+  /** A unary handler that records the call's metrics. */
+  wrapUnary(def: { path: string; requestStream: boolean; responseStream: boolean }, handler: grpc.handleUnaryCall<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+    const c = this.childrenOf(def);
+    return (call, callback) => {
+      c.started.inc();
+      c.received.inc();
+      const finish = this.finisher(c);
+      call.once('cancelled', () => finish(grpc.status.CANCELLED));
+      handler(call, (err, value, trailer, flags) => {
+        if (err === null || err === undefined) {
+          c.sent.inc();
+          finish(grpc.status.OK);
+        } else {
+          finish(typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : grpc.status.UNKNOWN);
+        }
+        callback(err, value, trailer, flags);
+      });
+    };
+  }
+
+  /** The server interceptor for streaming calls (unary ones are wrapped instead). */
+  interceptor(): grpc.ServerInterceptor {
+    return (def, call) => {
+      // grpc-js chains interceptors by plain reduction: handing the call on untouched is allowed.
+      if (!def.requestStream && !def.responseStream) return call as grpc.ServerInterceptingCall;
+      const c = this.childrenOf(def);
+      const finish = this.finisher(c);
+      c.started.inc();
+      return new grpc.ServerInterceptingCall(call, {
+        start: (next) => next({
+          onReceiveMessage: (message, nextMessage) => { c.received.inc(); nextMessage(message); },
+          onCancel: () => finish(grpc.status.CANCELLED),
+        }),
+        sendMessage: (message, next) => { c.sent.inc(); next(message); },
+        sendStatus: (status, next) => { finish(status.code); next(status); },
+      });
+    };
+  }
+}
+
+const LABEL_NAMES = ['grpc_type', 'grpc_service', 'grpc_method'] as const;
+type LabelName = (typeof LABEL_NAMES)[number];
+
+interface MethodChildren {
+  started: ReturnType<Counter<LabelName>['labels']>;
+  received: ReturnType<Counter<LabelName>['labels']>;
+  sent: ReturnType<Counter<LabelName>['labels']>;
+  handling: ReturnType<Histogram<LabelName>['labels']>;
+  handled: Map<number, ReturnType<Counter<LabelName | 'grpc_code'>['labels']>>;
+  labels: Record<LabelName, string>;
 }

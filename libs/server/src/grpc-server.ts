@@ -3,7 +3,7 @@ import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import type { Registry } from 'prom-client';
 import type { GRPCServerConfig } from './config.js';
-import { grpcMetricsInterceptor, splitMethodPath } from './grpc-metrics.js';
+import { GrpcMetrics, splitMethodPath } from './grpc-metrics.js';
 
 /** A registered service: its name and definition (for the gateway's serializers and reflection). */
 export interface RegisteredService {
@@ -19,16 +19,26 @@ export class GrpcServer {
   readonly server: grpc.Server;
   readonly services = new Map<string, RegisteredService>();
   private injector: grpc.ConnectionInjector | undefined;
+  private readonly metrics: GrpcMetrics;
 
   constructor(private readonly config: GRPCServerConfig, registry: Registry) {
-    this.server = new grpc.Server({ interceptors: [grpcMetricsInterceptor(registry, config.latency_buckets_ms)] });
+    this.metrics = new GrpcMetrics(registry, config.latency_buckets_ms);
+    this.server = new grpc.Server({ interceptors: [this.metrics.interceptor()] });
   }
 
   addService(definition: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void {
     const first = Object.values(definition)[0];
     if (first === undefined) throw new TypeError('addService: the service definition has no methods');
     const name = splitMethodPath(first.path)[0];
-    this.server.addService(definition, impl);
+    const measured: grpc.UntypedServiceImplementation = { ...impl };
+    for (const [key, def] of Object.entries(definition)) {
+      const own = Object.prototype.hasOwnProperty.call(impl, key) ? key : def.originalName;
+      const handler = own === undefined ? undefined : impl[own];
+      if (own !== undefined && typeof handler === 'function' && !def.requestStream && !def.responseStream) {
+        measured[own] = this.metrics.wrapUnary(def, handler as grpc.handleUnaryCall<unknown, unknown>);
+      }
+    }
+    this.server.addService(definition, measured);
     this.services.set(name, { name, definition });
   }
 

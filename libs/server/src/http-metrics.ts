@@ -37,7 +37,7 @@ export function httpMetricsMiddleware(registry: Registry, latencyBucketsMs: numb
   };
 
   return (req, res, next) => {
-    const startedAt = process.hrtime.bigint();
+    const startedAt = performance.now();
     // Captured when the response ends: express restores baseUrl once routing unwinds.
     let route: string | undefined;
     const origEnd = res.end;
@@ -50,7 +50,7 @@ export function httpMetricsMiddleware(registry: Registry, latencyBucketsMs: numb
       const status = aborted ? 'aborted' : String(res.statusCode);
       const c = childrenFor(req.method, route ?? routeLabel(req), status);
       c.requests.inc();
-      c.duration.observe(Number(process.hrtime.bigint() - startedAt) / 1e9);
+      c.duration.observe((performance.now() - startedAt) / 1000);
       if (aborted || res.statusCode >= 500) c.errors.inc();
     });
     next();

@@ -44,3 +44,52 @@ test('HTTP metrics use the route pattern, status and the configured buckets', as
   assert.match(text, /http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/items\/:id",status="200"\} 3/);
   assert.doesNotMatch(text, /route="\/v1\/items\/1"/);
 });
+
+const identity = (b: Buffer): Buffer => b;
+const CHAT_PATH = '/sluice.test.chat.v1.Chat/Chat';
+const HANG_PATH = '/sluice.test.chat.v1.Chat/Hang';
+const chatService: grpc.ServiceDefinition = {
+  Chat: { path: CHAT_PATH, requestStream: true, responseStream: true, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity },
+  Hang: { path: HANG_PATH, requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity },
+};
+
+test('gRPC metrics of streaming calls (interceptor) and of a cancelled unary call (wrapped handler)', async (t) => {
+  const s = await startEchoServer(defaultConfig(), (server) => {
+    server.addService(chatService, {
+      Chat: (call: grpc.ServerDuplexStream<Buffer, Buffer>) => {
+        call.on('data', (b: Buffer) => call.write(b));
+        call.on('end', () => call.end());
+      },
+      Hang: () => { /* never answers: the client cancels */ },
+    });
+  });
+  const Client = grpc.makeGenericClientConstructor(chatService, 'Chat');
+  const client = new Client(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  t.after(async () => { client.close(); await s.server.shutdown(1000); });
+
+  const stream = client.makeBidiStreamRequest(CHAT_PATH, identity, identity);
+  const got: string[] = [];
+  const ended = new Promise<void>((resolve, reject) => { stream.on('data', (b: Buffer) => got.push(b.toString())); stream.on('end', resolve); stream.on('error', reject); });
+  for (const m of ['a', 'b', 'c']) stream.write(Buffer.from(m));
+  stream.end();
+  await ended;
+  assert.deepEqual(got, ['a', 'b', 'c']);
+
+  const hung = client.makeUnaryRequest(HANG_PATH, identity, identity, Buffer.from('x'), () => { /* cancelled */ });
+  await new Promise((r) => setTimeout(r, 100));
+  hung.cancel();
+
+  const chat = 'grpc_type="bidi_stream",grpc_service="sluice.test.chat.v1.Chat",grpc_method="Chat"';
+  const hang = 'grpc_type="unary",grpc_service="sluice.test.chat.v1.Chat",grpc_method="Hang"';
+  let text = '';
+  for (let i = 0; i < 50 && !text.includes(`${hang},grpc_code="Canceled"`); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    text = await s.registry.metrics();
+  }
+  assert.match(text, new RegExp(`grpcserver_started_total\\{${chat}\\} 1`));
+  assert.match(text, new RegExp(`grpcserver_msg_received_total\\{${chat}\\} 3`));
+  assert.match(text, new RegExp(`grpcserver_msg_sent_total\\{${chat}\\} 3`));
+  assert.match(text, new RegExp(`grpcserver_handled_total\\{${chat},grpc_code="OK"\\} 1`));
+  assert.match(text, new RegExp(`grpcserver_handled_total\\{${hang},grpc_code="Canceled"\\} 1`));
+  assert.match(text, new RegExp(`grpcserver_msg_sent_total\\{${hang}\\} 0`), 'a cancelled call sent nothing');
+});

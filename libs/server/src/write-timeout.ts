@@ -2,20 +2,39 @@ import type { RequestHandler, Response } from 'express';
 import { GrpcCode } from '@sluice/errors';
 
 /**
- * server.http.write_timeout: a per-response timer. If the handler has not finished in time,
- * the request is answered 503 in the gateway shape (like Go's TimeoutHandler), or, when the
- * headers are already out, the connection is cut. Later writes by the handler are dropped.
- * Long-poll routes must finish well inside it.
+ * server.http.write_timeout. Responses in flight are kept with their
+ * deadlines and one timer sweeps them (every tenth of the timeout, at most
+ * every second), rather than a timer per request. A response not finished by
+ * its deadline is answered 503 in the gateway shape (like Go's
+ * TimeoutHandler), or, when its headers are already out, its connection is
+ * cut; later writes by the handler are dropped. Long-poll routes must finish
+ * well inside it.
  */
 export function writeTimeoutMiddleware(timeoutMs: number): RequestHandler {
-  return (_req, res, next) => {
-    if (timeoutMs <= 0) {
-      next();
-      return;
+  if (timeoutMs <= 0) return (_req, _res, next) => next();
+  const inFlight = new Map<Response, number>();
+  const sweepMs = Math.max(10, Math.min(1000, Math.floor(timeoutMs / 10)));
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = (): void => {
+    const now = performance.now();
+    for (const [res, deadline] of inFlight) {
+      if (deadline <= now) {
+        inFlight.delete(res);
+        expire(res);
+      }
     }
-    const timer = setTimeout(() => expire(res), timeoutMs);
-    timer.unref();
-    res.once('close', () => clearTimeout(timer));
+    if (inFlight.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  return (_req, res, next) => {
+    inFlight.set(res, performance.now() + timeoutMs);
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, sweepMs);
+      sweeper.unref();
+    }
+    res.once('close', () => { inFlight.delete(res); });
     next();
   };
 }
