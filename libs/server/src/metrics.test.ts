@@ -91,5 +91,5 @@ test('gRPC metrics of streaming calls (interceptor) and of a cancelled unary cal
   assert.match(text, new RegExp(`grpcserver_msg_sent_total\\{${chat}\\} 3`));
   assert.match(text, new RegExp(`grpcserver_handled_total\\{${chat},grpc_code="OK"\\} 1`));
   assert.match(text, new RegExp(`grpcserver_handled_total\\{${hang},grpc_code="Canceled"\\} 1`));
-  assert.match(text, new RegExp(`grpcserver_msg_sent_total\\{${hang}\\} 0`), 'a cancelled call sent nothing');
+  assert.doesNotMatch(text, new RegExp(`grpcserver_msg_sent_total\\{${hang}\\} [1-9]`), 'a cancelled call sent nothing');
 });
