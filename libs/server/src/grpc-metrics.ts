@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { FastCounter, FastHistogram, type FastCounterChild, type FastHistogramChild } from '@sluice/telemetry';
 
 const CODE_NAMES = [
   'OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists',
@@ -31,22 +32,22 @@ export function splitMethodPath(path: string): [string, string] {
  * (`interceptor`), which passes unary calls by untouched.
  */
 export class GrpcMetrics {
-  private readonly started: Counter<LabelName>;
-  private readonly handled: Counter<LabelName | 'grpc_code'>;
-  private readonly received: Counter<LabelName>;
-  private readonly sent: Counter<LabelName>;
-  private readonly handling: Histogram<LabelName>;
+  private readonly started: FastCounter<LabelName>;
+  private readonly handled: FastCounter<LabelName | 'grpc_code'>;
+  private readonly received: FastCounter<LabelName>;
+  private readonly sent: FastCounter<LabelName>;
+  private readonly handling: FastHistogram<LabelName>;
   private readonly byPath = new Map<string, MethodChildren>();
 
   constructor(registry: Registry, latencyBucketsMs: number[]) {
-    this.started = new Counter({ name: 'grpcserver_started_total', help: 'Total number of RPCs started on the server.', labelNames: LABEL_NAMES, registers: [registry] });
-    this.handled = new Counter({
+    this.started = new FastCounter({ name: 'grpcserver_started_total', help: 'Total number of RPCs started on the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.handled = new FastCounter({
       name: 'grpcserver_handled_total', help: 'Total number of RPCs completed on the server, regardless of success or failure.',
       labelNames: [...LABEL_NAMES, 'grpc_code'], registers: [registry],
     });
-    this.received = new Counter({ name: 'grpcserver_msg_received_total', help: 'Total number of RPC stream messages received on the server.', labelNames: LABEL_NAMES, registers: [registry] });
-    this.sent = new Counter({ name: 'grpcserver_msg_sent_total', help: 'Total number of gRPC stream messages sent by the server.', labelNames: LABEL_NAMES, registers: [registry] });
-    this.handling = new Histogram({
+    this.received = new FastCounter({ name: 'grpcserver_msg_received_total', help: 'Total number of RPC stream messages received on the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.sent = new FastCounter({ name: 'grpcserver_msg_sent_total', help: 'Total number of gRPC stream messages sent by the server.', labelNames: LABEL_NAMES, registers: [registry] });
+    this.handling = new FastHistogram({
       name: 'grpcserver_handling_seconds', help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
       labelNames: LABEL_NAMES, buckets: latencyBucketsMs.map((ms) => ms / 1000), registers: [registry],
     });
@@ -59,8 +60,8 @@ export class GrpcMetrics {
       const [grpc_service, grpc_method] = splitMethodPath(def.path);
       const labels = { grpc_type: callType(def), grpc_service, grpc_method };
       c = {
-        started: this.started.labels(labels), received: this.received.labels(labels), sent: this.sent.labels(labels),
-        handling: this.handling.labels(labels), handled: new Map(), labels,
+        started: this.started.child(labels), received: this.received.child(labels), sent: this.sent.child(labels),
+        handling: this.handling.child(labels), handled: new Map(), labels,
       };
       this.byPath.set(def.path, c);
     }
@@ -75,7 +76,7 @@ export class GrpcMetrics {
       done = true;
       let h = c.handled.get(code);
       if (h === undefined) {
-        h = this.handled.labels({ ...c.labels, grpc_code: grpcCodeName(code) });
+        h = this.handled.child({ ...c.labels, grpc_code: grpcCodeName(code) });
         c.handled.set(code, h);
       }
       h.inc();
@@ -127,10 +128,10 @@ const LABEL_NAMES = ['grpc_type', 'grpc_service', 'grpc_method'] as const;
 type LabelName = (typeof LABEL_NAMES)[number];
 
 interface MethodChildren {
-  started: ReturnType<Counter<LabelName>['labels']>;
-  received: ReturnType<Counter<LabelName>['labels']>;
-  sent: ReturnType<Counter<LabelName>['labels']>;
-  handling: ReturnType<Histogram<LabelName>['labels']>;
-  handled: Map<number, ReturnType<Counter<LabelName | 'grpc_code'>['labels']>>;
+  started: FastCounterChild;
+  received: FastCounterChild;
+  sent: FastCounterChild;
+  handling: FastHistogramChild;
+  handled: Map<number, FastCounterChild>;
   labels: Record<LabelName, string>;
 }

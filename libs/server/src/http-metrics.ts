@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { FastCounter, FastHistogram, type FastCounterChild, type FastHistogramChild } from '@sluice/telemetry';
 
 /** The route label: the matched express pattern (bounded cardinality), never the raw URL. */
 export function routeLabel(req: Request): string {
@@ -15,22 +16,22 @@ export function routeLabel(req: Request): string {
  */
 export function httpMetricsMiddleware(registry: Registry, latencyBucketsMs: number[]): RequestHandler {
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests served.', labelNames, registers: [registry] });
-  const duration = new Histogram({
+  const requests = new FastCounter({ name: 'http_requests_total', help: 'HTTP requests served.', labelNames, registers: [registry] });
+  const duration = new FastHistogram({
     name: 'http_request_duration_seconds', help: 'Time to serve an HTTP request, in seconds.',
     labelNames, buckets: latencyBucketsMs.map((ms) => ms / 1000), registers: [registry],
   });
-  const errors = new Counter({ name: 'http_request_errors_total', help: 'HTTP requests answered with a 5xx status or aborted.', labelNames, registers: [registry] });
+  const errors = new FastCounter({ name: 'http_request_errors_total', help: 'HTTP requests answered with a 5xx status or aborted.', labelNames, registers: [registry] });
 
-  // Bound children per label set: label hashing is the expensive part of an update.
-  type Children = { requests: ReturnType<typeof requests.labels>; duration: ReturnType<typeof duration.labels>; errors: ReturnType<typeof errors.labels> };
+  // Children per label set, resolved once: an update is then a plain addition.
+  type Children = { requests: FastCounterChild; duration: FastHistogramChild; errors: FastCounterChild };
   const children = new Map<string, Children>();
   const childrenFor = (method: string, route: string, status: string): Children => {
     const key = `${method} ${status} ${route}`;
     let c = children.get(key);
     if (c === undefined) {
       const labels = { method, route, status };
-      c = { requests: requests.labels(labels), duration: duration.labels(labels), errors: errors.labels(labels) };
+      c = { requests: requests.child(labels), duration: duration.child(labels), errors: errors.child(labels) };
       children.set(key, c);
     }
     return c;
@@ -38,17 +39,12 @@ export function httpMetricsMiddleware(registry: Registry, latencyBucketsMs: numb
 
   return (req, res, next) => {
     const startedAt = performance.now();
-    // Captured when the response ends: express restores baseUrl once routing unwinds.
-    let route: string | undefined;
-    const origEnd = res.end;
-    res.end = function (this: typeof res, ...args: unknown[]) {
-      route ??= routeLabel(req);
-      return (origEnd as (...a: unknown[]) => typeof res).apply(this, args);
-    } as typeof res.end;
     res.once('close', () => {
       const aborted = !res.writableFinished;
       const status = aborted ? 'aborted' : String(res.statusCode);
-      const c = childrenFor(req.method, route ?? routeLabel(req), status);
+      // Read at close: express 5 restores req.baseUrl only when a router passes the request
+      // on, so for a handled request the mount prefix is still there (no res.end wrapping needed).
+      const c = childrenFor(req.method, routeLabel(req), status);
       c.requests.inc();
       c.duration.observe((performance.now() - startedAt) / 1000);
       if (aborted || res.statusCode >= 500) c.errors.inc();

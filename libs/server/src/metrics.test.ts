@@ -26,17 +26,20 @@ test('HTTP metrics use the route pattern, status and the configured buckets', as
   const s = await startEchoServer(defaultConfig({ http: { latency_buckets_ms: [25, 100] } }), (server) => {
     const router = express.Router();
     router.get('/items/:id', (req, res) => { res.json({ id: req.params.id }); });
+    router.get('/slow/:id', async (req, res) => { await new Promise((r) => setTimeout(r, 20)); res.json({ id: req.params.id }); });
     server.app.use('/v1', router);
     server.app.get('/boom', () => { throw new Error('boom'); });
   });
   t.after(() => s.server.shutdown(1000));
   for (const id of ['1', '2', '3']) assert.equal((await fetch(`${s.base}/v1/items/${id}`)).status, 200);
+  assert.equal((await fetch(`${s.base}/v1/slow/9`)).status, 200);
   assert.equal((await fetch(`${s.base}/nowhere/123`)).status, 404);
   const boom = await fetch(`${s.base}/boom`);
   assert.equal(boom.status, 500);
   assert.deepEqual(await boom.json(), { code: 13, message: 'internal error', details: [] });
   const text = await s.registry.metrics();
   assert.match(text, /http_requests_total\{method="GET",route="\/v1\/items\/:id",status="200"\} 3/);
+  assert.match(text, /http_requests_total\{method="GET",route="\/v1\/slow\/:id",status="200"\} 1/, 'an async handler of a mounted router keeps its prefix');
   assert.match(text, /http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
   assert.match(text, /http_request_errors_total\{method="GET",route="\/boom",status="500"\} 1/);
   assert.match(text, /http_request_duration_seconds_bucket\{le="0\.025",method="GET",route="\/v1\/items\/:id",status="200"\} \d/);

@@ -20,3 +20,5 @@ export { profilersRouter } from './profilers/router.js';
 export { startCpuProfiler, profilesDirectory, type CpuProfilerHandle } from './profilers/cpu-profiler.js';
 export { ProfilerBusyError } from './profilers/busy-error.js';
 export { parseProfileSeconds, DEFAULT_PROFILE_SECONDS, MAX_PROFILE_SECONDS } from './profilers/profile-seconds.js';
+export { FastCounter, type FastCounterChild } from './metrics/fast-counter.js';
+export { FastHistogram, type FastHistogramChild } from './metrics/fast-histogram.js';
