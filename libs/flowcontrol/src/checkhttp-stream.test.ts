@@ -157,10 +157,8 @@ test('CheckHTTPStream: a bad request is answered with its error; the others on t
 test('CheckHTTPStream: streamed requests feed the preview observers and the control-point registry', async (t) => {
   const { engine, client } = await setup(t);
   const seen: { path: string | undefined; cp: string; labels: Readonly<Record<string, string>> }[] = [];
-  engine.addObserver({
-    watches: (cp) => cp === 'ingress',
-    observe: (req: FlowRequest, labels) => { seen.push({ path: req.http?.request?.path, cp: req.controlPoint, labels }); },
-  });
+  const sink = { observe: (req: FlowRequest, labels: Readonly<Record<string, string>>) => { seen.push({ path: req.http?.request?.path, cp: req.controlPoint, labels }); } };
+  engine.addObserver({ sinkFor: (cp) => (cp === 'ingress' ? sink : undefined) });
   const s = openStream(client);
   s.call.write({ id: 1, request: httpReq('/one', { 'x-user': 'u1' }) });
   s.call.write({ id: 2, request: httpReq('/two') });

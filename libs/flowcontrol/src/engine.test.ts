@@ -195,7 +195,8 @@ test('observers see watched control points only, with labels before and after cl
   const e = new Engine();
   e.register({ kind: 'classifier', identity: { policy_name: 'p', policy_hash: '', classifier_index: 0 }, classify: () => ({ added: 'x' }) }, { control_point: 'cp' });
   const seen: [Record<string, string>, Record<string, string>][] = [];
-  const stop = e.addObserver({ watches: (cp) => cp === 'cp', observe: (_req, pre, post) => seen.push([{ ...pre }, { ...post }]) });
+  const sink = { observe: (_req: unknown, pre: Readonly<Record<string, string>>, post: Readonly<Record<string, string>>) => { seen.push([{ ...pre }, { ...post }]); } };
+  const stop = e.addObserver({ sinkFor: (cp) => (cp === 'cp' ? sink : undefined) });
   await e.check(flow({ a: '1' }));
   await e.check({ controlPoint: 'other', labels: { a: '1' }, services: [] });
   stop();

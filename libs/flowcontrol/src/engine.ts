@@ -154,7 +154,7 @@ export class Engine {
 
     const observers = this.observers;
     for (let i = 0; i < observers.length; i++) {
-      if (observers[i].watches(cp)) observers[i].observe(request, request.labels, labels);
+      observers[i].sinkFor(cp)?.observe(request, request.labels, labels);
     }
 
     const state: RunState = {

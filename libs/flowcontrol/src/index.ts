@@ -3,7 +3,7 @@ export type {
   ComponentIdentity, ComponentSelector, Classifier, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterKind, LimiterResult,
 } from './component.js';
 export type { FlowRequest, ControlPointType } from './flow-request.js';
-export type { FlowObserver } from './flow-observer.js';
+export type { FlowObserver, FlowSink } from './flow-observer.js';
 export type { CheckDecision, LimiterRecord, ClassifierRecord } from './decision.js';
 export { ControlPointRegistry, type ControlPointEntry, type ControlPointRegistryOptions } from './control-point-registry.js';
 export { toCheckResponse } from './check-response.js';

@@ -1,5 +1,5 @@
 import { SluiceError, GrpcCode } from '@sluice/errors';
-import type { FlowObserver, FlowRequest } from '@sluice/flowcontrol';
+import type { FlowObserver, FlowRequest, FlowSink } from '@sluice/flowcontrol';
 import type { JsonObject } from '@sluice/proto';
 import type { LabelMatcher } from '@sluice/selectors';
 import { httpSample } from './http-sample.js';
@@ -30,24 +30,12 @@ interface Entry {
   finish(): void;
 }
 
-/**
- * The previews running now, by control point. As a flow observer of the
- * engine it copies matching flows to them; a control point without a
- * preview costs the engine one Map lookup.
- */
-export class PreviewRegistry implements FlowObserver {
-  private readonly byControlPoint = new Map<string, Entry[]>();
-  private active = 0;
-
-  constructor(readonly maxActive = 100) {}
-
-  watches(controlPoint: string): boolean {
-    return this.byControlPoint.has(controlPoint);
-  }
+/** The previews of one control point: the engine hands it the flows of that control point. */
+class ControlPointPreviews implements FlowSink {
+  constructor(readonly entries: readonly Entry[]) {}
 
   observe(request: FlowRequest, labels: Readonly<Record<string, string>>, classifiedLabels: Readonly<Record<string, string>>): void {
-    const list = this.byControlPoint.get(request.controlPoint);
-    if (list === undefined) return;
+    const list = this.entries;
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
       if (e.done) continue;
@@ -58,6 +46,27 @@ export class PreviewRegistry implements FlowObserver {
       e.samples.push(spec.kind === 'http' && request.http !== undefined ? httpSample(request.http) : { labels: { ...classifiedLabels } });
       if (e.samples.length >= spec.samples) e.finish();
     }
+  }
+}
+
+/**
+ * The previews running now, by control point. As a flow observer of the
+ * engine it copies matching flows to them; a control point without a
+ * preview costs the engine one Map lookup.
+ */
+export class PreviewRegistry implements FlowObserver {
+  private readonly byControlPoint = new Map<string, ControlPointPreviews>();
+  private active = 0;
+
+  constructor(readonly maxActive = 100) {}
+
+  sinkFor(controlPoint: string): FlowSink | undefined {
+    return this.byControlPoint.get(controlPoint);
+  }
+
+  /** Whether a preview runs at the control point. */
+  watches(controlPoint: string): boolean {
+    return this.byControlPoint.has(controlPoint);
   }
 
   /** Previews running now. */
@@ -85,7 +94,7 @@ export class PreviewRegistry implements FlowObserver {
       },
     };
     this.active++;
-    this.byControlPoint.set(spec.controlPoint, [...(this.byControlPoint.get(spec.controlPoint) ?? []), entry]);
+    this.byControlPoint.set(spec.controlPoint, new ControlPointPreviews([...(this.byControlPoint.get(spec.controlPoint)?.entries ?? []), entry]));
     entry.timer = setTimeout(entry.finish, Math.max(0, spec.waitMs));
     return { result, cancel: entry.finish };
   }
@@ -93,8 +102,8 @@ export class PreviewRegistry implements FlowObserver {
   private remove(entry: Entry): void {
     this.active--;
     const cp = entry.spec.controlPoint;
-    const rest = (this.byControlPoint.get(cp) ?? []).filter((e) => e !== entry);
+    const rest = (this.byControlPoint.get(cp)?.entries ?? []).filter((e) => e !== entry);
     if (rest.length === 0) this.byControlPoint.delete(cp);
-    else this.byControlPoint.set(cp, rest);
+    else this.byControlPoint.set(cp, new ControlPointPreviews(rest));
   }
 }
