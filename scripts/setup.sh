@@ -8,7 +8,6 @@ need=()
 command -v openssl >/dev/null || need+=(openssl)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
   command -v nginx >/dev/null || need+=(nginx)
-  command -v redis-server >/dev/null || need+=(redis-server)
   command -v wrk >/dev/null || need+=(wrk)
 fi
 if [ ${#need[@]} -gt 0 ]; then
