@@ -1,5 +1,5 @@
 import { Counter, type CounterConfiguration, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import { checkLabels, labelKey } from './label-key.js';
+import { cellFor, labelsFromArgs } from './label-key.js';
 
 /** A counter child bound to one label set: `inc` adds to a number, nothing else. */
 export interface FastCounterChild {
@@ -29,14 +29,7 @@ export class FastCounter<T extends string = string> extends Counter<T> {
   }
 
   child(labels: LabelValues<T>): FastCounterChild {
-    const key = labelKey(this.names, labels);
-    let cell = this.cells.get(key);
-    if (cell === undefined) {
-      checkLabels(this.meta.name, this.names, labels);
-      cell = { labels: { ...labels }, value: 0 };
-      this.cells.set(key, cell);
-    }
-    const c = cell;
+    const c = cellFor(this.cells, this.meta.name, this.names, labels, (copy): Cell => ({ labels: copy as LabelValues<string>, value: 0 }));
     return {
       inc: (value = 1) => {
         if (!(value >= 0) || !Number.isFinite(value)) throw new TypeError(`${this.meta.name}: a counter only grows by a finite amount, got ${value}`);
@@ -53,9 +46,7 @@ export class FastCounter<T extends string = string> extends Counter<T> {
   }
 
   override labels(...args: unknown[]): { inc: (value?: number) => void } {
-    const labels = typeof args[0] === 'object' && args[0] !== null ? (args[0] as LabelValues<T>)
-      : Object.fromEntries(this.names.map((n, i) => [n, String(args[i])])) as LabelValues<T>;
-    return this.child(labels);
+    return this.child(labelsFromArgs<LabelValues<T>>(this.names, args));
   }
 
   override reset(): void {

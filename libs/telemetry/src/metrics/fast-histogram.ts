@@ -1,5 +1,5 @@
 import { Histogram, type HistogramConfiguration, type LabelValues, type MetricObjectWithValues, type MetricValueWithName } from 'prom-client';
-import { checkLabels, labelKey } from './label-key.js';
+import { cellFor, labelsFromArgs } from './label-key.js';
 
 /** A histogram child bound to one label set: `observe` is a bucket search and three additions. */
 export interface FastHistogramChild {
@@ -33,14 +33,8 @@ export class FastHistogram<T extends string = string> extends Histogram<T> {
   }
 
   child(labels: LabelValues<T>): FastHistogramChild {
-    const key = labelKey(this.names, labels);
-    let cell = this.cells.get(key);
-    if (cell === undefined) {
-      checkLabels(this.meta.name, this.names, labels);
-      cell = { labels: { ...labels }, counts: new Float64Array(this.bounds.length), sum: 0, count: 0 };
-      this.cells.set(key, cell);
-    }
-    const c = cell;
+    const c = cellFor(this.cells, this.meta.name, this.names, labels,
+      (copy): Cell => ({ labels: copy as LabelValues<string>, counts: new Float64Array(this.bounds.length), sum: 0, count: 0 }));
     const bounds = this.bounds;
     return {
       observe: (value) => {
@@ -62,9 +56,7 @@ export class FastHistogram<T extends string = string> extends Histogram<T> {
   }
 
   override labels(...args: unknown[]): ReturnType<Histogram<T>['labels']> {
-    const labels = typeof args[0] === 'object' && args[0] !== null ? (args[0] as LabelValues<T>)
-      : Object.fromEntries(this.names.map((n, i) => [n, String(args[i])])) as LabelValues<T>;
-    return this.child(labels) as unknown as ReturnType<Histogram<T>['labels']>;
+    return this.child(labelsFromArgs<LabelValues<T>>(this.names, args)) as unknown as ReturnType<Histogram<T>['labels']>;
   }
 
   override reset(): void {
