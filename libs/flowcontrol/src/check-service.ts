@@ -18,7 +18,7 @@ const EMPTY_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
 function cacheUnimplemented(rpc: string): grpc.handleUnaryCall<unknown, unknown> {
   return unary(() => {
-    throw new UnimplementedError(`${rpc} is not implemented by this agent: the flow result and global caches are not available`);
+    throw new UnimplementedError(`${rpc}: a Sluice agent keeps no result or global caches; call Check without cache keys`);
   });
 }
 
