@@ -135,6 +135,9 @@ test('malformed preview requests against the agent process, beside good traffic 
     // A google.rpc.BadRequest detail names the same field as the message.
     const violations = (e.details as { field_violations?: { field: string }[] }[]).flatMap((d) => d.field_violations ?? []);
     for (const v of violations) if (!e.message.includes(v.field.split('.')[0] ?? '')) wrong.push(`${name}: detail field ${v.field} not in "${e.message}"`);
+    // A message that starts with a field path carries that field as a violation too, however the error travelled.
+    const leading = /^([a-z_][\w.[\]"]*): /.exec(e.message)?.[1];
+    if (r.status === 400 && leading !== undefined && !violations.some((v) => v.field === leading)) wrong.push(`${name}: no field violation for ${leading}`);
   }
   assert.deepEqual(wrong, [], 'each case: status, gateway error shape, message naming the field');
   assert.ok(checks > checksBefore && previews > previewsBefore, `good calls were served during the bad ones: ${checks - checksBefore} checks, ${previews - previewsBefore} previews`);

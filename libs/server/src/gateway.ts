@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { InvalidArgumentError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, toGatewayError } from '@sluice/errors';
+import { decodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RegisteredService } from './grpc-server.js';
 import type { GatewayRoute } from './types.js';
@@ -15,6 +16,9 @@ export function sendGatewayError(res: Response, err: unknown): void {
     return;
   }
   const { status, body } = toGatewayError(err);
+  // Details a gRPC handler sent in the status trailer (the fields at fault).
+  const trailer = (err as { metadata?: { get?(key: string): unknown[] } } | null)?.metadata?.get?.(STATUS_DETAILS_KEY)?.[0];
+  if (Buffer.isBuffer(trailer) && body.details.length === 0) body.details = decodeStatusDetails(trailer);
   res.status(status).json(body);
 }
 

@@ -5,8 +5,11 @@ import { InvalidArgumentError, SluiceError } from '@sluice/errors';
 import { toGrpcStatus } from './unary.js';
 import { EchoClient, callEcho, defaultConfig, startEchoServer } from './test-support.js';
 
-test('toGrpcStatus keeps a SluiceError code and message, hides anything else as INTERNAL', () => {
-  assert.deepEqual(toGrpcStatus(new InvalidArgumentError('bad field', 'x')), { code: grpc.status.INVALID_ARGUMENT, details: 'bad field' });
+test('toGrpcStatus keeps a SluiceError code, message and field details, hides anything else as INTERNAL', () => {
+  const withField = toGrpcStatus(new InvalidArgumentError('bad field', 'x'));
+  assert.equal(withField.code, grpc.status.INVALID_ARGUMENT);
+  assert.equal(withField.details, 'bad field');
+  assert.equal(withField.metadata?.get('grpc-status-details-bin').length, 1, 'the field travels in the status trailer');
   assert.deepEqual(toGrpcStatus(new SluiceError('SLUICE_ERR_X', 'gone', { grpcCode: grpc.status.NOT_FOUND })), { code: grpc.status.NOT_FOUND, details: 'gone' });
   assert.deepEqual(toGrpcStatus(new Error('/etc/secret')), { code: grpc.status.INTERNAL, details: 'internal error' });
   assert.deepEqual(toGrpcStatus('a string'), { code: grpc.status.INTERNAL, details: 'internal error' });

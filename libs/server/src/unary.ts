@@ -1,10 +1,19 @@
 import * as grpc from '@grpc/grpc-js';
 import { isSluiceError } from '@sluice/errors';
+import { encodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 
-/** The gRPC status a thrown value travels as: a SluiceError keeps its code and message, anything else is INTERNAL. */
+/**
+ * The gRPC status a thrown value travels as: a SluiceError keeps its code, its
+ * message and its BadRequest details (in the `grpc-status-details-bin`
+ * trailer); anything else is INTERNAL with a generic message.
+ */
 export function toGrpcStatus(err: unknown): Partial<grpc.StatusObject> {
-  if (isSluiceError(err)) return { code: err.grpcCode, details: err.message };
-  return { code: grpc.status.INTERNAL, details: 'internal error' };
+  if (!isSluiceError(err)) return { code: grpc.status.INTERNAL, details: 'internal error' };
+  const packed = encodeStatusDetails(err.grpcCode, err.message, err.details);
+  if (packed === undefined) return { code: err.grpcCode, details: err.message };
+  const metadata = new grpc.Metadata();
+  metadata.set(STATUS_DETAILS_KEY, packed);
+  return { code: err.grpcCode, details: err.message, metadata };
 }
 
 /**
