@@ -4,8 +4,8 @@
 // generator with a few kinds of users. It then runs previews with label
 // filters and prints the samples. Interactive: runs until Ctrl-C. With CI set
 // or without a terminal: stops by itself after printing.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, openSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, openSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ async function stopAll(code) {
   for (const { child } of children.reverse()) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));
   for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  if (code === 0 && !process.env.SLUICE_DEMO_KEEP) rmSync(work, { recursive: true, force: true });
+  console.log(`logs and effective configuration are kept in ${work}`);
   process.exit(code);
 }
 process.on('SIGINT', () => { console.log('\nstopping…'); void stopAll(0); });
@@ -86,6 +86,19 @@ try {
     etcd: { endpoints: ['http://127.0.0.1:2379'] },
     prometheus: { address: 'http://127.0.0.1:9090' },
   }, null, 2));
+
+  step('effective configuration (sluice-agent --print-config; the full trees are saved beside the logs)');
+  for (const [name, bin] of [['agent', 'bin/sluice-agent'], ['controller', 'bin/sluice-controller']]) {
+    const r = spawnSync(join(root, bin), ['--config', join(work, `${name}.yaml`), '--print-config'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${bin} --print-config failed: ${r.stderr}`);
+    writeFileSync(join(work, `${name}.effective.json`), r.stdout);
+    const c = JSON.parse(r.stdout);
+    const summary = name === 'agent'
+      ? `listener ${c.server.listener.addr}, agent_group ${c.agent_info.agent_group}, preview enabled ${c.flow_control.preview_service.enabled}, `
+        + `${c.service_discovery.static.entities.length} static entity, http write_timeout ${c.server.http.write_timeout}, log ${c.log.level}`
+      : `listener ${c.server.listener.addr}, cr_watcher enabled ${c.policies.cr_watcher.enabled}, prometheus ${c.prometheus.address}, log ${c.log.level}`;
+    console.log(`${name.padEnd(10)}  ${summary}  (${Object.keys(c).length} top-level keys: ${join(work, `${name}.effective.json`)})`);
+  }
 
   step('starting the controller, the agent, the demo workload and the tap');
   start('controller', join(root, 'bin/sluice-controller'), ['--config', join(work, 'controller.yaml')]);
