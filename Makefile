@@ -1,19 +1,14 @@
 # Entry points of the Sluice workspace.
-.PHONY: setup build lint test test-unit test-e2e demo bench docs clean
+.PHONY: setup build lint test test-unit test-e2e demo bench docs proto clean
 
 setup:
 	@bash scripts/setup.sh
 
 build: setup
 	@npx tsc -b
-	@node scripts/copy-assets.mjs
 
 lint: build
 	@npx eslint .
-
-proto: ; @node libs/proto/scripts/generate-types.mjs
-docs: build
-	@node libs/config/dist/docs/write-docs.js
 
 # The whole suite: unit tests beside the code, then e2e/ with real processes.
 test: build lint
@@ -28,11 +23,19 @@ test-e2e: build
 demo: build
 	@node deploy/local/demo.mjs
 
+# Not part of CI: installs nginx and wrk when missing, then runs bench/.
 bench:
 	@SLUICE_SETUP_BENCH=1 bash scripts/setup.sh
 	@npx tsc -b
-	@node scripts/copy-assets.mjs
 	@node scripts/run-bench.mjs
+
+# docs/configuration.md from the configuration schema (a test fails when it is stale).
+docs: build
+	@node libs/config/dist/docs/write-docs.js
+
+# libs/proto/src/generated from the .proto files (a test fails when they are stale).
+proto: setup
+	@node libs/proto/scripts/generate-types.mjs
 
 clean:
 	@npx tsc -b --clean
