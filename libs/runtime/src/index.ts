@@ -3,3 +3,4 @@ export { Lifecycle, StartupError, type LifecycleLogger } from './lifecycle.js';
 export { runUntilSignal } from './run-until-signal.js';
 export { createProcessRuntime, shutdownBudgetMs, type ProcessRuntime, type ProcessService } from './process-runtime.js';
 export type { RuntimeConfig } from './runtime-config.js';
+export { installCrashGuards, type CrashGuardLogger, type GuardedProcess } from './crash-guards.js';

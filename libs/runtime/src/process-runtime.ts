@@ -7,6 +7,7 @@ import {
 } from '@sluice/telemetry';
 import { createWatchdog } from '@sluice/watchdog';
 import type { Registry } from 'prom-client';
+import { installCrashGuards } from './crash-guards.js';
 import { Lifecycle } from './lifecycle.js';
 import { runUntilSignal } from './run-until-signal.js';
 import type { RuntimeConfig } from './runtime-config.js';
@@ -75,6 +76,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   lifecycle.add({ name: 'watchdog', start: () => watchdog.start(), shutdown: () => watchdog.shutdown() });
 
   const run = async (): Promise<number> => {
+    const removeGuards = installCrashGuards(logger, registry);
     lifecycle.add({
       name: 'server',
       start: async () => {
@@ -87,7 +89,11 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
       },
       shutdown: async (deadlineMs) => { listening = false; await server.shutdown(deadlineMs); },
     });
-    return runUntilSignal(lifecycle, logger, shutdownBudgetMs(config));
+    try {
+      return await runUntilSignal(lifecycle, logger, shutdownBudgetMs(config));
+    } finally {
+      removeGuards();
+    }
   };
 
   return {
