@@ -4,10 +4,12 @@
 // charts' default values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse } from 'yaml';
-import { readdirSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, read, obj, arr, at, AGENT_TREE, CONTROLLER_TREE, AGENT_TOP, CONTROLLER_TOP, unknownConfigKeys, envNames, defines, detemplate, missingValues, includesOf, CHARTS, templateFiles, template, values, docsOf, manifestDocs, one, workload, firstContainer } from './support/chart-checks.js';
+import { ROOT, read, obj, arr, at, AGENT_TREE, CONTROLLER_TREE, AGENT_TOP, CONTROLLER_TOP, unknownConfigKeys, envNames, defines, detemplate, missingValues, includesOf, CHARTS, templateFiles, template, values, docsOf, manifestDocs, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
 
 
 test('the key tables give the reference top-level key sets', () => {
@@ -257,3 +259,27 @@ test('controller: one replica, Policy RBAC, CRD note', () => {
   assert.deepEqual(ports, [8080]);
   assert.match(read('charts', 'sluice-controller', 'README.md'), /crds\//);
 });
+
+for (const c of CHARTS) {
+  test(`${c.dir}: the default configuration and the env the pod gets are accepted by the real ${c.command}`, (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-chart-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, c.configFile);
+    writeFileSync(file, stringify(values(c).config));
+    // The container's own variables, with the downward-API interpolation done as the kubelet would.
+    const podEnv: Record<string, string> = {};
+    for (const e of arr(firstContainer(workload(c)).env ?? [], 'env')) {
+      const { name, value } = obj(e, 'env entry');
+      if (typeof name === 'string' && name.startsWith(c.prefix) && typeof value === 'string') podEnv[name] = value.replace('$(POD_IP)', '10.0.0.7');
+    }
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLUICE_')));
+    const r = spawnSync(join(ROOT, 'bin', c.command), ['--config', file, '--print-config'], { env: { ...clean, ...podEnv }, encoding: 'utf8', timeout: 20_000 });
+    assert.equal(r.status, 0, `${c.command} refused the chart's configuration:\n${r.stderr}`);
+    const effective = JSON.parse(r.stdout) as Obj;
+    assert.equal(at(effective, 'server.listener.addr'), at(values(c).config, 'server.listener.addr'));
+    if (c.dir === 'sluice-agent') {
+      assert.ok(Object.keys(podEnv).length > 0, 'the agent pod sets its advertised addresses');
+      assert.equal(at(effective, 'peer_discovery.advertisement_addr'), '10.0.0.7:3320');
+    }
+  });
+}
