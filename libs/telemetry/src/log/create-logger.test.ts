@@ -193,3 +193,35 @@ await log.close();
   assert.deepEqual(line.meta, { k: 'v' });
   assert.match(stdout, /^\S+Z INFO +tap to the console k=v\n$/);
 });
+
+test('meta that cannot be serialized neither throws into the caller nor crashes the process from the non-blocking drain', async (t) => {
+  const dir = tempDir(t);
+  const script = join(dir, 'bad-meta.mjs');
+  const entry = fileURLToPath(new URL('./create-logger.js', import.meta.url));
+  writeFileSync(
+    script,
+    `import { createLogger } from ${JSON.stringify(entry)};
+for (const non_blocking of [false, true]) {
+  const file = ${JSON.stringify(dir)} + '/' + non_blocking + '.log';
+  const log = createLogger({ level: 'info', non_blocking, pretty_console: false, writers: [{ file, compress: false, max_age: 7, max_backups: 3, max_size: 50 }] }, 'agent');
+  log.info('bad', { bad: { toJSON() { throw new Error('boom'); } } });
+  log.info('after', { k: 'v' });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await log.close();
+}
+`,
+  );
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => child.kill());
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /log meta could not be serialized: boom/);
+  for (const mode of ['false', 'true']) {
+    const lines = readLines(join(dir, `${mode}.log`));
+    assert.deepEqual(lines.map((l) => l.msg), ['bad', 'after'], `non_blocking ${mode}`);
+    assert.deepEqual(lines[0].meta, { log_meta_error: 'boom' });
+    assert.deepEqual(lines[1].meta, { k: 'v' });
+  }
+});

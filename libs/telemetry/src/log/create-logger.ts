@@ -63,7 +63,7 @@ class LoggerCore {
         opts.bufferSize ?? DEFAULT_LOG_BUFFER_SIZE,
         {
           write: (entry) => {
-            logger.log(entry);
+            this.write(entry);
             return !logger.writableNeedDrain;
           },
           onceDrained: (resume) => logger.once('drain', resume),
@@ -78,7 +78,23 @@ class LoggerCore {
     const entry: LogEntry = { level, message, timestamp: new Date().toISOString(), service: this.service };
     if (meta !== undefined) entry.meta = meta;
     if (this.buffer !== undefined) this.buffer.push(entry);
-    else this.winston.log(entry);
+    else this.write(entry);
+  }
+
+  /**
+   * Hands an entry to winston. Meta that cannot be serialized (a throwing
+   * toJSON or getter) must neither throw into the caller nor, from the
+   * non-blocking drain, out of a timer: the line is written without it.
+   */
+  private write(entry: LogEntry): void {
+    const logger = this.winston as winston.Logger;
+    try {
+      logger.log(entry);
+    } catch (err) {
+      const problem = err instanceof Error ? err.message : String(err);
+      reportProblem(new Error(`log meta could not be serialized: ${problem}`));
+      logger.log({ ...entry, meta: { log_meta_error: problem } });
+    }
   }
 
   dropped(): number {
