@@ -77,6 +77,10 @@ const CASES: BadInput[] = [
   { name: 'empty Prometheus label name', yaml: 'prometheus:\n  labels:\n    - name: ""\n', path: 'prometheus.labels[0].name', envVar: `${A}PROMETHEUS_LABELS`, rule: 'required', message: /value "" must not be empty/ },
   { name: 'null inside a list', yaml: 'log:\n  writers:\n    -\n', path: 'log.writers[0]', envVar: `${A}LOG_WRITERS`, rule: 'type', message: /value null is not a mapping of keys/ },
   { name: 'string for a boolean in the controller file', process: 'controller', yaml: 'cloudext:\n  enable_cloud_controller: "yes"\n', path: 'cloudext.enable_cloud_controller', envVar: `${C}CLOUDEXT_ENABLE_CLOUD_CONTROLLER`, rule: 'type', message: /value "yes" is not a boolean/ },
+  { name: 'unknown key named like an Object method', yaml: 'server:\n  constructor: 5\n', path: 'server.constructor', envVar: `${A}SERVER_CONSTRUCTOR`, rule: 'unknown-key', message: /unknown key \(value 5\)/ },
+  { name: 'unknown key __proto__ in the file', yaml: '__proto__:\n  server: {}\n', path: '__proto__', envVar: `${A}__PROTO__`, rule: 'unknown-key', message: /unknown key \(value \{"server":\{\}\}\)/ },
+  { name: 'unknown key toString in a list element', yaml: 'log:\n  writers:\n    - toString: x\n', path: 'log.writers[0].toString', envVar: `${A}LOG_WRITERS`, rule: 'unknown-key', message: /unknown key \(value "x"\)/ },
+  { name: 'unknown key __proto__ inside an object variable', env: { [`${A}SERVER`]: '{"__proto__":{"listener":{}}}' }, path: 'server.__proto__', envVar: `${A}SERVER___PROTO__`, rule: 'unknown-key', message: /unknown key \(value \{"listener":\{\}\}\); .*set by SLUICE_AGENT_SERVER$/ },
   { name: 'infinite float in the file', yaml: 'otel: {}\nserver:\n  http:\n    latency_buckets_ms: [1, .inf]\n', path: 'server.http.latency_buckets_ms[1]', envVar: `${A}SERVER_HTTP_LATENCY_BUCKETS_MS`, rule: 'type', message: /value Infinity is not a number/ },
 ];
 

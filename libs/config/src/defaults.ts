@@ -6,6 +6,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * Sets an own property, even for names such as `__proto__` that a plain
+ * assignment would turn into a prototype change, so such a key stays visible
+ * to validation (which reports it as unknown).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * Fills every missing key with its default, recursively, including the
  * elements of lists of objects. Values of the wrong shape are left alone for
  * validation to report. `null` counts as not set, except inside lists.
@@ -21,7 +30,7 @@ export function applyDefaults(schema: TSchema, value: unknown): unknown {
       if (filled !== undefined) out[name] = filled;
     }
     for (const [name, v] of Object.entries(input)) {
-      if (!(name in n.properties)) out[name] = v;
+      if (!Object.hasOwn(n.properties, name)) setOwn(out, name, v);
     }
     return out;
   }

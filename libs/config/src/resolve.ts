@@ -1,5 +1,5 @@
 import { crossFieldProblems, requiredKeyProblems } from './checks.js';
-import { applyDefaults, isPlainObject } from './defaults.js';
+import { applyDefaults, isPlainObject, setOwn } from './defaults.js';
 import { readEnv } from './env.js';
 import type { ConfigFile } from './file.js';
 import { isEmptyRequiredFormat, problemFromAjv, type OriginOf } from './ajv-problems.js';
@@ -39,7 +39,7 @@ function setAt(tree: Record<string, unknown>, segments: readonly string[], value
 function mergeInto(existing: unknown, value: unknown): unknown {
   if (!isPlainObject(existing) || !isPlainObject(value)) return value;
   const out: Record<string, unknown> = { ...existing };
-  for (const [k, v] of Object.entries(value)) out[k] = mergeInto(out[k], v);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, mergeInto(Object.hasOwn(out, k) ? out[k] : undefined, v));
   return out;
 }
 
