@@ -90,3 +90,28 @@ test('a request reset on a reused keep-alive connection before any answer is ret
   assert.equal(third.status, 502);
   assert.equal(await metricValue(registry, 'tap_upstream_errors_total', { reason: 'reset' }), 1);
 });
+
+test('a 103 from the workload: its hints reach the client, and a malformed Link is dropped without harm', async (t) => {
+  const upstream = await startUpstream(t, (req, res) => {
+    const link = req.url === '/bad' ? 'not a link' : '</style.css>; rel=preload; as=style';
+    res.socket?.write(`HTTP/1.1 103 Early Hints\r\nLink: ${link}\r\n\r\n`);
+    res.end('done');
+  });
+  const agent = await startTestAgent(t);
+  const { base } = await startTestTap(t, upstream, agent.address);
+  const hints: string[] = [];
+  const get = (path: string): Promise<string> => new Promise((resolve, reject) => {
+    const req = http.get(`${base}${path}`, { agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => { text += c.toString(); });
+      res.on('end', () => resolve(`${res.statusCode} ${text}`));
+    });
+    req.on('information', (info) => { if (info.statusCode === 103) hints.push(String(info.headers.link)); });
+    req.on('error', reject);
+  });
+  assert.equal(await get('/good'), '200 done');
+  assert.deepEqual(hints, ['</style.css>; rel=preload; as=style']);
+  assert.equal(await get('/bad'), '200 done');
+  assert.equal(await get('/good'), '200 done');
+  assert.equal(hints.length, 2);
+});

@@ -30,6 +30,19 @@ const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
 
 /**
+ * Passes a 103 on to the client. Node refuses (throws on) a Link value it
+ * cannot parse; such hints are dropped: they are only hints.
+ */
+function relayEarlyHints(res: ServerResponse, headers: http.IncomingHttpHeaders): void {
+  if (res.headersSent) return;
+  try {
+    res.writeEarlyHints(headers as Record<string, string | string[]>);
+  } catch {
+    // A malformed Link from the workload.
+  }
+}
+
+/**
  * Sends `req` to the workload and streams the answer back. The body goes
  * prefix first, then the rest of `req` with back-pressure. A request that
  * failed on a reused keep-alive connection before any answer is retried once
@@ -64,7 +77,7 @@ export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: S
     }
     upReq.on('continue', () => res.writeContinue());
     upReq.on('information', (info) => {
-      if (info.statusCode === 103) res.writeEarlyHints(info.headers as Record<string, string | string[]>);
+      if (info.statusCode === 103) relayEarlyHints(res, info.headers);
     });
     upReq.on('response', (upRes) => {
       answered = true;
