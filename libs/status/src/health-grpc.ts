@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { InvalidArgumentError } from '@sluice/errors';
 import type { StatusRegistry } from './status-registry.js';
+import { pruneEmptyWatchers } from './watch-pruning.js';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
 
@@ -56,7 +57,7 @@ export function healthGrpcService(registry: StatusRegistry): HealthGrpcService {
 
   return {
     definition,
-    implementation,
+    implementation: pruneEmptyWatchers(health, implementation),
     setServingStatus(service: string, status: boolean | ServingStatus): void {
       if (typeof service !== 'string') throw new InvalidArgumentError('service must be a string', 'service');
       if (DERIVED.has(service)) throw new InvalidArgumentError(`service ${JSON.stringify(service)} follows the status registry and cannot be set`, 'service');
