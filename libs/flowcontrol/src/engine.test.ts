@@ -204,6 +204,19 @@ test('observers see watched control points only, with labels before and after cl
   assert.deepEqual(seen, [[{ a: '1' }, { a: '1', added: 'x' }]]);
 });
 
+test('an observer that throws neither fails the check nor keeps the flow from the others', async () => {
+  const e = new Engine();
+  e.register(bucket(0).rl, { control_point: 'cp' });
+  const seen: string[] = [];
+  e.addObserver({ sinkFor: () => ({ observe: () => { throw new Error('broken sink'); } }) });
+  e.addObserver({ sinkFor: () => { throw new Error('broken observer'); } });
+  e.addObserver({ sinkFor: () => ({ observe: (req) => { seen.push(req.controlPoint); } }) });
+  const d = await e.check(flow({ a: '1' }));
+  assert.equal(d.accepted, false, 'the limiter still decides');
+  assert.equal(d.deniedStatus, 429);
+  assert.deepEqual(seen, ['cp']);
+});
+
 test('control points seen are recorded per service and type', async () => {
   const e = new Engine();
   await e.check(flow({}, ['s1', 's2']));

@@ -154,7 +154,11 @@ export class Engine {
 
     const observers = this.observers;
     for (let i = 0; i < observers.length; i++) {
-      observers[i].sinkFor(cp)?.observe(request, request.labels, labels);
+      try {
+        observers[i].sinkFor(cp)?.observe(request, request.labels, labels);
+      } catch {
+        // an observer (the preview) that fails loses its copy; the flow is decided all the same
+      }
     }
 
     const state: RunState = {
