@@ -17,6 +17,14 @@ test('refuses what Go refuses', () => {
   assert.throws(() => parseDuration('abc'), /invalid duration "abc"/);
 });
 
+test('refuses durations past the int64 nanoseconds Go has (no Infinity, no overflow)', () => {
+  assert.equal(parseDuration('2562047h'), 2_562_047 * 3_600_000);
+  assert.equal(parseDuration('-2562047h47m16s'), -9_223_372_036_000);
+  for (const text of ['2562048h', '-2562048h', '9223372036855ms', `1${'0'.repeat(400)}s`, `${'9'.repeat(320)}h`]) {
+    assert.equal(tryParseDuration(text), undefined, text);
+  }
+});
+
 test('formats round-trip', () => {
   for (const ms of [0, 250, 1000, 90_000, 3_723_000, -1000]) assert.equal(parseDuration(formatDuration(ms)), ms);
 });

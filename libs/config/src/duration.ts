@@ -1,7 +1,8 @@
 /**
  * Go `time.ParseDuration` syntax: an optionally signed sequence of decimal
  * numbers, each with an optional fraction and a unit (ns, us, µs, ms, s, m, h),
- * such as `300ms`, `-1.5h`, `2h45m`. A bare `0` is allowed.
+ * such as `300ms`, `-1.5h`, `2h45m`. A bare `0` is allowed. Like Go, a
+ * duration longer than 2^63-1 nanoseconds (about 292 years) is refused.
  */
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -13,6 +14,9 @@ const UNIT_MS: Readonly<Record<string, number>> = {
   m: 60_000,
   h: 3_600_000,
 };
+
+/** Go's largest duration, 2^63-1 nanoseconds (about 292 years), in milliseconds; longer ones do not parse. */
+const MAX_MS = 9_223_372_036_854.775;
 
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
 
@@ -36,6 +40,7 @@ export function tryParseDuration(text: string): number | undefined {
     const m = PART.exec(rest);
     if (m === null) return undefined;
     total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+    if (!(total <= MAX_MS)) return undefined; // overflows Go's int64 nanoseconds (or Infinity)
     pos = PART.lastIndex;
   }
   return sign * total;
