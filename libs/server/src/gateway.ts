@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { InvalidArgumentError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, toGatewayError } from '@sluice/errors';
+import { bodyParserError } from './body-errors.js';
 import { decodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RegisteredService } from './grpc-server.js';
@@ -28,22 +29,19 @@ function hasBody(req: Request): boolean {
   return length !== undefined && Number(length) > 0;
 }
 
-/** Map body-parser failures onto Sluice errors: 413, 415, 400; never a 500 for bad input. */
-function bodyError(err: unknown, limit: number): Error {
-  const type = (err as { type?: string }).type;
-  if (type === 'entity.too.large') return new PayloadTooLargeError(`request body exceeds the limit of ${limit} bytes`);
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new UnsupportedMediaTypeError('unsupported body encoding');
-  return new InvalidArgumentError('request body is not valid JSON', 'body');
-}
+type JsonParser = ReturnType<typeof express.json>;
 
-function parseBody(req: Request, res: Response, limit: number): Promise<unknown> {
+/** The route's JSON body, undefined when there is none; body-parser failures as 413, 415, 400 (never a 500 for bad input). */
+function parseBody(req: Request, res: Response, parser: JsonParser, limit: number): Promise<unknown> {
   if (!hasBody(req)) return Promise.resolve(undefined);
   if (!req.is('application/json')) {
     return Promise.reject(new UnsupportedMediaTypeError('request body must be application/json'));
   }
-  const parser = express.json({ limit, strict: false, type: () => true });
   return new Promise((resolve, reject) => {
-    parser(req, res, (err?: unknown) => (err ? reject(bodyError(err, limit)) : resolve(req.body as unknown)));
+    parser(req, res, (err?: unknown) => {
+      if (err) reject(bodyParserError(err, limit) ?? new InvalidArgumentError('request body is not valid JSON', 'body'));
+      else resolve(req.body as unknown);
+    });
   });
 }
 
@@ -55,12 +53,13 @@ function parseBody(req: Request, res: Response, limit: number): Promise<unknown>
  */
 export function gatewayHandler(route: GatewayRoute, services: Map<string, RegisteredService>, client: GatewayClient): RequestHandler {
   const limit = route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const parser = express.json({ limit, strict: false, type: () => true });
   return (req, res) => {
     const closed = new AbortController();
     const onClose = (): void => closed.abort();
     res.once('close', onClose);
     void (async () => {
-      const body = await parseBody(req, res, limit);
+      const body = await parseBody(req, res, parser, limit);
       if (route.requireBody === true && body === undefined) throw new InvalidArgumentError('request body is required', 'body');
       const method = services.get(route.service)?.definition[route.rpc];
       if (method === undefined) throw new NotFoundError(`no gRPC method ${route.service}/${route.rpc}`);
