@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { giveBack, newBucket, take, type BucketState, type TakeResult, type TokenBucketParams } from './token-bucket.js';
 import type { TokenBucketStore } from './token-bucket-store.js';
 
@@ -8,10 +9,19 @@ export interface LocalTokenBucketStoreOptions {
   maxKeys?: number;
 }
 
+/** Longest key kept as it is; a longer one (a label value of any size) is kept as its SHA-256. */
+const MAX_PLAIN_KEY_LENGTH = 64;
+
+/** The key a bucket is kept under: short keys as they are, long ones as `sha256:<hex>` (longer than any plain key, so the two never meet). */
+function bucketKey(key: string): string {
+  return key.length <= MAX_PLAIN_KEY_LENGTH ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
 /**
  * Token buckets held in this process, one per key, with bounded memory:
  * idle buckets are swept out (a sweep runs at most once per
- * min(max idle, 1 min), on a take), and the number of keys is capped.
+ * min(max idle, 1 min), on a take), the number of keys is capped, and a key
+ * longer than 64 characters is kept as its digest.
  */
 export class LocalTokenBucketStore implements TokenBucketStore {
   private params: TokenBucketParams;
@@ -28,8 +38,9 @@ export class LocalTokenBucketStore implements TokenBucketStore {
     this.sweepEveryMs = this.maxIdleMs > 0 ? Math.min(this.maxIdleMs, 60_000) : Infinity;
   }
 
-  take(key: string, tokens: number, nowMs: number): TakeResult {
+  take(label: string, tokens: number, nowMs: number): TakeResult {
     if (nowMs - this.lastSweepMs >= this.sweepEveryMs) this.sweep(nowMs);
+    const key = bucketKey(label);
     let b = this.buckets.get(key);
     if (b === undefined) {
       if (this.buckets.size >= this.maxKeys) {
@@ -43,7 +54,7 @@ export class LocalTokenBucketStore implements TokenBucketStore {
   }
 
   giveBack(key: string, tokens: number, _nowMs: number): void {
-    const b = this.buckets.get(key);
+    const b = this.buckets.get(bucketKey(key));
     if (b !== undefined) giveBack(b, this.params, tokens);
   }
 
@@ -66,6 +77,6 @@ export class LocalTokenBucketStore implements TokenBucketStore {
 
   /** Tokens in the bucket of `key` as of its last use (undefined when there is none). */
   peek(key: string): number | undefined {
-    return this.buckets.get(key)?.available;
+    return this.buckets.get(bucketKey(key))?.available;
   }
 }

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { LocalTokenBucketStore, newBucket, take, type TokenBucketParams } from './index.js';
 
 const continuous: TokenBucketParams = { capacity: 10, fillAmount: 5, intervalMs: 1000, continuousFill: true };
@@ -85,4 +87,26 @@ test('new parameters cap the tokens of existing buckets', () => {
   s.setParams({ ...continuous, capacity: 3 });
   assert.equal(s.peek('a'), 3);
   assert.equal(s.take('a', 4, 0).ok, false);
+});
+
+test('local store: long keys (label values of any size) cost bounded memory and keep their own buckets', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const s = new LocalTokenBucketStore({ ...continuous, capacity: 2 });
+  const long = (i: number, tail = ''): string => `${i}:${'k'.repeat(100_000)}${tail}`;
+  assert.equal(s.take(long(0, 'a'), 2, 0).ok, true);
+  assert.equal(s.take(long(0, 'a'), 1, 0).ok, false, 'the same long key is the same bucket');
+  assert.equal(s.take(long(0, 'b'), 1, 0).ok, true, 'long keys differing at the end have their own buckets');
+  s.giveBack(long(0, 'a'), 1, 0);
+  assert.equal(s.peek(long(0, 'a')), 1, 'tokens go back to the long key');
+  const digestLike = `sha256:${'0'.repeat(64)}`;
+  assert.equal(s.take(digestLike, 2, 0).ok, true);
+  assert.equal(s.peek(digestLike), 0);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 1; i <= 200; i++) s.take(long(i), 1, 0);
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.equal(s.size, 203);
+  assert.ok(grown < 4_000_000, `200 keys of 100 000 characters kept ${grown} bytes`);
 });
