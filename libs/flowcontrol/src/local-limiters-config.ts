@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { tryParseDuration } from '@sluice/config';
 import { InvalidArgumentError } from '@sluice/errors';
+import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
 
 /**
  * One rate limiter of a local limiters file (`flow_control.local_limiters`
@@ -112,7 +113,7 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
       return ms;
     };
     const control_point = str('control_point', true) ?? '';
-    if (control_point.length > 512) bad('control_point', 'must be at most 512 characters');
+    if (control_point.length > MAX_CONTROL_POINT_LENGTH) bad('control_point', `must be at most ${MAX_CONTROL_POINT_LENGTH} characters`);
     const lm = o.label_matcher;
     if (lm !== undefined && (typeof lm !== 'object' || lm === null || Array.isArray(lm))) bad('label_matcher', `must be an object, got ${typeName(lm)}`);
     const cf = o.continuous_fill;
