@@ -53,7 +53,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     });
   }
 
-  const httpServer = createHttpServer(config.http, (req: IncomingMessage, res: ServerResponse) => app(req, res), tlsOptions && {
+  const httpServer = createHttpServer(config.http, timeouts, (req: IncomingMessage, res: ServerResponse) => app(req, res), tlsOptions && {
     ...tlsOptions,
     handshakeTimeout: firstBytesTimeoutMs > 0 ? firstBytesTimeoutMs : 120_000,
   });

@@ -36,8 +36,7 @@ export function httpTimeouts(config: HTTPServerConfig): HttpTimeouts {
  * It listens itself, so Node's connection tracking and timeouts work; the listener
  * replaces its connection handler with the protocol router.
  */
-export function createHttpServer(config: HTTPServerConfig, handler: http.RequestListener, tls?: TlsOptions): http.Server {
-  const t = httpTimeouts(config);
+export function createHttpServer(config: HTTPServerConfig, t: HttpTimeouts, handler: http.RequestListener, tls?: TlsOptions): http.Server {
   const bounds = [t.headersTimeout, t.requestTimeout].filter((v) => v > 0);
   const options: http.ServerOptions = {
     headersTimeout: t.headersTimeout,
