@@ -18,10 +18,11 @@ export interface HealthGrpcService {
 
 /** Service names that follow the registry rather than `setServingStatus`. */
 export const OVERALL_SERVICE = '';
-const DERIVED = new Map<string, (registry: StatusRegistry) => boolean>([
-  [OVERALL_SERVICE, (r) => r.isHealthy('liveness') && r.isHealthy('readiness')],
-  ['liveness', (r) => r.isHealthy('liveness')],
-  ['readiness', (r) => r.isHealthy('readiness')],
+/** The services derived from the registry, and how: overall needs both subtrees healthy. */
+const DERIVED = new Map<string, (liveness: boolean, readiness: boolean) => boolean>([
+  [OVERALL_SERVICE, (l, r) => l && r],
+  ['liveness', (l) => l],
+  ['readiness', (_l, r) => r],
 ]);
 
 /**
@@ -40,7 +41,9 @@ export function healthGrpcService(registry: StatusRegistry): HealthGrpcService {
     health.setStatus(service, status);
   };
   const follow = (): void => {
-    for (const [service, healthy] of DERIVED) put(service, healthy(registry) ? 'SERVING' : 'NOT_SERVING');
+    const liveness = registry.isHealthy('liveness');
+    const readiness = registry.isHealthy('readiness');
+    for (const [service, healthy] of DERIVED) put(service, healthy(liveness, readiness) ? 'SERVING' : 'NOT_SERVING');
   };
   follow();
   let unsubscribe: (() => void) | undefined = registry.subscribe(follow);

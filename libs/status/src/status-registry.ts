@@ -76,7 +76,11 @@ export class StatusRegistry {
   }
 
   isHealthy(prefix = ''): boolean {
-    return this.summary(prefix).healthy;
+    const root = prefix === '' ? '' : normalizePath(prefix);
+    for (const [key, status] of this.statuses) {
+      if (!status.healthy && isUnder(key, root)) return false;
+    }
+    return true;
   }
 
   /** Calls `listener` on every change (status undefined = deleted); returns an unsubscribe function. */
