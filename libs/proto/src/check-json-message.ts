@@ -76,7 +76,7 @@ function checkObject(type: protobuf.Type, v: unknown, path: string): void {
     const at = path === '' ? key : `${path}.${key}`;
     const field = jsonField(type, key);
     if (field === undefined) {
-      if (type.oneofs?.[key] !== undefined) continue; // the loader's `oneofs` discriminator (`http_response`)
+      if (type.oneofs !== undefined && Object.prototype.hasOwnProperty.call(type.oneofs, key)) continue; // the loader's `oneofs` discriminator (`http_response`)
       fail(at, `unknown field; ${type.name} has ${Object.keys(type.fields).join(', ')}`);
     }
     if (value === null) continue;
