@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { startTestAgent, startTestTap, startUpstream } from './testing/fixture.js';
+import { send, startTestAgent, startTestTap, startUpstream } from './testing/fixture.js';
 
 const HANDSHAKE = 'GET /chat HTTP/1.1\r\nHost: app\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
 
@@ -99,4 +99,26 @@ test('an Upgrade to a workload that is down gets 502', async (t) => {
   socket.write(HANDSHAKE);
   await new Promise((resolve) => socket.once('end', resolve));
   assert.match(raw, /^HTTP\/1\.1 502 /);
+});
+
+test('an agent answer with headers Node would refuse: the Upgrade and plain requests still go through, without them', async (t) => {
+  let upgradeHeaders: Record<string, string | string[] | undefined> = {};
+  const upstream = await startUpstream(t, (req, res) => res.end(String(req.headers['x-tier'])));
+  upstream.server.on('upgrade', (req, socket) => {
+    upgradeHeaders = req.headers;
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nready');
+  });
+  const headers = [{ key: 'bad key', value: 'x' }, { key: 'x-split', value: 'a\r\nb' }, { key: 'x-tier', value: 'gold' }];
+  const agent = await startTestAgent(t, () => ({ response: { http_response: 'ok_response', ok_response: { headers } } }));
+  const { tap, base } = await startTestTap(t, upstream, agent.address);
+  const socket = await connect(tap.address.port);
+  t.after(() => socket.destroy());
+  socket.write(HANDSHAKE);
+  const head = await readUntil(socket, '\r\n\r\nready');
+  assert.match(head, /^HTTP\/1\.1 101 /);
+  assert.equal(upgradeHeaders['x-tier'], 'gold');
+  assert.equal(upgradeHeaders['x-split'], undefined);
+  const plain = await send(`${base}/`);
+  assert.equal(plain.status, 200);
+  assert.equal(plain.text, 'gold');
 });

@@ -38,3 +38,14 @@ test('retryAfterSeconds rounds up and ignores absent or non-positive waits', () 
   assert.equal(retryAfterSeconds(null), 0);
   assert.equal(retryAfterSeconds(undefined), 0);
 });
+
+test('headers the tap cannot pass on are dropped from ok answers and denials: bad names, control characters, framing', () => {
+  const bad = [
+    { key: 'bad key', value: 'x' }, { key: '', value: 'x' }, { key: 'x-split', value: 'a\r\nx-injected: 1' },
+    { key: 'Content-Length', value: '0' }, { key: 'transfer-encoding', value: 'chunked' }, { key: 'Connection', value: 'close' },
+  ];
+  const good = [{ key: 'baggage', value: 'a=1' }, { key: 'X-Tier', value: 'gold\tplus' }];
+  assert.deepEqual(decisionOf({ http_response: 'ok_response', ok_response: { headers: [...bad, ...good] } }), { kind: 'ok', headers: good });
+  assert.deepEqual(decisionOf({ http_response: 'denied_response', denied_response: { status: 429, headers: [...bad, { key: 'retry-after', value: '2' }], body: '' } }),
+    { kind: 'denied', status: 429, headers: [{ key: 'retry-after', value: '2' }], body: '' });
+});

@@ -4,6 +4,24 @@ export type Decision =
   | { kind: 'ok'; headers: HeaderValue__Output[] }
   | { kind: 'denied'; status: number; headers: HeaderValue__Output[]; body: string };
 
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const FRAMING = /^(?:connection|keep-alive|transfer-encoding|content-length|upgrade|te|trailer|proxy-connection)$/i;
+
+function usable(h: HeaderValue__Output): boolean {
+  return TOKEN.test(h.key) && !FRAMING.test(h.key) && !BAD_VALUE.test(h.value);
+}
+
+/**
+ * The agent's headers the tap can pass on: a name that is not an HTTP token or
+ * a value with control characters would make Node throw, and the framing and
+ * connection headers are the tap's own (one on the way up would desynchronize
+ * the workload's connection).
+ */
+export function usableHeaders(headers: HeaderValue__Output[]): HeaderValue__Output[] {
+  return headers.every(usable) ? headers : headers.filter(usable);
+}
+
 /** Statuses a denial may carry; anything else from the agent becomes 403. */
 function denialStatus(status: number): number {
   return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 403;
@@ -24,7 +42,7 @@ export function retryAfterSeconds(wait: Duration__Output | null | undefined): nu
 export function decisionOf(response: CheckHTTPResponse__Output): Decision {
   const denied = response.denied_response;
   if (response.http_response === 'denied_response' && denied !== null && denied !== undefined) {
-    const headers = [...(denied.headers ?? [])];
+    const headers = [...usableHeaders(denied.headers ?? [])];
     if (!headers.some((h) => h.key.toLowerCase() === 'retry-after')) {
       const seconds = retryAfterSeconds(response.check_response?.wait_time);
       if (seconds > 0) headers.push({ key: 'retry-after', value: String(seconds) });
@@ -38,7 +56,7 @@ export function decisionOf(response: CheckHTTPResponse__Output): Decision {
     const headers = seconds > 0 ? [{ key: 'retry-after', value: String(seconds) }] : [];
     return { kind: 'denied', status: REASON_STATUS[check.reject_reason ?? ''] ?? 403, headers, body: '' };
   }
-  return { kind: 'ok', headers: response.ok_response?.headers ?? [] };
+  return { kind: 'ok', headers: usableHeaders(response.ok_response?.headers ?? []) };
 }
 
 const REASON_STATUS: Readonly<Record<string, number>> = {

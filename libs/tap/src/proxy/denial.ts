@@ -1,15 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { HeaderValue } from '../check/types.js';
 
-const HOP_OR_FRAMING = /^(connection|keep-alive|transfer-encoding|content-length|upgrade|te|trailer|proxy-connection)$/i;
-
-/** Headers of a denial as pairs, without ones that would break the framing, plus a default content type. */
+/** Headers of a denial (already usable: see usableHeaders) as pairs, plus a default content type. */
 export function denialHeaders(headers: readonly HeaderValue[], body: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const h of headers) {
-    if (HOP_OR_FRAMING.test(h.key) || /[\r\n]/.test(h.key) || /[\r\n]/.test(h.value)) continue;
-    out.push([h.key.toLowerCase(), h.value]);
-  }
+  const out: Array<[string, string]> = headers.map((h) => [h.key.toLowerCase(), h.value]);
   if (body.length > 0 && !out.some(([n]) => n === 'content-type')) out.push(['content-type', 'text/plain; charset=utf-8']);
   return out;
 }
