@@ -100,6 +100,8 @@ const cases: BadCase[] = [
   { name: 'nested repetition', filter: { expression: { not: lm('a', 'a**') } }, field: 'expression.not.label_matches.regex', message: /invalid nested repetition operator/ },
   { name: 'regex program too large', filter: { expression: lm('a', '.{1000}'.repeat(6)) }, field: 'expression.label_matches.regex', message: /regex compiles to 6002 RE2 instructions; the regexes of one label filter may total at most 5000/ },
   { name: 'regexes of one filter over budget together', filter: { expression: { any: { of: [lm('a', '^.{1000}$'), lm('b', 'x'), lm('c', '[a-z]{1000}'.repeat(3)), lm('d', '.{1000}')] } } }, field: 'expression.any.of[3].label_matches.regex', message: /may total at most 5000/ },
+  { name: 'nested counted repetitions refused before compiling', filter: { expression: lm('a', `(?:${'[a-z]'.repeat(800)}){1000}`) }, field: 'expression.label_matches.regex', message: /regex would compile to about 80\d{4} RE2 instructions; the regexes of one label filter may total at most 5000/ },
+  { name: 'counted repetition of a group refused before compiling', filter: { expression: lm('a', '((a{10}){10}){9}'.repeat(20)) }, field: 'expression.label_matches.regex', message: /regex would compile to about \d+ RE2 instructions/ },
   { name: 'huge regex', filter: { expression: lm('a', 'a'.repeat(LABEL_MATCHER_LIMITS.maxRegexLength + 1)) }, field: 'expression.label_matches.regex', message: /regex is 4097 characters long; at most 4096 are allowed/ },
 
   // limits
