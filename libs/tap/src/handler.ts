@@ -66,18 +66,24 @@ async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse
   }
 }
 
-/** The 'upgrade' handler: ask the agent, then tunnel to the workload or answer the denial on the raw socket. */
+/**
+ * The 'upgrade' handler: ask the agent, then tunnel to the workload or answer
+ * the denial on the raw socket. The HTTP server lets go of an upgraded socket
+ * at once, so it joins the tunnels from here on, for shutdown to end it.
+ */
 export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
-    void askAgent(ctx, req, unreadBody(req).sample).then((verdict) => {
+    ctx.tunnels.add(socket);
+    socket.once('close', () => ctx.tunnels.delete(socket));
+    askAgent(ctx, req, unreadBody(req).sample).then((verdict) => {
       if (socket.destroyed) return;
       switch (verdict.kind) {
         case 'ok':
-          forwardUpgrade(ctx, ctx.tunnels, req, socket, head, verdict.headers);
+          forwardUpgrade(ctx, req, socket, head, verdict.headers);
           return;
         case 'fail_open':
-          forwardUpgrade(ctx, ctx.tunnels, req, socket, head, []);
+          forwardUpgrade(ctx, req, socket, head, []);
           return;
         case 'denied':
           endRawResponse(socket, verdict.status, denialHeaders(verdict.headers, verdict.body), verdict.body);
@@ -87,6 +93,9 @@ export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: 
             JSON.stringify({ code: GRPC_UNAVAILABLE, message: FAIL_CLOSED_MESSAGE, details: [] }));
           return;
       }
+    }).catch((err: unknown) => {
+      ctx.logger.error('upgrade handling failed', { error: err instanceof Error ? err.message : String(err) });
+      socket.destroy();
     });
   };
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { send, startTestAgent, startTestTap, startUpstream } from './testing/fixture.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { silentLogger } from './logger.js';
+import { startTap } from './tap.js';
+import { ACCEPT } from './testing/canned-agent.js';
+import { send, startTestAgent, startTestTap, startUpstream, TEST_OPTIONS } from './testing/fixture.js';
 
 const HANDSHAKE = 'GET /chat HTTP/1.1\r\nHost: app\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
 
@@ -121,4 +125,44 @@ test('an agent answer with headers Node would refuse: the Upgrade and plain requ
   const plain = await send(`${base}/`);
   assert.equal(plain.status, 200);
   assert.equal(plain.text, 'gold');
+});
+
+test('a checker that throws: the Upgrade connection is closed, the tap keeps serving', async (t) => {
+  let upgrades = 0;
+  const upstream = await startUpstream(t, (_req, res) => res.end('plain'));
+  upstream.server.on('upgrade', (_req, socket) => { upgrades++; socket.destroy(); });
+  const checker = { check: () => Promise.reject(new Error('checker broke')) };
+  const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: '127.0.0.1:1' }, { logger: silentLogger, checker });
+  t.after(() => tap.shutdown(100));
+  const socket = await connect(tap.address.port);
+  t.after(() => socket.destroy());
+  socket.on('error', () => {});
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve('closed')));
+  socket.write(HANDSHAKE);
+  assert.equal(await Promise.race([closed, sleep(2000, 'still open')]), 'closed');
+  assert.equal(upgrades, 0);
+  assert.equal((await send(`http://127.0.0.1:${tap.address.port}/`)).status, 502);
+});
+
+test('shutdown ends an Upgrade still waiting for the agent (it held the server open): it is not tunnelled afterwards', async (t) => {
+  let upgrades = 0;
+  const upstream = await startUpstream(t, (_req, res) => res.end('plain'));
+  upstream.server.on('upgrade', (_req, socket) => {
+    upgrades++;
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+  });
+  const agent = await startTestAgent(t, () => ({ ...ACCEPT, delayMs: 600 }));
+  const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agent.address }, { logger: silentLogger });
+  t.after(() => tap.shutdown(100));
+  const socket = await connect(tap.address.port);
+  t.after(() => socket.destroy());
+  socket.on('error', () => {});
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve('closed')));
+  socket.write(HANDSHAKE);
+  for (let i = 0; i < 100 && agent.requests.length === 0; i++) await sleep(10);
+  assert.equal(agent.requests.length, 1);
+  assert.equal(await Promise.race([tap.shutdown(50).then(() => 'stopped'), sleep(1500, 'stuck')]), 'stopped');
+  assert.equal(await Promise.race([closed, sleep(500, 'still open')]), 'closed');
+  await sleep(700); // past the agent's answer
+  assert.equal(upgrades, 0);
 });

@@ -8,7 +8,7 @@ import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.
 import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 
-/** Sockets of upgraded connections, so that shutdown can end them. */
+/** Sockets of Upgrade requests (being checked, or tunnelled), so that shutdown can end them. */
 export type TunnelSet = Set<Duplex>;
 
 /**
@@ -16,7 +16,7 @@ export type TunnelSet = Set<Duplex>;
  * to the workload. On 101 the two sockets are joined and bytes flow both ways
  * untouched; any other answer is relayed and the client connection closed.
  */
-export function forwardUpgrade(ctx: ForwardContext, tunnels: TunnelSet, req: IncomingMessage, socket: Duplex, head: Buffer, added: readonly HeaderValue[]): void {
+export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer, added: readonly HeaderValue[]): void {
   const headers = upstreamRequestHeaders(req, added);
   headers['connection'] = 'upgrade';
   headers['upgrade'] = req.headers.upgrade ?? '';
@@ -28,7 +28,6 @@ export function forwardUpgrade(ctx: ForwardContext, tunnels: TunnelSet, req: Inc
     upReq.destroy();
   };
   socket.once('close', onClientGone);
-  socket.on('error', () => socket.destroy());
 
   upReq.on('upgrade', (upRes, upSocket, upHead) => {
     socket.off('close', onClientGone);
@@ -37,9 +36,7 @@ export function forwardUpgrade(ctx: ForwardContext, tunnels: TunnelSet, req: Inc
     socket.write(rawResponseHead(101, upRes.statusMessage, pairs));
     if (upHead.length > 0) socket.write(upHead);
     if (head.length > 0) upSocket.write(head);
-    tunnels.add(socket);
     const closeBoth = (): void => {
-      tunnels.delete(socket);
       socket.destroy();
       upSocket.destroy();
     };
