@@ -69,10 +69,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000 }, requestHandler(ctx));
   server.on('checkContinue', requestHandler(ctx));
   server.on('upgrade', upgradeHandler(ctx));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code !== 'ECONNRESET' && socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+  // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
+  // writes into a response already under way on the connection.
   const admin = createAdminServer(registry, () => !draining);
 
   let address: HostPort;
