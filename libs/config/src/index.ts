@@ -12,3 +12,4 @@ export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js
 export { loadConfigOrExit, type LoadConfigOrExitOptions, type CliIo } from './cli.js';
 export { maskSecrets, MASK } from './mask.js';
 export { isHostnamePort, isUrl, isFqdn, isIp, checkFormat, describeFormat } from './schema/formats.js';
+export { timerDurationMs, MAX_TIMER_MS } from './timer-duration.js';

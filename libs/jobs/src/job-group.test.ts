@@ -206,3 +206,14 @@ test('bad inputs are refused with the field at fault', async () => {
   assert.throws(() => new JobGroup('g', { blocking_execution: false, worker_limit: 1.5 }), /worker_limit/);
   await assert.rejects(group.trigger('missing'), /no job "missing"/);
 });
+
+test('a period or timeout longer than Node timers allow means "rarely", not "at once"', async (t) => {
+  const group = new JobGroup('long', { blocking_execution: false, worker_limit: 0 });
+  t.after(() => group.shutdown());
+  let runs = 0;
+  group.register({ name: 'monthly', run: async () => { runs++; await sleep(5); } }, { execution_period: '720h', execution_timeout: '10000h', initially_healthy: false });
+  group.start();
+  await sleep(200);
+  assert.equal(runs, 1, 'ran once at start, then waits for its (capped) period');
+  assert.equal(group.results().get('monthly')?.healthy, true, 'the long timeout did not cut the run');
+});

@@ -1,4 +1,4 @@
-import { tryParseDuration } from '@sluice/config';
+import { timerDurationMs } from '@sluice/config';
 import { InvalidArgumentError } from '@sluice/errors';
 import type { JobConfig, JobGroupConfig } from './config.js';
 import type { Job, JobListener, JobResult } from './job.js';
@@ -16,11 +16,6 @@ interface Entry {
   runs: number;
 }
 
-function durationField(value: string, field: string): number {
-  const ms = tryParseDuration(value);
-  if (ms === undefined) throw new InvalidArgumentError(`invalid duration ${JSON.stringify(value)}: want Go syntax such as 10s`, field);
-  return ms;
-}
 
 /**
  * A named set of periodic jobs sharing one execution policy (SPEC JobGroupConfig).
@@ -62,8 +57,8 @@ export class JobGroup {
     const entry: Entry = {
       job,
       config,
-      periodMs: durationField(config.execution_period, 'execution_period'),
-      timeoutMs: durationField(config.execution_timeout, 'execution_timeout'),
+      periodMs: timerDurationMs(config.execution_period, 'execution_period'),
+      timeoutMs: timerDurationMs(config.execution_timeout, 'execution_timeout'),
       timer: undefined,
       inflight: undefined,
       runs: 0,
