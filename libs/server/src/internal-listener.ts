@@ -11,8 +11,8 @@ import { sniffProtocol } from './protocol-router.js';
  * (with client certificates the gateway could not present). Only HTTP/2 is accepted.
  */
 export class InternalListener {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'sluice-gw-'));
-  readonly path = join(this.dir, 'grpc.sock');
+  /** Made by listen(), removed by close(): a server that never starts leaves nothing behind. */
+  private dir: string | undefined;
   private readonly sockets = new Set<net.Socket>();
   private readonly server: net.Server;
 
@@ -21,19 +21,26 @@ export class InternalListener {
       socket.on('error', () => {});
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-      void sniffProtocol(socket, firstBytesTimeoutMs).then((protocol) => {
+      sniffProtocol(socket, firstBytesTimeoutMs).then((protocol) => {
         if (protocol === 'h2') injector().injectConnection(socket);
         else socket.destroy();
-      });
+      }).catch(() => socket.destroy());
     });
   }
 
-  /** grpc-js target for this entrance. */
+  /** The socket's path (after listen()). */
+  get path(): string {
+    if (this.dir === undefined) throw new Error('internal listener is not listening');
+    return join(this.dir, 'grpc.sock');
+  }
+
+  /** grpc-js target for this entrance (after listen()). */
   get target(): string {
     return `unix:${this.path}`;
   }
 
   listen(): Promise<void> {
+    this.dir ??= mkdtempSync(join(tmpdir(), 'sluice-gw-'));
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(this.path, () => {
@@ -44,14 +51,18 @@ export class InternalListener {
   }
 
   close(): Promise<void> {
+    const removeDir = (): void => {
+      if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+      this.dir = undefined;
+    };
     return new Promise((resolve) => {
       if (!this.server.listening) {
-        rmSync(this.dir, { recursive: true, force: true });
+        removeDir();
         resolve();
         return;
       }
       this.server.close(() => {
-        rmSync(this.dir, { recursive: true, force: true });
+        removeDir();
         resolve();
       });
     });
