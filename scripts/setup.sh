@@ -6,9 +6,12 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v openssl >/dev/null || need+=(openssl)
+command -v etcd >/dev/null || need+=(etcd-server)
+command -v prometheus >/dev/null || need+=(prometheus)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
   command -v nginx >/dev/null || need+=(nginx)
   command -v wrk >/dev/null || need+=(wrk)
+  command -v redis-server >/dev/null || need+=(redis-server)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"

@@ -1,0 +1,2 @@
+// @sluice/etcd: the etcd client, lease keeper, publisher and resyncing watcher.
+export {};

@@ -1,0 +1,2 @@
+// @sluice/scheduler: the weighted-fair load scheduler of the agent.
+export {};
