@@ -8,6 +8,12 @@ export interface CheckHTTPResponse {
   'ok_response'?: (_sluice_flowcontrol_checkhttp_v1_OkHttpResponse | null);
   'denied_response'?: (_sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse | null);
   'check_response'?: (_aperture_flowcontrol_check_v1_CheckResponse | null);
+  /**
+   * Set when check_response.expect_end is true (flux meters measure the
+   * flow): the caller reports the flow's end with FlowEnd(control_point,
+   * flow_id, status_code, duration) once the workload's response has ended.
+   */
+  'flow_id'?: (string);
   'http_response'?: "ok_response"|"denied_response";
 }
 
@@ -15,5 +21,11 @@ export interface CheckHTTPResponse__Output {
   'ok_response'?: (_sluice_flowcontrol_checkhttp_v1_OkHttpResponse__Output | null);
   'denied_response'?: (_sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output | null);
   'check_response': (_aperture_flowcontrol_check_v1_CheckResponse__Output | null);
+  /**
+   * Set when check_response.expect_end is true (flux meters measure the
+   * flow): the caller reports the flow's end with FlowEnd(control_point,
+   * flow_id, status_code, duration) once the workload's response has ended.
+   */
+  'flow_id': (string);
   'http_response'?: "ok_response"|"denied_response";
 }
