@@ -56,3 +56,16 @@ export type { FlowPreviewServiceClient, FlowPreviewServiceHandlers, FlowPreviewS
 export type { PreviewFlowLabelsResponse, PreviewFlowLabelsResponse__Output } from './sluice/flowcontrol/preview/v1/PreviewFlowLabelsResponse.js';
 export type { PreviewHTTPRequestsResponse, PreviewHTTPRequestsResponse__Output } from './sluice/flowcontrol/preview/v1/PreviewHTTPRequestsResponse.js';
 export type { PreviewRequest, PreviewRequest__Output } from './sluice/flowcontrol/preview/v1/PreviewRequest.js';
+export type { DeletePolicyResponse, DeletePolicyResponse__Output } from './sluice/policies/v1/DeletePolicyResponse.js';
+export type { ListDecisionsRequest, ListDecisionsRequest__Output } from './sluice/policies/v1/ListDecisionsRequest.js';
+export type { ListDecisionsResponse, ListDecisionsResponse__Output } from './sluice/policies/v1/ListDecisionsResponse.js';
+export type { ListPoliciesRequest, ListPoliciesRequest__Output } from './sluice/policies/v1/ListPoliciesRequest.js';
+export type { ListPoliciesResponse, ListPoliciesResponse__Output } from './sluice/policies/v1/ListPoliciesResponse.js';
+export type { Policy, Policy__Output } from './sluice/policies/v1/Policy.js';
+export type { PolicyNameRequest, PolicyNameRequest__Output } from './sluice/policies/v1/PolicyNameRequest.js';
+export type { PolicyResponse, PolicyResponse__Output } from './sluice/policies/v1/PolicyResponse.js';
+export type { PolicyServiceClient, PolicyServiceHandlers, PolicyServiceDefinition } from './sluice/policies/v1/PolicyService.js';
+export type { PublishedDecisionEntry, PublishedDecisionEntry__Output } from './sluice/policies/v1/PublishedDecisionEntry.js';
+export type { SetVariableRequest, SetVariableRequest__Output } from './sluice/policies/v1/SetVariableRequest.js';
+export type { SetVariableResponse, SetVariableResponse__Output } from './sluice/policies/v1/SetVariableResponse.js';
+export type { UpsertPolicyRequest, UpsertPolicyRequest__Output } from './sluice/policies/v1/UpsertPolicyRequest.js';
