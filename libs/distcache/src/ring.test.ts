@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Ring } from './ring.js';
+
+const KEYS = Array.from({ length: 10_000 }, (_, i) => `policy-a/root.0/user-${i}`);
+const memberId = fc.stringMatching(/^[a-z0-9-]{4,20}$/);
+const memberSet = (n: number) => fc.uniqueArray(memberId, { minLength: n, maxLength: n });
+
+function counts(ring: Ring): Map<string, number> {
+  const c = new Map<string, number>(ring.members.map((m) => [m, 0]));
+  for (const k of KEYS) {
+    const o = ring.owner(k);
+    assert.ok(o !== undefined);
+    c.set(o, (c.get(o) ?? 0) + 1);
+  }
+  return c;
+}
+
+test('5 members each own their even share of the keys within 10%', () => {
+  fc.assert(
+    fc.property(memberSet(5), (ids) => {
+      const c = counts(new Ring(ids));
+      for (const [m, n] of c) assert.ok(Math.abs(n / (KEYS.length / 5) - 1) <= 0.1, `${m} owns ${n} of ${KEYS.length}`);
+    }),
+    { numRuns: 15 },
+  );
+});
+
+test('a joining member takes keys only for itself, about 1/(n+1) of them', () => {
+  fc.assert(
+    fc.property(memberSet(5), (ids) => {
+      const before = new Ring(ids.slice(0, 4));
+      const after = new Ring(ids);
+      let moved = 0;
+      for (const k of KEYS) {
+        const a = before.owner(k);
+        const b = after.owner(k);
+        if (a !== b) {
+          moved++;
+          assert.equal(b, ids[4], `key ${k} moved from ${a} to ${b}, not to the joining member`);
+        }
+      }
+      assert.ok(moved / KEYS.length <= 0.2 * 1.1, `moved ${moved}`);
+      assert.ok(moved > 0);
+    }),
+    { numRuns: 10 },
+  );
+});
+
+test('a leaving member gives away only its own keys', () => {
+  fc.assert(
+    fc.property(memberSet(5), fc.nat(4), (ids, gone) => {
+      const before = new Ring(ids);
+      const after = new Ring(ids.filter((_, i) => i !== gone));
+      for (const k of KEYS) {
+        const a = before.owner(k);
+        if (a !== ids[gone]) assert.equal(after.owner(k), a);
+        else assert.notEqual(after.owner(k), ids[gone]);
+      }
+    }),
+    { numRuns: 10 },
+  );
+});
+
+test('owners lists the owner first then distinct replicas, capped at the member count', () => {
+  const r = new Ring(['a', 'b', 'c']);
+  for (const k of KEYS.slice(0, 200)) {
+    const o = r.owners(k, 2);
+    assert.equal(o.length, 2);
+    assert.equal(o[0], r.owner(k));
+    assert.notEqual(o[0], o[1]);
+    assert.equal(new Set(r.owners(k, 9)).size, 3);
+  }
+  assert.deepEqual(new Ring([]).owners('x', 2), []);
+  assert.equal(new Ring([]).owner('x'), undefined);
+  assert.deepEqual(new Ring(['z']).owners('x', 0), ['z']);
+});
+
+test('rings of the same members place every key alike, whatever the order', () => {
+  const a = new Ring(['m1', 'm2', 'm3']);
+  const b = new Ring(['m3', 'm1', 'm2', 'm1']);
+  assert.ok(a.sameAs(b));
+  for (const k of KEYS.slice(0, 500)) assert.equal(a.owner(k), b.owner(k));
+});
