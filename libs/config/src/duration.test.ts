@@ -28,3 +28,14 @@ test('refuses durations past the int64 nanoseconds Go has (no Infinity, no overf
 test('formats round-trip', () => {
   for (const ms of [0, 250, 1000, 90_000, 3_723_000, -1000]) assert.equal(parseDuration(formatDuration(ms)), ms);
 });
+
+test('a well-formed duration past Go\'s maximum is told apart from one that is not a duration', async () => {
+  const { durationProblem, durationProblemMessage, MAX_DURATION_TEXT, parseDuration } = await import('./duration.js');
+  assert.equal(durationProblem('100000000h'), 'too-large');
+  assert.equal(durationProblem(`${'9'.repeat(400)}h`), 'too-large');
+  assert.equal(durationProblem('10 parsecs'), 'syntax');
+  assert.equal(durationProblem('2562047h'), undefined);
+  assert.match(durationProblemMessage('100000000h') ?? '', new RegExp(`too large: at most ${MAX_DURATION_TEXT.replace('.', '\\.')}`));
+  assert.throws(() => parseDuration('100000000h'), /too large: at most 2562047h47m16\.854775807s/);
+  assert.throws(() => parseDuration('1x'), /invalid duration "1x": want Go syntax/);
+});

@@ -20,8 +20,32 @@ const MAX_MS = 9_223_372_036_854.775;
 
 const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
 
-/** Milliseconds of a Go duration string, or undefined when it is not one. */
-export function tryParseDuration(text: string): number | undefined {
+/** Go's largest duration as Go prints it. */
+export const MAX_DURATION_TEXT = '2562047h47m16.854775807s';
+
+/** Why a text is not a usable duration: `syntax` (not Go duration syntax) or `too-large` (past Go's maximum). */
+export type DurationProblem = 'syntax' | 'too-large';
+
+/**
+ * What is wrong with a duration text, or undefined when it parses: tells a well-formed
+ * duration longer than Go allows (`100000000h`) from one that is not a duration at all.
+ */
+export function durationProblem(text: string): DurationProblem | undefined {
+  if (tryParseDuration(text) !== undefined) return undefined;
+  return tryParseDuration(text, Infinity) !== undefined ? 'too-large' : 'syntax';
+}
+
+/** A message for a duration text that does not parse, naming the maximum when it is too large. */
+export function durationProblemMessage(text: string): string | undefined {
+  const p = durationProblem(text);
+  if (p === undefined) return undefined;
+  return p === 'too-large'
+    ? `duration ${JSON.stringify(text)} is too large: at most ${MAX_DURATION_TEXT} (about 292 years)`
+    : `invalid duration ${JSON.stringify(text)}: want Go syntax such as 10s, 1m30s, 250ms`;
+}
+
+/** Milliseconds of a Go duration string, or undefined when it is not one (or longer than `maxMs`, Go's maximum by default). */
+export function tryParseDuration(text: string, maxMs = MAX_MS): number | undefined {
   if (typeof text !== 'string' || text.length === 0) return undefined;
   let i = 0;
   let sign = 1;
@@ -40,7 +64,7 @@ export function tryParseDuration(text: string): number | undefined {
     const m = PART.exec(rest);
     if (m === null) return undefined;
     total += Number(m[1]) * (UNIT_MS[m[2] as string] as number);
-    if (!(total <= MAX_MS)) return undefined; // overflows Go's int64 nanoseconds (or Infinity)
+    if (!(total <= maxMs)) return undefined; // overflows Go's int64 nanoseconds (or Infinity)
     pos = PART.lastIndex;
   }
   return sign * total;
@@ -49,7 +73,7 @@ export function tryParseDuration(text: string): number | undefined {
 /** Milliseconds of a Go duration string; throws a TypeError naming the text otherwise. */
 export function parseDuration(text: string): number {
   const ms = tryParseDuration(text);
-  if (ms === undefined) throw new TypeError(`invalid duration ${JSON.stringify(text)}: want Go syntax such as 10s, 1m30s, 250ms`);
+  if (ms === undefined) throw new TypeError(durationProblemMessage(text) ?? `invalid duration ${JSON.stringify(text)}`);
   return ms;
 }
 

@@ -1,4 +1,4 @@
-export { parseDuration, tryParseDuration, formatDuration } from './duration.js';
+export { parseDuration, tryParseDuration, formatDuration, durationProblem, durationProblemMessage, MAX_DURATION_TEXT, type DurationProblem } from './duration.js';
 export type * from './types.js';
 export * from './schema/index.js';
 export { PROCESSES, type ProcessName, type ProcessSpec, type ConfigByProcess } from './process.js';

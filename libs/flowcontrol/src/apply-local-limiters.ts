@@ -3,18 +3,26 @@ import type { Engine } from './engine.js';
 import type { LocalLimiterSpec } from './local-limiters-config.js';
 import { LocalTokenBucketStore } from './local-token-bucket-store.js';
 import { RateLimiter } from './rate-limiter.js';
+import type { RateLimiterMetrics } from './rate-limiter-metrics.js';
+
+export interface LocalLimitersOptions {
+  /** Counts bucket evictions (rateLimiterMetrics of the process registry). */
+  metrics?: RateLimiterMetrics;
+}
 
 /** A rate limiter of the local limiters file, ready to register. */
-export function createLocalRateLimiter(spec: LocalLimiterSpec): RateLimiter {
+export function createLocalRateLimiter(spec: LocalLimiterSpec, opts: LocalLimitersOptions = {}): RateLimiter {
   const store = new LocalTokenBucketStore(
     { capacity: spec.bucket_capacity, fillAmount: spec.fill_amount, intervalMs: spec.interval, continuousFill: spec.continuous_fill },
-    { maxIdleMs: spec.max_idle_time },
+    { maxIdleMs: spec.max_idle_time, maxKeys: spec.max_buckets, ...(opts.metrics !== undefined ? { onEvict: opts.metrics.evictionsOf(spec.name) } : {}) },
   );
   return new RateLimiter({
     identity: { policy_name: 'local', policy_hash: '', component_id: spec.name },
     store,
     ...(spec.label_key !== undefined ? { labelKey: spec.label_key } : {}),
     tokensLabelKey: spec.tokens_label_key,
+    tokensFromRequestLabels: spec.tokens_from_request_labels,
+    fractionalTokens: spec.fractional_tokens,
   });
 }
 
@@ -25,12 +33,12 @@ export function createLocalRateLimiter(spec: LocalLimiterSpec): RateLimiter {
  * (`[1].label_matcher.match_expressions[0].operator`). Answers a function
  * that removes them all.
  */
-export function applyLocalLimiters(engine: Engine, specs: readonly LocalLimiterSpec[]): () => void {
+export function applyLocalLimiters(engine: Engine, specs: readonly LocalLimiterSpec[], opts: LocalLimitersOptions = {}): () => void {
   const undo: (() => void)[] = [];
   try {
     specs.forEach((spec, i) => {
       try {
-        undo.push(engine.register(createLocalRateLimiter(spec), {
+        undo.push(engine.register(createLocalRateLimiter(spec, opts), {
           control_point: spec.control_point,
           service: spec.service,
           agent_group: spec.agent_group,

@@ -16,6 +16,12 @@ export interface DecideContext {
   readonly nowMs: number;
   /** The caller's deadline in epoch milliseconds; undefined when there is none. */
   readonly deadlineMs: number | undefined;
+  /**
+   * The labels a flow's cost (a rate limiter's tokens label) may be read from: every label of
+   * an SDK Check (the application sets them), only classifier outputs of an HTTP flow (its
+   * request labels, baggage included, come from the client). Undefined: every label.
+   */
+  readonly costLabels?: Readonly<Record<string, string>>;
 }
 
 /** The answer of one limiter for one flow. */

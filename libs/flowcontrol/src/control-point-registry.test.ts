@@ -23,3 +23,12 @@ test('entries expire after the TTL', () => {
   assert.deepEqual(r.list(1500).map((e) => e.controlPoint), ['new']);
   assert.equal(r.size, 1);
 });
+
+test('listed most recently seen first, as the OpenAPI says; ties by control point, service, type', () => {
+  const r = new ControlPointRegistry();
+  r.record('a', ['s'], 'http', 10);
+  r.record('b', ['s'], 'http', 30);
+  r.record('c', ['s2', 's1'], 'feature', 20);
+  r.record('a', ['s'], 'http', 40);
+  assert.deepEqual(r.list(50).map((e) => `${e.controlPoint}/${e.service}`), ['a/s', 'b/s', 'c/s1', 'c/s2']);
+});

@@ -95,12 +95,15 @@ export class ControlPointRegistry {
     return out;
   }
 
-  /** The entries seen within the TTL, sorted by control point, service, type. */
+  /**
+   * The entries seen within the TTL, most recently seen first (what an operator looking for
+   * live traffic wants on top); entries seen in the same millisecond by control point, service, type.
+   */
   list(nowMs = Date.now()): ControlPointEntry[] {
     this.expire(nowMs);
     return this.collect()
       .map((e) => ({ ...e }))
-      .sort((a, b) => cmp(a.controlPoint, b.controlPoint) || cmp(a.service, b.service) || cmp(a.type, b.type));
+      .sort((a, b) => b.lastSeenMs - a.lastSeenMs || cmp(a.controlPoint, b.controlPoint) || cmp(a.service, b.service) || cmp(a.type, b.type));
   }
 
   get size(): number {

@@ -222,7 +222,7 @@ test('control points seen are recorded per service and type', async () => {
   await e.check(flow({}, ['s1', 's2']));
   await e.check({ controlPoint: 'ingress', labels: {}, services: [], type: 'http' });
   await e.check(flow({}, ['s1']));
-  assert.deepEqual(e.controlPoints.list().map((c) => [c.controlPoint, c.service, c.type, c.flows]), [
+  assert.deepEqual(e.controlPoints.list().map((c) => [c.controlPoint, c.service, c.type, c.flows]).sort(), [
     ['cp', 's1', 'feature', 2], ['cp', 's2', 'feature', 1], ['ingress', 'any', 'http', 1],
   ]);
 });

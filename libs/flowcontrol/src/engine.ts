@@ -24,6 +24,8 @@ export interface EngineOptions {
 const NO_CLASSIFIERS: readonly ClassifierRecord[] = Object.freeze([]);
 const NO_NAMES: readonly string[] = Object.freeze([]);
 const NO_LIMITERS: readonly LimiterRecord[] = Object.freeze([]);
+/** Labels an HTTP flow's cost may come from when no classifier added any: none. */
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 const UNSAFE_VALUE_CHARS = /[\s\\/;",]/g;
 
 function defaultNow(): number {
@@ -163,7 +165,7 @@ export class Engine {
 
     const state: RunState = {
       request, set, labels, addedLabels, classifiers, fluxMeters,
-      ctx: { nowMs, deadlineMs: request.deadlineMs },
+      ctx: { nowMs, deadlineMs: request.deadlineMs, costLabels: request.type === 'http' ? addedLabels ?? NO_LABELS : labels },
       limiters: [], results: [],
     };
     if (set.limiterGroups.length === 0) return this.finish(state, -1);

@@ -25,7 +25,8 @@ test('a valid file loads with defaults filled in', () => {
   assert.deepEqual(specs[0], {
     name: 'local-limiter-0', control_point: 'ingress', service: 'api', agent_group: 'default',
     label_matcher: { match_labels: { 'http.method': 'GET' } }, bucket_capacity: 2, fill_amount: 1, interval: 10_000,
-    label_key: 'user', tokens_label_key: 'tokens', continuous_fill: false, max_idle_time: 60_000,
+    label_key: 'user', tokens_label_key: 'tokens', tokens_from_request_labels: false, fractional_tokens: false, max_buckets: 100_000,
+    continuous_fill: false, max_idle_time: 60_000,
   });
   assert.equal(specs[1].service, 'any');
   assert.equal(specs[1].continuous_fill, true);
@@ -105,4 +106,34 @@ test('a bad label matcher registers nothing and names the limiter', () => {
     return true;
   });
   return Promise.resolve(engine.check({ controlPoint: 'a', labels: {}, services: [] })).then((d) => assert.equal(d.accepted, true, 'first limiter rolled back'));
+});
+
+test('a capacity of .nan or .inf is refused as not finite, naming the value', () => {
+  for (const [text, shown] of [['.nan', 'NaN'], ['.inf', 'Infinity'], ['-.inf', '-Infinity']]) {
+    assert.throws(() => loadLocalLimiters(`- { control_point: a, bucket_capacity: ${text}, fill_amount: 1, interval: 1s }`), (err: Error) => {
+      assert.ok(err instanceof LocalLimitersError);
+      assert.match(err.message, new RegExp(`\\[0\\]\\.bucket_capacity: must be a finite number, got ${shown.replace('-', '\\-')}`));
+      return true;
+    });
+  }
+});
+
+test('a duration past Go\'s maximum is refused as too large, naming the maximum', () => {
+  assert.throws(() => loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 100000000h }'),
+    /\[0\]\.interval: is too large: at most 2562047h47m16\.854775807s/);
+  assert.throws(() => loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 10 parsecs }'),
+    /\[0\]\.interval: must be a duration such as/);
+});
+
+test('cost options and max_buckets are read and checked', () => {
+  const [spec] = loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 1s, tokens_from_request_labels: true, fractional_tokens: true, max_buckets: 50 }');
+  assert.equal(spec.tokens_from_request_labels, true);
+  assert.equal(spec.fractional_tokens, true);
+  assert.equal(spec.max_buckets, 50);
+  assert.throws(() => loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 1s, fractional_tokens: yes please, max_buckets: 0 }'), (err: Error) => {
+    assert.match(err.message, /\[0\]\.fractional_tokens: must be a boolean, got string/);
+    assert.match(err.message, /\[0\]\.max_buckets: must be an integer from 1 to 10000000, got 0/);
+    return true;
+  });
+  assert.throws(() => loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 1s, max_buckets: 1.5 }'), /max_buckets: must be an integer/);
 });

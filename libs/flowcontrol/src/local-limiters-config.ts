@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
-import { tryParseDuration } from '@sluice/config';
+import { durationProblem, MAX_DURATION_TEXT, tryParseDuration } from '@sluice/config';
 import { InvalidArgumentError } from '@sluice/errors';
+import { DEFAULT_MAX_BUCKETS } from './local-token-bucket-store.js';
 import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
 
 /**
@@ -16,7 +17,10 @@ import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
  *   fill_amount: 10
  *   interval: 1s
  *   label_key: http.request.header.user_id   # default: one bucket for all
- *   tokens_label_key: tokens                 # default: tokens
+ *   tokens_label_key: tokens                 # default: tokens (classifier outputs only for HTTP flows)
+ *   tokens_from_request_labels: false        # default: false (true: the client's baggage may set the cost)
+ *   fractional_tokens: false                 # default: false (costs below 1 token count as 1)
+ *   max_buckets: 100000                      # default: 100000 (least recently used evicted past it)
  *   continuous_fill: true                    # default: true
  *   max_idle_time: 7200s                     # default: 7200s
  *   name: per-user                           # default: local-limiter-<index>
@@ -34,6 +38,10 @@ export interface LocalLimiterSpec {
   interval: number;
   label_key?: string;
   tokens_label_key: string;
+  tokens_from_request_labels: boolean;
+  fractional_tokens: boolean;
+  /** Buckets kept at most (one per value of label_key); past it the least recently used is evicted. */
+  max_buckets: number;
   continuous_fill: boolean;
   /** Milliseconds. */
   max_idle_time: number;
@@ -41,8 +49,12 @@ export interface LocalLimiterSpec {
 
 const KEYS = new Set([
   'name', 'control_point', 'service', 'agent_group', 'label_matcher', 'bucket_capacity', 'fill_amount',
-  'interval', 'label_key', 'tokens_label_key', 'continuous_fill', 'max_idle_time',
+  'interval', 'label_key', 'tokens_label_key', 'tokens_from_request_labels', 'fractional_tokens', 'max_buckets',
+  'continuous_fill', 'max_idle_time',
 ]);
+
+/** The largest max_buckets a file may ask for. */
+export const MAX_BUCKETS_LIMIT = 10_000_000;
 
 /** Every problem of a local limiters file, each with its path (`[2].interval`). */
 export class LocalLimitersError extends InvalidArgumentError {
@@ -97,7 +109,8 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
     const num = (key: string): number => {
       const v = o[key];
       if (v === undefined || v === null) { bad(key, 'is required'); return 0; }
-      if (typeof v !== 'number' || !Number.isFinite(v)) { bad(key, `must be a number, got ${typeName(v)}`); return 0; }
+      if (typeof v !== 'number') { bad(key, `must be a number, got ${typeName(v)}`); return 0; }
+      if (!Number.isFinite(v)) { bad(key, `must be a finite number, got ${String(v)}`); return 0; }
       if (v < 0) { bad(key, `must be >= 0, got ${v}`); return 0; }
       return v;
     };
@@ -108,7 +121,11 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
         return dflt ?? 0;
       }
       const ms = typeof v === 'string' ? tryParseDuration(v) : undefined;
-      if (ms === undefined) { bad(key, `must be a duration such as "1s" or "1m30s", got ${JSON.stringify(v)}`); return 0; }
+      if (ms === undefined) {
+        if (typeof v === 'string' && durationProblem(v) === 'too-large') bad(key, `is too large: at most ${MAX_DURATION_TEXT} (about 292 years), got ${JSON.stringify(v)}`);
+        else bad(key, `must be a duration such as "1s" or "1m30s", got ${JSON.stringify(v)}`);
+        return 0;
+      }
       if (ms <= 0) { bad(key, `must be > 0, got ${JSON.stringify(v)}`); return 0; }
       return ms;
     };
@@ -116,8 +133,21 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
     if (control_point.length > MAX_CONTROL_POINT_LENGTH) bad('control_point', `must be at most ${MAX_CONTROL_POINT_LENGTH} characters`);
     const lm = o.label_matcher;
     if (lm !== undefined && (typeof lm !== 'object' || lm === null || Array.isArray(lm))) bad('label_matcher', `must be an object, got ${typeName(lm)}`);
-    const cf = o.continuous_fill;
-    if (cf !== undefined && typeof cf !== 'boolean') bad('continuous_fill', `must be a boolean, got ${typeName(cf)}`);
+    const bool = (key: string, dflt: boolean): boolean => {
+      const v = o[key];
+      if (v === undefined || v === null) return dflt;
+      if (typeof v !== 'boolean') { bad(key, `must be a boolean, got ${typeName(v)}`); return dflt; }
+      return v;
+    };
+    const maxBuckets = (): number => {
+      const v = o.max_buckets;
+      if (v === undefined || v === null) return DEFAULT_MAX_BUCKETS;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_BUCKETS_LIMIT) {
+        bad('max_buckets', `must be an integer from 1 to ${MAX_BUCKETS_LIMIT}, got ${typeof v === 'number' ? String(v) : typeName(v)}`);
+        return DEFAULT_MAX_BUCKETS;
+      }
+      return v;
+    };
     specs.push({
       name: str('name', false, `local-limiter-${i}`) ?? `local-limiter-${i}`,
       control_point,
@@ -129,7 +159,10 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
       interval: dur('interval', undefined),
       ...(str('label_key', false) ? { label_key: str('label_key', false) } : {}),
       tokens_label_key: str('tokens_label_key', false, 'tokens') ?? 'tokens',
-      continuous_fill: typeof cf === 'boolean' ? cf : true,
+      tokens_from_request_labels: bool('tokens_from_request_labels', false),
+      fractional_tokens: bool('fractional_tokens', false),
+      max_buckets: maxBuckets(),
+      continuous_fill: bool('continuous_fill', true),
       max_idle_time: dur('max_idle_time', 7_200_000),
     });
   });

@@ -5,9 +5,19 @@ import type { TokenBucketStore } from './token-bucket-store.js';
 export interface LocalTokenBucketStoreOptions {
   /** Buckets not used for this long are dropped (they would be full again anyway). <= 0: never. Default 2 hours. */
   maxIdleMs?: number;
-  /** Buckets kept at most; past it the oldest-created go first. Default 100 000. */
+  /**
+   * Buckets kept at most; past it the least recently used one goes (it starts full when its key
+   * comes back). Default 100 000.
+   */
   maxKeys?: number;
+  /** Told of every bucket dropped: `capacity` (the key bound, least recently used) or `idle` (max idle time). */
+  onEvict?: (reason: BucketEvictionReason, count: number) => void;
 }
+
+export type BucketEvictionReason = 'capacity' | 'idle';
+
+/** Buckets one local store keeps at most, by default. */
+export const DEFAULT_MAX_BUCKETS = 100_000;
 
 /** Longest key kept as it is; a longer one (a label value of any size) is kept as its SHA-256. */
 const MAX_PLAIN_KEY_LENGTH = 64;
@@ -20,8 +30,11 @@ function bucketKey(key: string): string {
 /**
  * Token buckets held in this process, one per key, with bounded memory:
  * idle buckets are swept out (a sweep runs at most once per
- * min(max idle, 1 min), on a take), the number of keys is capped, and a key
- * longer than 64 characters is kept as its digest.
+ * min(max idle, 1 min), on a take), the number of keys is capped with
+ * least-recently-used eviction, and a key longer than 64 characters is kept
+ * as its digest. The Map is kept in order of last use (a used bucket is
+ * re-inserted at the end), so the first key is always the least recently
+ * used: a flood of new keys evicts idle buckets, never one in use.
  */
 export class LocalTokenBucketStore implements TokenBucketStore {
   private params: TokenBucketParams;
@@ -30,26 +43,34 @@ export class LocalTokenBucketStore implements TokenBucketStore {
   private readonly maxKeys: number;
   private readonly sweepEveryMs: number;
   private lastSweepMs = -Infinity;
+  private readonly onEvict: ((reason: BucketEvictionReason, count: number) => void) | undefined;
 
   constructor(params: TokenBucketParams, opts: LocalTokenBucketStoreOptions = {}) {
     this.params = params;
     this.maxIdleMs = opts.maxIdleMs ?? 7_200_000;
-    this.maxKeys = Math.max(1, opts.maxKeys ?? 100_000);
+    this.maxKeys = Math.max(1, opts.maxKeys ?? DEFAULT_MAX_BUCKETS);
     this.sweepEveryMs = this.maxIdleMs > 0 ? Math.min(this.maxIdleMs, 60_000) : Infinity;
+    this.onEvict = opts.onEvict;
   }
 
   take(label: string, tokens: number, nowMs: number): TakeResult {
     if (nowMs - this.lastSweepMs >= this.sweepEveryMs) this.sweep(nowMs);
     const key = bucketKey(label);
-    let b = this.buckets.get(key);
+    const buckets = this.buckets;
+    let b = buckets.get(key);
     if (b === undefined) {
-      if (this.buckets.size >= this.maxKeys) {
-        const oldest = this.buckets.keys().next().value;
-        if (oldest !== undefined) this.buckets.delete(oldest);
+      if (buckets.size >= this.maxKeys) {
+        const lru = buckets.keys().next().value;
+        if (lru !== undefined) {
+          buckets.delete(lru);
+          this.onEvict?.('capacity', 1);
+        }
       }
       b = newBucket(this.params, nowMs);
-      this.buckets.set(key, b);
+    } else {
+      buckets.delete(key);
     }
+    buckets.set(key, b);
     return take(b, this.params, tokens, nowMs);
   }
 
@@ -68,7 +89,14 @@ export class LocalTokenBucketStore implements TokenBucketStore {
     this.lastSweepMs = nowMs;
     if (this.maxIdleMs <= 0) return;
     const cutoff = nowMs - this.maxIdleMs;
-    for (const [key, b] of this.buckets) if (b.lastUsedMs <= cutoff) this.buckets.delete(key);
+    let dropped = 0;
+    // In order of last use: stop at the first bucket used since the cutoff.
+    for (const [key, b] of this.buckets) {
+      if (b.lastUsedMs > cutoff) break;
+      this.buckets.delete(key);
+      dropped++;
+    }
+    if (dropped > 0) this.onEvict?.('idle', dropped);
   }
 
   get size(): number {

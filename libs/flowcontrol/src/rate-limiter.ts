@@ -9,8 +9,17 @@ export interface RateLimiterOptions {
   store: TokenBucketStore;
   /** One bucket per value of this label; a flow without it is accepted (KEY_NOT_FOUND). Unset: one bucket. */
   labelKey?: string;
-  /** Label holding the flow's cost in tokens. Default `tokens`; absent or invalid: 1. */
+  /**
+   * Label holding the flow's cost in tokens. Default `tokens`. It is read from the context's
+   * `costLabels` (for HTTP flows: classifier outputs only, never the client's baggage) unless
+   * `tokensFromRequestLabels`. A cost is a finite number >= 1, rounded up to a whole token;
+   * anything else (absent, 0, negative, a fraction below 1, not a number) costs 1.
+   */
   tokensLabelKey?: string;
+  /** Read the tokens label from every label of the flow, client-set ones included (opt in). */
+  tokensFromRequestLabels?: boolean;
+  /** Costs any finite number > 0 as it is, fractions included (opt in); still 1 for anything else. */
+  fractionalTokens?: boolean;
   /** Let every flow through without taking tokens (until a decision arrives). */
   passThrough?: boolean;
 }
@@ -25,6 +34,8 @@ export class RateLimiter implements Limiter {
   readonly identity: ComponentIdentity;
   readonly labelKey: string | undefined;
   readonly tokensLabelKey: string;
+  readonly tokensFromRequestLabels: boolean;
+  readonly fractionalTokens: boolean;
   passThrough: boolean;
   private readonly store: TokenBucketStore;
 
@@ -33,6 +44,8 @@ export class RateLimiter implements Limiter {
     this.store = opts.store;
     this.labelKey = opts.labelKey === '' ? undefined : opts.labelKey;
     this.tokensLabelKey = opts.tokensLabelKey === undefined || opts.tokensLabelKey === '' ? 'tokens' : opts.tokensLabelKey;
+    this.tokensFromRequestLabels = opts.tokensFromRequestLabels ?? false;
+    this.fractionalTokens = opts.fractionalTokens ?? false;
     this.passThrough = opts.passThrough ?? false;
   }
 
@@ -44,7 +57,8 @@ export class RateLimiter implements Limiter {
       if (v === undefined) return KEY_NOT_FOUND;
       key = v;
     }
-    const tokens = tokensOf(labelValueOf(labels, this.tokensLabelKey));
+    const costLabels = this.tokensFromRequestLabels ? labels : ctx.costLabels ?? labels;
+    const tokens = tokensOf(labelValueOf(costLabels, this.tokensLabelKey), this.fractionalTokens);
     const r = this.store.take(key, tokens, ctx.nowMs);
     if (typeof (r as Promise<TakeResult>).then === 'function') return (r as Promise<TakeResult>).then((t) => toResult(t, key, tokens));
     return toResult(r as TakeResult, key, tokens);
@@ -55,10 +69,16 @@ export class RateLimiter implements Limiter {
   }
 }
 
-function tokensOf(raw: string | undefined): number {
-  if (raw === undefined) return 1;
+/**
+ * The cost of a flow from its tokens label: never below one token unless the limiter opts into
+ * fractional costs, so a caller cannot make itself free (`tokens=0`, `1e-9`, `-5`, `NaN`).
+ */
+export function tokensOf(raw: string | undefined, fractional = false): number {
+  if (raw === undefined || raw.trim() === '') return 1;
   const n = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : 1;
+  if (!Number.isFinite(n)) return 1;
+  if (fractional) return n > 0 ? n : 1;
+  return n >= 1 ? Math.ceil(n) : 1;
 }
 
 function toResult(t: TakeResult, key: string, tokens: number): LimiterResult {

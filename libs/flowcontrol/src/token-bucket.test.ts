@@ -75,10 +75,13 @@ test('local store: one bucket per key, give back, idle eviction, key cap', () =>
   s.take('c', 1, 500);
   s.take('d', 1, 600);
   assert.equal(s.size, 3, 'at most maxKeys buckets');
-  assert.equal(s.peek('a'), undefined, 'the oldest went first');
+  assert.equal(s.peek('b'), undefined, 'the least recently used went first');
+  assert.equal(s.peek('a'), 2, 'a, used after b, kept');
+  s.take('a', 1, 700);
   s.take('d', 1, 1600);
-  assert.equal(s.size, 1, 'buckets idle for max_idle_time are swept');
-  assert.equal(s.peek('b'), undefined);
+  assert.equal(s.size, 2, 'buckets idle for max_idle_time are swept');
+  assert.equal(s.peek('c'), undefined);
+  assert.notEqual(s.peek('a'), undefined, 'used 900 ms ago: kept');
 });
 
 test('new parameters cap the tokens of existing buckets', () => {
@@ -109,4 +112,31 @@ test('local store: long keys (label values of any size) cost bounded memory and 
   const grown = process.memoryUsage().heapUsed - before;
   assert.equal(s.size, 203);
   assert.ok(grown < 4_000_000, `200 keys of 100 000 characters kept ${grown} bytes`);
+});
+
+test('local store: a flood of new keys evicts idle buckets, never the exhausted one in use, and counts evictions', () => {
+  const evicted: Record<string, number> = { capacity: 0, idle: 0 };
+  const s = new LocalTokenBucketStore({ capacity: 5, fillAmount: 1, intervalMs: 3_600_000, continuousFill: true }, {
+    maxKeys: 1000, onEvict: (reason, n) => { evicted[reason] += n; },
+  });
+  assert.equal(s.take('victim', 5, 0).ok, true, 'the attacked key exhausts its bucket');
+  for (let i = 0; i < 100_000; i++) {
+    s.take(`flood-${i}`, 1, 1);
+    if (i % 500 === 0) assert.equal(s.take('victim', 1, 1).ok, false, `still exhausted after ${i} flood keys`);
+  }
+  assert.equal(s.take('victim', 1, 1).ok, false, 'the exhausted bucket survived 100 000 distinct keys');
+  assert.equal(s.size, 1000);
+  assert.equal(evicted.capacity, 100_000 + 1 - 1000, 'every capacity eviction counted');
+  assert.equal(evicted.idle, 0);
+});
+
+test('local store: an idle sweep reports how many buckets it dropped', () => {
+  let idle = 0;
+  const s = new LocalTokenBucketStore(continuous, { maxIdleMs: 1000, onEvict: (reason, n) => { if (reason === 'idle') idle += n; } });
+  s.take('a', 1, 0);
+  s.take('b', 1, 0);
+  s.take('c', 1, 900);
+  s.take('c', 1, 1500);
+  assert.equal(idle, 2);
+  assert.equal(s.size, 1);
 });
