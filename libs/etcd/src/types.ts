@@ -1,0 +1,66 @@
+/** Where the client stands with etcd: not reached yet, reached, or lost (retrying with backoff). */
+export type EtcdState = 'connecting' | 'connected' | 'unavailable';
+
+/** What the etcd client logs with; a winston-like logger fits. */
+export interface EtcdLogger {
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+  debug?(message: string, meta?: Record<string, unknown>): void;
+}
+
+/**
+ * Receives the keys under a watched prefix, level-triggered: `reset` hands
+ * the whole current content (after the first get and after every resync),
+ * then `put` and `delete` each change in order. A handler that throws is
+ * logged; the watch goes on.
+ */
+export interface WatchHandler {
+  reset(entries: Map<string, string>): void;
+  put(key: string, value: string): void;
+  delete(key: string): void;
+}
+
+export interface PrefixWatch {
+  /** Stops watching; no handler call follows. */
+  stop(): void;
+}
+
+/**
+ * Keys kept on this process's lease. The desired content is remembered: after
+ * the lease was lost (etcd away longer than its TTL) a new lease is granted and
+ * every key is written again. A write that fails rejects, and the key is still
+ * written when etcd returns.
+ */
+export interface LeasedKeys {
+  /** Writes `value` at `key` on the lease; nothing is sent when the key already holds it on the current lease. */
+  put(key: string, value: string): Promise<void>;
+  /** Forgets `key` and deletes it. */
+  delete(key: string): Promise<void>;
+  /** Forgets every leased key under `prefix` and deletes the whole range. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** The keys this process keeps on its lease (desired, written or not), sorted. */
+  keys(): string[];
+}
+
+/** The process's etcd client. */
+export interface SluiceEtcd {
+  /** `etcd.namespace`: keys are built with it (libs/policies published.ts); it is not added here. */
+  readonly namespace: string;
+  /** Begins the session (lease, retries). Never fails because etcd is away. */
+  start(): Promise<void>;
+  /** Stops watches and retries, revokes the lease (its keys go at once), closes the connections. */
+  shutdown(): Promise<void>;
+  state(): EtcdState;
+  /** Called on every state change; answers a function that removes the listener. */
+  onStateChange(cb: (state: EtcdState, previous: EtcdState) => void): () => void;
+  readonly leased: LeasedKeys;
+  put(key: string, value: string): Promise<void>;
+  /** The value at `key`, or undefined when there is none. */
+  get(key: string): Promise<string | undefined>;
+  /** Every key under `prefix` with its value. */
+  getPrefix(prefix: string): Promise<Map<string, string>>;
+  delete(key: string): Promise<void>;
+  /** Full get, then a watch from that revision; on any break a resync (full get, `reset`) with backoff. */
+  watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch;
+}
