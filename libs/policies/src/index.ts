@@ -1,2 +1,9 @@
 // @sluice/policies: the policy language (schema, validation, compiler, circuit) and what the controller publishes for agents.
 export * from './published.js';
+export { validatePolicy, compilePolicy, type CompiledPolicy } from './compile.js';
+export { PolicyCompileError, type PolicyProblem } from './problems.js';
+export type { Circuit, CircuitInputs, CircuitOutput } from './circuit.js';
+export { policyJsonSchema, PolicySpecSchema, type PolicySpec } from './schema/policy.js';
+export { specHash, canonicalJson } from './hash.js';
+export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './components/index.js';
+export type { ComponentKind, KindContext, ComponentRuntime, SignalValue } from './components/kind.js';

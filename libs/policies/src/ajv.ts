@@ -1,0 +1,86 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { tryParseDuration } from '@sluice/config';
+import { PolicySpecSchema } from './schema/policy.js';
+import type { PolicyProblem } from './problems.js';
+import { isJsonObject, pathOfSegments, pointerSegments } from './path.js';
+
+let validate: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (validate === undefined) {
+    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, useDefaults: false, coerceTypes: false });
+    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-sluice-unsupported', 'x-sluice-ignored']) {
+      ajv.addKeyword({ keyword, schemaType: 'boolean' });
+    }
+    ajv.addKeyword({ keyword: 'x-sluice-type', schemaType: 'string' });
+    ajv.addFormat('positive_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) > 0 });
+    ajv.addFormat('nonnegative_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? -1) >= 0 });
+    validate = ajv.compile(PolicySpecSchema);
+  }
+  return validate;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function problemOf(error: ErrorObject): PolicyProblem | undefined {
+  const segments = pointerSegments(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const parent = error.parentSchema as { properties?: Record<string, unknown>; format?: string } | undefined;
+  const known = Object.keys(parent?.properties ?? {});
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return {
+        path: pathOfSegments('spec', [...segments, String(params.additionalProperty)]),
+        message: `unknown field ${JSON.stringify(params.additionalProperty)}; known fields here: ${known.join(', ')}`,
+      };
+    case 'required':
+      return { path: pathOfSegments('spec', [...segments, String(params.missingProperty)]), message: 'missing required field' };
+    case 'minProperties':
+      return { path: pathOfSegments('spec', segments), message: `set exactly one of: ${known.join(', ')}` };
+    case 'maxProperties':
+      return {
+        path: pathOfSegments('spec', segments),
+        message: `set exactly one of: ${known.join(', ')} (found ${isJsonObject(error.data) ? Object.keys(error.data).join(', ') : '?'})`,
+      };
+    case 'format':
+      return {
+        path: pathOfSegments('spec', segments),
+        message:
+          params.format === 'positive_duration'
+            ? `${show(error.data)} is not a positive duration in Go syntax (such as 10s, 1m30s, 250ms)`
+            : `${show(error.data)} is not a non-negative duration in Go syntax (such as 0s, 10s, 1m30s)`,
+      };
+    case 'propertyNames':
+      return undefined; // the pattern error that follows names the key
+    case 'pattern':
+      if ((error as { propertyName?: string }).propertyName !== undefined) {
+        const key = String((error as { propertyName?: string }).propertyName);
+        return { path: pathOfSegments('spec', [...segments, key]), message: `name ${JSON.stringify(key)} must match ${String(params.pattern)}` };
+      }
+      return { path: pathOfSegments('spec', segments), message: `${show(error.data)} must match ${String(params.pattern)}` };
+    default:
+      return { path: pathOfSegments('spec', segments), message: `${show(error.data)} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+/** Problems the schema finds (types, unknown and missing fields, bounds, enums, durations), every one at once. */
+export function schemaProblems(spec: unknown): PolicyProblem[] {
+  const v = validator();
+  if (v(spec)) return [];
+  const seen = new Set<string>();
+  const problems: PolicyProblem[] = [];
+  for (const error of v.errors ?? []) {
+    const p = problemOf(error);
+    if (p === undefined) continue;
+    const key = `${p.path}\n${p.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(p);
+    }
+  }
+  return problems;
+}

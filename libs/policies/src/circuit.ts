@@ -1,0 +1,51 @@
+import type { ComponentRuntime, KindCompiled, SignalValue, TickInputs } from './components/kind.js';
+import type { PublishedDecision } from './published.js';
+
+export interface CircuitInputs {
+  /** The latest result of each PromQL component, by its id (`CompiledPolicy.promql[].id`); undefined or absent is invalid. */
+  promql: ReadonlyMap<string, number | undefined>;
+  /** Values set through the API, by the signal name of a variable component. */
+  variables: ReadonlyMap<string, number>;
+}
+
+export interface CircuitOutput {
+  /** The decision of each flow-control component that has had valid inputs at least once, by component id. */
+  decisions: Map<string, PublishedDecision>;
+  /** Every signal's value at this tick; null when invalid. */
+  signals: Record<string, number | null>;
+}
+
+export interface Circuit {
+  tick(nowMs: number, inputs: CircuitInputs): CircuitOutput;
+}
+
+/** One component as the runtime sees it: where its inputs come from and where its outputs go. */
+export interface CircuitNode {
+  id: string;
+  inputs: readonly ({ signal: string } | { constant: SignalValue })[];
+  outputs: readonly (string | undefined)[];
+  compiled: KindCompiled;
+}
+
+/** A circuit over nodes already in evaluation order; each call makes fresh component state. */
+export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
+  const live = nodes.map((node) => ({ node, runtime: node.compiled.createRuntime() as ComponentRuntime }));
+  return {
+    tick(nowMs, inputs) {
+      const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables };
+      const signals: Record<string, number | null> = {};
+      const decisions = new Map<string, PublishedDecision>();
+      for (const { node, runtime } of live) {
+        const values = node.inputs.map((input) => ('signal' in input ? (signals[input.signal] ?? null) : input.constant));
+        const { outputs, decision } = runtime.tick(values, tick);
+        node.outputs.forEach((signal, i) => {
+          if (signal === undefined) return;
+          const v = outputs[i];
+          signals[signal] = v === undefined || v === null || Number.isNaN(v) ? null : v;
+        });
+        if (decision !== undefined) decisions.set(node.id, decision);
+      }
+      return { decisions, signals };
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { compileLabelMatcher } from '@sluice/selectors';
+import { parseDuration } from '@sluice/config';
+import { COMPONENT_KINDS } from './components/index.js';
+import { signal, type ComponentKind, type KindContext, type PortBounds, type SignalValue } from './components/kind.js';
+import { createCircuit, type Circuit, type CircuitNode } from './circuit.js';
+import { schemaProblems } from './ajv.js';
+import { orderGraph, type GraphNode } from './graph.js';
+import { specHash } from './hash.js';
+import { findMarked } from './markers.js';
+import { isJsonObject, memberPath } from './path.js';
+import { PolicyCompileError, type PolicyProblem } from './problems.js';
+import type { PublishedComponent, PublishedSelector } from './published.js';
+import { constantValue, type InPort } from './schema/ports.js';
+import { DEFAULT_EVALUATION_INTERVAL, type PolicySpec } from './schema/policy.js';
+import type { Selector } from './schema/selector.js';
+import { compileResources } from './resources.js';
+
+export interface CompiledPolicy {
+  name: string;
+  /** SHA-256 of the spec's canonical JSON. */
+  hash: string;
+  /** The spec as given. */
+  spec: unknown;
+  evaluationIntervalMs: number;
+  /** What the agents enforce: one entry per component and agent group. */
+  components: PublishedComponent[];
+  /** The PromQL queries the controller runs; `id` is the component id the circuit reads the result by. */
+  promql: { id: string; query: string; evaluationIntervalMs: number }[];
+  /** Signal names of the variable components (settable through the API). */
+  variables: string[];
+  /** JSON paths of inert Aperture parts accepted and ignored, e.g. `spec.resources.infra_meters`. */
+  ignored: string[];
+  /** A fresh circuit (its own component state). */
+  createCircuit(): Circuit;
+}
+
+const POLICY_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
+
+/** The kind a component object names, and the value under its path. */
+function kindOf(component: Record<string, unknown>): { kind: ComponentKind; spec: unknown; key: string } | undefined {
+  for (const kind of COMPONENT_KINDS) {
+    let value: unknown = component;
+    for (const segment of kind.path) value = isJsonObject(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
+    if (value !== undefined) return { kind, spec: value, key: kind.path.join('.') };
+  }
+  return undefined;
+}
+
+function labelMatcherProblem(err: unknown, path: string): PolicyProblem {
+  const field = (err as { field?: unknown }).field;
+  const at = typeof field === 'string' && field !== '' ? field : path;
+  const message = err instanceof Error ? err.message : String(err);
+  return { path: at, message: message.startsWith(`${at}: `) ? message.slice(at.length + 2) : message };
+}
+
+/** Everything that fails in a policy spec (empty when it compiles); never throws. */
+export function validatePolicy(spec: unknown): PolicyProblem[] {
+  return compileParts('policy', spec).problems;
+}
+
+/** Compile a policy, or throw PolicyCompileError with every problem found. */
+export function compilePolicy(name: string, spec: unknown): CompiledPolicy {
+  const { problems, compiled } = compileParts(name, spec);
+  if (compiled === undefined || problems.length > 0) throw new PolicyCompileError(name, problems);
+  return compiled;
+}
+
+function compileParts(name: string, spec: unknown): { problems: PolicyProblem[]; compiled?: CompiledPolicy } {
+  const problems: PolicyProblem[] = [];
+  if (typeof name !== 'string' || !POLICY_NAME.test(name)) {
+    problems.push({ path: 'name', message: `policy name ${JSON.stringify(name)} must be 1..253 letters, digits, '.', '_' or '-', starting and ending with a letter or digit` });
+  }
+  if (!isJsonObject(spec)) {
+    problems.push({ path: 'spec', message: `a policy spec must be an object, got ${spec === null ? 'null' : Array.isArray(spec) ? 'array' : typeof spec}` });
+    return { problems };
+  }
+  const marked = findMarked(spec);
+  problems.push(...marked.unsupported);
+  const shape = schemaProblems(spec);
+  // An unsupported member also breaks "exactly one member" rules nowhere, so both lists are independent.
+  problems.push(...shape);
+  if (shape.length > 0 || marked.unsupported.length > 0) return { problems };
+
+  const policy = spec as PolicySpec;
+  const hash = specHash(spec);
+  const components: PublishedComponent[] = [];
+  const promql: CompiledPolicy['promql'] = [];
+  const variables: string[] = [];
+  const graph: GraphNode[] = [];
+  const runtimeNodes: CircuitNode[] = [];
+
+  const checkSelectors = (selectors: readonly Selector[], path: string): Map<string, PublishedSelector[]> => {
+    const byGroup = new Map<string, PublishedSelector[]>();
+    selectors.forEach((s, i) => {
+      const at = `${path}[${i}]`;
+      if (s.label_matcher !== undefined) {
+        try {
+          compileLabelMatcher(s.label_matcher, `${at}.label_matcher`);
+        } catch (err) {
+          problems.push(labelMatcherProblem(err, `${at}.label_matcher`));
+        }
+      }
+      const group = s.agent_group ?? 'default';
+      const published: PublishedSelector = { control_point: s.control_point, service: s.service ?? 'any', agent_group: group };
+      if (s.label_matcher !== undefined) published.label_matcher = s.label_matcher;
+      let list = byGroup.get(group);
+      if (list === undefined) byGroup.set(group, (list = []));
+      list.push(published);
+    });
+    return byGroup;
+  };
+
+  const componentsSpec = policy.circuit?.components ?? [];
+  componentsSpec.forEach((component, index) => {
+    const componentPath = `spec.circuit.components[${index}]`;
+    const found = kindOf(component);
+    if (found === undefined) return; // an ignored component (alerter)
+    const componentId = `root.${index}`;
+    const path = found.kind.path.reduce((p, s) => memberPath(p, s), componentPath);
+    const graphNode: GraphNode & { inputs: GraphNode['inputs'][number][]; outputs: { path: string; signal: string }[] } = {
+      id: componentId,
+      path,
+      inputs: [],
+      outputs: [],
+    };
+    const runtimeInputs: ({ signal: string } | { constant: SignalValue })[] = [];
+    const runtimeOutputs: (string | undefined)[] = [];
+    const ctx: KindContext = {
+      policyName: name,
+      policyHash: hash,
+      componentId,
+      path,
+      problem: (p, message) => problems.push({ path: p, message }),
+      input(port: InPort | undefined, portPath: string, bounds: PortBounds = {}) {
+        if (port === undefined) {
+          runtimeInputs.push({ constant: null });
+          return;
+        }
+        if (port.signal_name !== undefined) {
+          graphNode.inputs.push({ path: `${portPath}.signal_name`, signal: port.signal_name });
+          runtimeInputs.push({ signal: port.signal_name });
+          return;
+        }
+        const value = constantValue(port.constant_signal ?? {});
+        const at = `${portPath}.constant_signal.${port.constant_signal?.value !== undefined ? 'value' : 'special_value'}`;
+        if (bounds.finite === true && !Number.isFinite(value)) problems.push({ path: at, message: `must be a finite number, not ${String(value)}` });
+        else if (bounds.minimum !== undefined && value < bounds.minimum) problems.push({ path: at, message: `${value} is below the minimum ${bounds.minimum}` });
+        else if (bounds.maximum !== undefined && value > bounds.maximum) problems.push({ path: at, message: `${value} is above the maximum ${bounds.maximum}` });
+        runtimeInputs.push({ constant: signal(value) });
+      },
+      output(port, portPath) {
+        if (port === undefined) {
+          runtimeOutputs.push(undefined);
+          return;
+        }
+        graphNode.outputs.push({ path: `${portPath}.signal_name`, signal: port.signal_name });
+        runtimeOutputs.push(port.signal_name);
+      },
+      selectors: checkSelectors,
+      durationMs: (text, fallback) => parseDuration(text ?? fallback),
+      publish: (c) => components.push(c),
+      promql: (query, evaluationIntervalMs) => promql.push({ id: componentId, query, evaluationIntervalMs }),
+      variable: (signalName) => variables.push(signalName),
+    };
+    const compiled = found.kind.compile(found.spec, ctx);
+    graph.push(graphNode);
+    runtimeNodes.push({ id: componentId, inputs: runtimeInputs, outputs: runtimeOutputs, compiled });
+  });
+
+  components.push(...compileResources(policy, name, hash, checkSelectors, problems));
+
+  const { order, problems: graphProblems } = orderGraph(graph);
+  problems.push(...graphProblems);
+  if (problems.length > 0) return { problems };
+
+  const ordered = order.map((i) => runtimeNodes[i]);
+  return {
+    problems,
+    compiled: {
+      name,
+      hash,
+      spec,
+      evaluationIntervalMs: parseDuration(policy.circuit?.evaluation_interval ?? DEFAULT_EVALUATION_INTERVAL),
+      components,
+      promql,
+      variables,
+      ignored: marked.ignored,
+      createCircuit: () => createCircuit(ordered),
+    },
+  };
+}

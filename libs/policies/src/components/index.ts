@@ -1,0 +1,59 @@
+import { arithmeticCombinatorKind } from './arithmetic-combinator.js';
+import { deciderKind } from './decider.js';
+import { firstValidKind } from './first-valid.js';
+import type { ComponentKind } from './kind.js';
+import { maxKind, minKind } from './min-max.js';
+import { promqlKind } from './promql.js';
+import { rateLimiterKind } from './rate-limiter.js';
+import { samplerKind } from './sampler.js';
+import { switcherKind } from './switcher.js';
+import { variableKind } from './variable.js';
+
+/**
+ * Every component kind Sluice builds. A new kind is one module (schema,
+ * compile step, tick) plus one line here; a name it takes over leaves
+ * UNSUPPORTED_COMPONENTS by itself.
+ */
+export const COMPONENT_KINDS: readonly ComponentKind[] = [
+  rateLimiterKind,
+  samplerKind,
+  promqlKind,
+  variableKind,
+  arithmeticCombinatorKind,
+  minKind,
+  maxKind,
+  firstValidKind,
+  deciderKind,
+  switcherKind,
+];
+
+/** Aperture 2.8 components Sluice does not build (yet): a policy using one is refused by name. */
+export const UNSUPPORTED_COMPONENTS: readonly (readonly string[])[] = [
+  ['gradient_controller'],
+  ['ema'],
+  ['sma'],
+  ['unary_operator'],
+  ['extrapolator'],
+  ['integrator'],
+  ['differentiator'],
+  ['and'],
+  ['or'],
+  ['inverter'],
+  ['pulse_generator'],
+  ['holder'],
+  ['nested_circuit'],
+  ['nested_signal_ingress'],
+  ['nested_signal_egress'],
+  ['signal_generator'],
+  ['bool_variable'],
+  ['flow_control', 'quota_scheduler'],
+  ['flow_control', 'load_scheduler'],
+  ['flow_control', 'adaptive_load_scheduler'],
+  ['flow_control', 'load_ramp'],
+  ['flow_control', 'private'],
+  ['auto_scale', 'pod_scaler'],
+  ['auto_scale', 'auto_scaler'],
+];
+
+/** Aperture 2.8 components that have no effect on enforcement: accepted and reported as ignored. */
+export const IGNORED_COMPONENTS: readonly (readonly string[])[] = [['alerter']];

@@ -1,0 +1,81 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { PublishedComponent, PublishedDecision, PublishedSelector } from '../published.js';
+import type { InPort, OutPort } from '../schema/ports.js';
+import type { Selector } from '../schema/selector.js';
+
+/** A signal's value in one tick: a float, or null when invalid (NaN is stored as null). */
+export type SignalValue = number | null;
+
+/** What a tick of the circuit receives from the controller. */
+export interface TickInputs {
+  nowMs: number;
+  /** The latest result of each PromQL component, by component id; undefined or absent is invalid. */
+  promql: ReadonlyMap<string, number | undefined>;
+  /** Values set through the API for variable components, by signal name. */
+  variables: ReadonlyMap<string, number>;
+}
+
+/** The live part of a compiled component: one per circuit, so it may keep state between ticks. */
+export interface ComponentRuntime {
+  /** `inputs` in the order the compile step declared them; answers the outputs in declared order. */
+  tick(inputs: readonly SignalValue[], tick: TickInputs): { outputs: readonly SignalValue[]; decision?: PublishedDecision };
+}
+
+/** Bounds a constant in-port must respect (checked at compile time with the port's path). */
+export interface PortBounds {
+  minimum?: number;
+  maximum?: number;
+  /** Refuse NaN (an invalid constant). */
+  finite?: boolean;
+}
+
+/** What a kind's compile step reports to the compiler. */
+export interface KindContext {
+  readonly policyName: string;
+  readonly policyHash: string;
+  /** `root.<i>`. */
+  readonly componentId: string;
+  /** JSON path of the kind's object, e.g. `spec.circuit.components[0].flow_control.rate_limiter`. */
+  readonly path: string;
+  problem(path: string, message: string): void;
+  /** Declare an in-port (read in declaration order at each tick); `port` undefined reads as invalid. */
+  input(port: InPort | undefined, path: string, bounds?: PortBounds): void;
+  /** Declare an out-port (answered in declaration order); `port` undefined means not connected. */
+  output(port: OutPort | undefined, path: string): void;
+  /** Check selectors (label filters compiled) and group them by agent group. */
+  selectors(selectors: readonly Selector[], path: string): Map<string, PublishedSelector[]>;
+  /** Milliseconds of a duration the schema already checked. */
+  durationMs(text: string | undefined, fallback: string): number;
+  publish(component: PublishedComponent): void;
+  promql(query: string, evaluationIntervalMs: number): void;
+  variable(signalName: string): void;
+}
+
+export interface KindCompiled {
+  createRuntime(): ComponentRuntime;
+}
+
+/** One kind of circuit component: its place in a Component, its schema, its compile step and its tick. */
+export interface ComponentKind {
+  /** Members leading to it inside a Component: `['variable']` or `['flow_control', 'rate_limiter']`. */
+  readonly path: readonly string[];
+  readonly schema: TSchema;
+  /** Whether its outputs at a tick depend only on earlier ticks (a delay): edges into it do not close a cycle. */
+  readonly delaysOutputs?: boolean;
+  compile(spec: unknown, ctx: KindContext): KindCompiled;
+}
+
+/** Define a kind with its spec typed from its schema. */
+export function defineKind<S extends TSchema>(kind: {
+  path: readonly string[];
+  schema: S;
+  delaysOutputs?: boolean;
+  compile(spec: Static<S>, ctx: KindContext): KindCompiled;
+}): ComponentKind {
+  return kind as unknown as ComponentKind;
+}
+
+/** NaN, Infinity-free arithmetic helpers: a non-finite NaN becomes invalid. */
+export function signal(value: number): SignalValue {
+  return Number.isNaN(value) ? null : value;
+}

@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox';
+import type { PublishedDecision } from '../published.js';
+import { bool, duration, int, obj, str } from '../schema/fields.js';
+import { InPort } from '../schema/ports.js';
+import { Selectors } from '../schema/selector.js';
+import { defineKind, type SignalValue } from './kind.js';
+
+const schema = obj(
+  {
+    in_ports: obj(
+      {
+        bucket_capacity: InPort,
+        fill_amount: InPort,
+        pass_through: Type.Optional(InPort),
+      },
+      'Input ports. `bucket_capacity` (≥ 0) and `fill_amount` (≥ 0, tokens added per interval) are required; `pass_through` (non-zero: accept every flow) is optional.',
+    ),
+    parameters: obj(
+      {
+        label_key: Type.Optional(str('The flow label whose value keys a bucket; absent: one bucket for all flows. A flow without the label is accepted.')),
+        tokens_label_key: Type.Optional(str('The flow label giving the tokens a flow takes (else 1).', { default: 'tokens' })),
+        interval: duration('The interval over which `fill_amount` tokens are added (required, > 0).', undefined, true),
+        continuous_fill: Type.Optional(bool('Add tokens continuously over the interval instead of once per interval.', true)),
+        max_idle_time: Type.Optional(duration('A bucket unused this long is dropped.', '7200s', true)),
+        lazy_sync: Type.Optional(
+          obj(
+            {
+              enabled: Type.Optional(bool('Admit locally between synchronisations with the counter owner.', false)),
+              num_sync: Type.Optional(int('Synchronisations per interval.', { default: 4, minimum: 1, maximum: 1000 })),
+            },
+            'Lazy synchronisation of distributed counters (takes effect with the distributed counter cache).',
+          ),
+        ),
+      },
+      'Parameters of the token bucket.',
+    ),
+    selectors: Selectors,
+  },
+  'A token-bucket rate limiter enforced by the agents of its selectors (429 when a flow is turned away).',
+);
+
+export const rateLimiterKind = defineKind({
+  path: ['flow_control', 'rate_limiter'],
+  schema,
+  compile(spec, ctx) {
+    const inPath = `${ctx.path}.in_ports`;
+    ctx.input(spec.in_ports.bucket_capacity, `${inPath}.bucket_capacity`, { minimum: 0, finite: true });
+    ctx.input(spec.in_ports.fill_amount, `${inPath}.fill_amount`, { minimum: 0, finite: true });
+    ctx.input(spec.in_ports.pass_through, `${inPath}.pass_through`);
+    const p = spec.parameters;
+    const parameters = {
+      ...(p.label_key === undefined || p.label_key === '' ? {} : { label_key: p.label_key }),
+      tokens_label_key: p.tokens_label_key ?? 'tokens',
+      interval_ms: ctx.durationMs(p.interval, '1s'),
+      continuous_fill: p.continuous_fill ?? true,
+      max_idle_time_ms: ctx.durationMs(p.max_idle_time, '7200s'),
+      lazy_sync: { enabled: p.lazy_sync?.enabled ?? false, num_sync: p.lazy_sync?.num_sync ?? 4 },
+    };
+    for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
+      ctx.publish({
+        kind: 'rate_limiter',
+        policy_name: ctx.policyName,
+        policy_hash: ctx.policyHash,
+        component_id: ctx.componentId,
+        agent_group: group,
+        selectors,
+        parameters,
+      });
+    }
+    return {
+      createRuntime() {
+        let capacity: number | undefined;
+        let fill: number | undefined;
+        let passThrough = false;
+        return {
+          tick(inputs: readonly SignalValue[]) {
+            const [c, f, pt] = inputs;
+            if (c !== null && c !== undefined && c >= 0 && Number.isFinite(c)) capacity = c;
+            if (f !== null && f !== undefined && f >= 0 && Number.isFinite(f)) fill = f;
+            if (pt !== null && pt !== undefined) passThrough = pt !== 0;
+            const decision: PublishedDecision | undefined =
+              capacity === undefined || fill === undefined
+                ? undefined
+                : { kind: 'rate_limiter', bucket_capacity: capacity, fill_amount: fill, pass_through: passThrough };
+            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
+          },
+        };
+      },
+    };
+  },
+});

@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import type { PublishedDecision } from '../published.js';
+import { list, obj, str } from '../schema/fields.js';
+import { InPort } from '../schema/ports.js';
+import { Selectors } from '../schema/selector.js';
+import { defineKind, type SignalValue } from './kind.js';
+
+const schema = obj(
+  {
+    in_ports: obj(
+      { accept_percentage: InPort },
+      'Input ports. `accept_percentage` (0..100) is the share of flows accepted.',
+    ),
+    parameters: obj(
+      {
+        label_key: Type.Optional(str('With a label, acceptance is sticky per label value (a hash of the value against the percentage); without, each flow is drawn at random.')),
+        selectors: Selectors,
+      },
+      'Parameters of the sampler.',
+    ),
+    pass_through_label_values: Type.Optional(list(str('A label value.'), 'Values of `label_key` that are always accepted.')),
+  },
+  'Accepts a percentage of the flows it selects and turns the others away (403).',
+);
+
+export const samplerKind = defineKind({
+  path: ['flow_control', 'sampler'],
+  schema,
+  compile(spec, ctx) {
+    ctx.input(spec.in_ports.accept_percentage, `${ctx.path}.in_ports.accept_percentage`, { minimum: 0, maximum: 100, finite: true });
+    const labelKey = spec.parameters.label_key;
+    for (const [group, selectors] of ctx.selectors(spec.parameters.selectors, `${ctx.path}.parameters.selectors`)) {
+      ctx.publish({
+        kind: 'sampler',
+        policy_name: ctx.policyName,
+        policy_hash: ctx.policyHash,
+        component_id: ctx.componentId,
+        agent_group: group,
+        selectors,
+        parameters: labelKey === undefined || labelKey === '' ? {} : { label_key: labelKey },
+        pass_through_label_values: spec.pass_through_label_values ?? [],
+      });
+    }
+    return {
+      createRuntime() {
+        let accept: number | undefined;
+        return {
+          tick(inputs: readonly SignalValue[]) {
+            const a = inputs[0];
+            if (a !== null && a !== undefined && a >= 0 && a <= 100) accept = a;
+            const decision: PublishedDecision | undefined =
+              accept === undefined ? undefined : { kind: 'sampler', accept_percentage: accept, pass_through: false };
+            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
+          },
+        };
+      },
+    };
+  },
+});

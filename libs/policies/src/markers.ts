@@ -1,0 +1,46 @@
+import type { TSchema } from '@sinclair/typebox';
+import { PolicySpecSchema } from './schema/policy.js';
+import type { PolicyProblem } from './problems.js';
+import { indexPath, isJsonObject, memberPath } from './path.js';
+
+interface Node {
+  properties?: Record<string, TSchema>;
+  additionalProperties?: TSchema | boolean;
+  items?: TSchema;
+  'x-sluice-unsupported'?: boolean;
+  'x-sluice-ignored'?: boolean;
+}
+
+/**
+ * Walks a spec beside the schema and reports the Aperture members Sluice
+ * refuses by name (`x-sluice-unsupported`) and those it ignores
+ * (`x-sluice-ignored`). Works on any input: parts of the wrong shape are
+ * skipped (the schema reports them).
+ */
+export function findMarked(spec: unknown): { unsupported: PolicyProblem[]; ignored: string[] } {
+  const unsupported: PolicyProblem[] = [];
+  const ignored: string[] = [];
+  const walk = (value: unknown, schema: TSchema | boolean | undefined, path: string, name: string) => {
+    if (schema === undefined || typeof schema === 'boolean') return;
+    const n = schema as Node;
+    if (n['x-sluice-unsupported'] === true) {
+      unsupported.push({ path, message: `${name} is an Aperture feature that Sluice does not support; remove it or use a supported component` });
+      return;
+    }
+    if (n['x-sluice-ignored'] === true) {
+      ignored.push(path);
+      return;
+    }
+    if (Array.isArray(value)) {
+      if (n.items !== undefined) value.forEach((item, i) => walk(item, n.items, indexPath(path, i), name));
+      return;
+    }
+    if (!isJsonObject(value)) return;
+    for (const key of Object.keys(value)) {
+      const child = n.properties !== undefined && Object.hasOwn(n.properties, key) ? n.properties[key] : n.additionalProperties;
+      walk(value[key], child, memberPath(path, key), key);
+    }
+  };
+  walk(spec, PolicySpecSchema, 'spec', 'spec');
+  return { unsupported, ignored };
+}

@@ -1,0 +1,29 @@
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */
+export function memberPath(parent: string, key: string): string {
+  if (IDENTIFIER.test(key)) return parent === '' ? key : `${parent}.${key}`;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+/** `parent[index]`. */
+export function indexPath(parent: string, index: number): string {
+  return `${parent}[${index}]`;
+}
+
+/** The path of a JSON pointer's segments under `root` (`/circuit/components/0` → `spec.circuit.components[0]`). */
+export function pathOfSegments(root: string, segments: readonly string[]): string {
+  let path = root;
+  for (const s of segments) path = /^(0|[1-9][0-9]*)$/.test(s) ? indexPath(path, Number(s)) : memberPath(path, s);
+  return path;
+}
+
+/** `/a/b~1c` → `['a', 'b/c']`. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,102 @@
+import type { PolicyProblem } from './problems.js';
+import { memberPath } from './path.js';
+import type { PublishedClassifierRule, PublishedComponent, PublishedSelector } from './published.js';
+import type { PolicySpec } from './schema/policy.js';
+import { DEFAULT_FLUX_METER_BUCKETS, type FluxMeter } from './schema/resources.js';
+import type { Selector } from './schema/selector.js';
+
+type CheckSelectors = (selectors: readonly Selector[], path: string) => Map<string, PublishedSelector[]>;
+
+/** The upper bounds of a flux meter's histogram, or a problem. */
+export function resolveBuckets(meter: FluxMeter, path: string): { buckets?: number[]; problem?: PolicyProblem } {
+  const members = (['static_buckets', 'linear_buckets', 'exponential_buckets', 'exponential_buckets_range'] as const).filter(
+    (m) => meter[m] !== undefined,
+  );
+  if (members.length > 1) return { problem: { path, message: `set at most one of static_buckets, linear_buckets, exponential_buckets, exponential_buckets_range (found ${members.join(', ')})` } };
+  let buckets: number[];
+  let at: string;
+  if (meter.linear_buckets !== undefined) {
+    const { start, width, count } = meter.linear_buckets;
+    buckets = Array.from({ length: count }, (_, i) => start + width * i);
+    at = `${path}.linear_buckets`;
+  } else if (meter.exponential_buckets !== undefined) {
+    const { start, factor, count } = meter.exponential_buckets;
+    buckets = Array.from({ length: count }, (_, i) => start * factor ** i);
+    at = `${path}.exponential_buckets`;
+  } else if (meter.exponential_buckets_range !== undefined) {
+    const { min, max, count } = meter.exponential_buckets_range;
+    at = `${path}.exponential_buckets_range`;
+    if (!(max > min)) return { problem: { path: `${at}.max`, message: `max (${max}) must be greater than min (${min})` } };
+    const factor = count === 1 ? 1 : (max / min) ** (1 / (count - 1));
+    buckets = Array.from({ length: count }, (_, i) => (i === count - 1 ? max : min * factor ** i));
+  } else {
+    buckets = meter.static_buckets?.buckets ?? DEFAULT_FLUX_METER_BUCKETS;
+    at = meter.static_buckets === undefined ? path : `${path}.static_buckets.buckets`;
+  }
+  for (let i = 0; i < buckets.length; i++) {
+    if (!Number.isFinite(buckets[i])) return { problem: { path: at, message: `bucket ${i} is not a finite number (${buckets[i]})` } };
+    if (i > 0 && !(buckets[i] > buckets[i - 1])) return { problem: { path: at, message: `buckets must be strictly increasing (bucket ${i}: ${buckets[i]} after ${buckets[i - 1]})` } };
+  }
+  return { buckets: [...buckets] };
+}
+
+/** Classifiers and flux meters of `resources.flow_control`, published per agent group. */
+export function compileResources(
+  policy: PolicySpec,
+  name: string,
+  hash: string,
+  checkSelectors: CheckSelectors,
+  problems: PolicyProblem[],
+): PublishedComponent[] {
+  const out: PublishedComponent[] = [];
+  const fc = policy.resources?.flow_control;
+  (fc?.classifiers ?? []).forEach((classifier, index) => {
+    const path = `spec.resources.flow_control.classifiers[${index}]`;
+    const rules: Record<string, PublishedClassifierRule> = {};
+    const entries = Object.entries(classifier.rules ?? {});
+    if (entries.length === 0) problems.push({ path: `${path}.rules`, message: 'a classifier needs at least one rule' });
+    for (const [label, rule] of entries) {
+      const rulePath = memberPath(`${path}.rules`, label);
+      if (label.length === 0) problems.push({ path: rulePath, message: 'a rule needs a label name' });
+      const e = rule.extractor;
+      if (e.json !== undefined) {
+        const pointer = e.json.pointer ?? '';
+        if (pointer !== '' && !pointer.startsWith('/')) {
+          problems.push({ path: `${rulePath}.extractor.json.pointer`, message: `${JSON.stringify(pointer)} is not a JSON pointer: it must be empty or start with "/"` });
+        }
+        rules[label] = { extractor: { json: { from: e.json.from, pointer } } };
+      } else if (e.from !== undefined) rules[label] = { extractor: { from: e.from } };
+    }
+    for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {
+      out.push({
+        kind: 'classifier',
+        policy_name: name,
+        policy_hash: hash,
+        component_id: `classifier.${index}`,
+        agent_group: group,
+        selectors,
+        classifier_index: index,
+        rules,
+      });
+    }
+  });
+  for (const [meterName, meter] of Object.entries(fc?.flux_meters ?? {})) {
+    const path = memberPath('spec.resources.flow_control.flux_meters', meterName);
+    const { buckets, problem } = resolveBuckets(meter, path);
+    if (problem !== undefined) problems.push(problem);
+    for (const [group, selectors] of checkSelectors(meter.selectors, `${path}.selectors`)) {
+      out.push({
+        kind: 'flux_meter',
+        policy_name: name,
+        policy_hash: hash,
+        component_id: `flux_meter.${meterName}`,
+        agent_group: group,
+        selectors,
+        name: meterName,
+        attribute_key: meter.attribute_key ?? 'workload_duration_ms',
+        buckets: buckets ?? [],
+      });
+    }
+  }
+  return out;
+}

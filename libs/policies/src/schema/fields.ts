@@ -1,0 +1,77 @@
+import { Type, type Static, type TSchema, type TProperties, type ObjectOptions } from '@sinclair/typebox';
+
+/**
+ * Builders for the policy schema. Every node is plain JSON Schema, written so
+ * that the same tree serves ajv (validation), TypeBox (the TS types), the
+ * CRD's structural openAPIV3Schema and docs/policies.md:
+ * - every object has `type: object`; maps use `additionalProperties: <schema>`;
+ * - free-form members are `{type: object, x-kubernetes-preserve-unknown-fields: true}`;
+ * - a protobuf `oneof` is an object of optional members with `maxProperties: 1`
+ *   (and `minProperties: 1` when one is required), never anyOf/oneOf;
+ * - `x-sluice-unsupported` marks Aperture members Sluice refuses by name,
+ *   `x-sluice-ignored` inert members accepted and reported as ignored.
+ */
+
+/** A closed object: unknown members are refused. */
+export function obj<P extends TProperties>(properties: P, description: string, options: ObjectOptions = {}) {
+  return Type.Object(properties, { additionalProperties: false, description, ...options });
+}
+
+/** A map of string keys (`flux_meters`, classifier `rules`). */
+export function map<T extends TSchema>(value: T, description: string, keyPattern?: string) {
+  return Type.Unsafe<Record<string, Static<T>>>({
+    type: 'object',
+    additionalProperties: value,
+    description,
+    ...(keyPattern === undefined ? {} : { propertyNames: { pattern: keyPattern } }),
+  });
+}
+
+/** A member whose shape is free-form (label matcher, inert resources). */
+export function freeForm(description: string, extra: Record<string, unknown> = {}) {
+  return Type.Unsafe<Record<string, unknown>>({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description, ...extra });
+}
+
+/** An Aperture member that Sluice does not build: accepted by the schema, refused by name at compile time. */
+export function unsupported(description: string) {
+  return freeForm(description, { 'x-sluice-unsupported': true });
+}
+
+/** An inert Aperture member: accepted and listed in `ignored`. */
+export function ignored(description: string) {
+  return freeForm(description, { 'x-sluice-ignored': true });
+}
+
+/** A Go duration string (`10s`, `1m30s`); `positive` refuses zero and negative ones. */
+export function duration(description: string, defaultValue: string | undefined, positive: boolean) {
+  return Type.String({
+    format: positive ? 'positive_duration' : 'nonnegative_duration',
+    description,
+    'x-sluice-type': 'duration',
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+  });
+}
+
+export function str(description: string, options: { default?: string; minLength?: number; pattern?: string } = {}) {
+  return Type.String({ description, ...options });
+}
+
+export function bool(description: string, defaultValue: boolean) {
+  return Type.Boolean({ description, default: defaultValue });
+}
+
+export function num(description: string, options: { default?: number; minimum?: number; maximum?: number; exclusiveMinimum?: number } = {}) {
+  return Type.Number({ description, ...options });
+}
+
+export function int(description: string, options: { default?: number; minimum?: number; maximum?: number } = {}) {
+  return Type.Integer({ description, ...options });
+}
+
+export function strEnum<T extends string>(values: readonly T[], description: string, defaultValue?: T) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], description, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
+}
+
+export function list<T extends TSchema>(item: T, description: string, options: { minItems?: number; maxItems?: number } = {}) {
+  return Type.Array(item, { description, ...options });
+}

@@ -1,0 +1,20 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { freeForm, list, obj, str } from './fields.js';
+
+/** Names used inside etcd keys: no `/`. */
+export const KEY_SEGMENT_PATTERN = '^[^/]+$';
+
+export const Selector = obj(
+  {
+    control_point: str('The control point the component applies to (required).', { minLength: 1 }),
+    agent_group: Type.Optional(str('The agent group whose agents enforce the component.', { default: 'default', minLength: 1, pattern: KEY_SEGMENT_PATTERN })),
+    service: Type.Optional(str('The service whose flows are selected; `any` selects every flow.', { default: 'any', minLength: 1 })),
+    label_matcher: Type.Optional(
+      freeForm('A label filter (`match_labels`, `match_expressions`, `expression`), the same language as the preview; absent matches every flow.'),
+    ),
+  },
+  'Which flows a component applies to.',
+);
+export type Selector = Static<typeof Selector>;
+
+export const Selectors = list(Selector, 'Selectors: a flow matches when any selector matches. At least one.', { minItems: 1 });
