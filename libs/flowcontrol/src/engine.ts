@@ -1,5 +1,5 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
-import type { Classifier, ComponentSelector, DecideContext, FlowComponent, Limiter, LimiterResult } from './component.js';
+import type { Classifier, ComponentSelector, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterResult } from './component.js';
 import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type ComponentSet, type Registration } from './component-index.js';
 import { ControlPointRegistry, type ControlPointRegistryOptions } from './control-point-registry.js';
 import { DENIED_STATUS_OF, REJECT_REASON_OF, type CheckDecision, type ClassifierRecord, type LimiterRecord } from './decision.js';
@@ -63,6 +63,7 @@ export class Engine {
   private registrations: Registration[] = [];
   private readonly index = new Map<string, ControlPointComponents>();
   private observers: FlowObserver[] = [];
+  private fluxMetersByName: Map<string, FluxMeter> | undefined;
 
   constructor(opts: EngineOptions = {}) {
     this.agentGroup = opts.agentGroup ?? 'default';
@@ -109,7 +110,18 @@ export class Engine {
     };
   }
 
+  /** The registered flux meter of this name (the latest registration wins), for flow ends that name it. */
+  fluxMeter(name: string): FluxMeter | undefined {
+    if (this.fluxMetersByName === undefined) {
+      const byName = new Map<string, FluxMeter>();
+      for (const r of this.registrations) if (r.entry.component.kind === 'flux_meter') byName.set(r.entry.component.name, r.entry.component);
+      this.fluxMetersByName = byName;
+    }
+    return this.fluxMetersByName.get(name);
+  }
+
   private reindex(controlPoint: string): void {
+    this.fluxMetersByName = undefined;
     const regs = this.registrations.filter((r) => r.controlPoint === controlPoint);
     if (regs.length === 0) this.index.delete(controlPoint);
     else this.index.set(controlPoint, new ControlPointComponents(regs));
