@@ -267,3 +267,14 @@ test('malformed preview requests are answered with the right status while a good
   const { samples } = (await res.json()) as { samples: HttpSample[] };
   assert.deepEqual(samples.map((s) => s.attributes.request.http.path), ['/good-0', '/good-1', '/good-2', '/good-3', '/good-4']);
 });
+
+test('a preview path with invalid percent-encoding is 400 in the gateway shape (both routes)', async (t) => {
+  const { base } = await start(t);
+  for (const path of ['/v1/flowcontrol/preview/http_requests/%E0%A4%A', '/v1/flowcontrol/preview/labels/%E0%A4%A', '/v1/flowcontrol/preview/labels/%']) {
+    const r = await post(base, path, '{}');
+    assert.equal(r.status, 400, path);
+    const body = await r.json() as { code: number; message: string };
+    assert.equal(body.code, 3);
+    assert.match(body.message, /not valid percent-encoding/);
+  }
+});

@@ -134,3 +134,20 @@ test('chunked body over the limit is 413 and a raw garbage request is 400, serve
   assert.match(garbage.text, /^HTTP\/1\.1 400/);
   assert.equal((await post(s.base, JSON.stringify({ message: 'alive' }))).status, 200);
 });
+
+test('a route parameter with invalid percent-encoding is 400 in the gateway shape, never a logged 500', async (t) => {
+  const logged: string[] = [];
+  const s = await startEchoServer(defaultConfig(), mountRoutes, { error: (m: string) => { logged.push(m); } });
+  t.after(() => s.server.shutdown(1000));
+  for (const path of ['/v1/echo/%E0%A4%A', '/v1/echo/%', '/v1/echo/%zz', `/v1/shout/%E0${'a'.repeat(500)}`]) {
+    const r = await fetch(`${s.base}${path}`);
+    assert.equal(r.status, 400, path);
+    const body = await r.json() as { code: number; message: string; details: { field_violations?: { field: string }[] }[] };
+    assert.equal(body.code, 3);
+    assert.match(body.message, /^path parameter is not valid percent-encoding: /);
+    assert.ok(body.message.length < 200, 'the path is quoted within a bound');
+    assert.equal(body.details[0]?.field_violations?.[0]?.field, 'path');
+  }
+  assert.deepEqual(logged, [], 'nothing logged as a handler failure');
+  assert.equal((await fetch(`${s.base}/v1/echo/ok%20fine`)).status, 200, 'valid encoding still routes');
+});

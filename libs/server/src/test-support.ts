@@ -5,7 +5,7 @@ import { SluiceError } from '@sluice/errors';
 import { Registry } from 'prom-client';
 import type { ServerConfig } from './config.js';
 import { createServer } from './create-server.js';
-import type { SluiceServer } from './types.js';
+import type { Logger, SluiceServer } from './types.js';
 import { unary } from './unary.js';
 
 /** Test fixtures (tests and the benchmark only): the echo service and a server config with SPEC defaults. */
@@ -54,9 +54,10 @@ export function defaultConfig(overrides: {
 export interface Started { server: SluiceServer; registry: Registry; port: number; base: string }
 
 /** Start a server with the echo service (and whatever `setup` adds) on 127.0.0.1:0. */
-export async function startEchoServer(config: ServerConfig, setup?: (server: SluiceServer) => void): Promise<Started> {
+export async function startEchoServer(config: ServerConfig, setup?: (server: SluiceServer) => void, logger?: Partial<Logger>): Promise<Started> {
   const registry = new Registry();
-  const server = createServer(config, { registry });
+  const noop = (): void => {};
+  const server = createServer(config, { registry, ...(logger !== undefined ? { logger: { error: noop, warn: noop, info: noop, debug: noop, ...logger } } : {}) });
   server.addService(EchoClient.service, echoImpl);
   server.app.get('/hello', (_req, res) => {
     res.json({ hello: 'world' });
