@@ -1,5 +1,5 @@
 # Entry points of the Sluice workspace.
-.PHONY: setup build lint test test-unit test-e2e demo bench docs proto clean
+.PHONY: setup build lint test test-unit test-e2e demo bench docs proto clean kube-api
 
 setup:
 	@bash scripts/setup.sh
@@ -36,6 +36,11 @@ docs: build
 # libs/proto/src/generated from the .proto files (a test fails when they are stale).
 proto: setup
 	@node libs/proto/scripts/generate-types.mjs
+
+# The test Kubernetes API server in the foreground (SLUICE_KUBE_API_PORT, default 6443; kubeconfig at
+# SLUICE_KUBE_API_KUBECONFIG, default .kube-api/kubeconfig). See docs/guides/kubernetes-testing.md.
+kube-api: build
+	@node scripts/kube-api.mjs
 
 clean:
 	@npx tsc -b --clean
