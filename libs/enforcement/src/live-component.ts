@@ -1,0 +1,26 @@
+import type { FlowComponent, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import type { PublishedComponent, PublishedDecision, PublishedRateLimiter } from '@sluice/policies';
+
+/** A component built from its published configuration, registered in the engine and updated in place. */
+export interface LiveComponent {
+  readonly component: FlowComponent;
+  /**
+   * Applies a decision without re-registering; undefined (none published
+   * yet, or removed) means pass-through. Throws when the decision does not fit
+   * the component (another kind), changing nothing.
+   */
+  setDecision(decision: PublishedDecision | undefined): void;
+}
+
+/** Makes the token-bucket store of a published rate limiter (the local store by default; later the distributed cache). */
+export type TokenBucketStoreFactory = (params: TokenBucketParams, component: PublishedRateLimiter) => TokenBucketStore;
+
+export interface BuildContext {
+  tokenBucketStore: TokenBucketStoreFactory;
+}
+
+/** Builds the live component of one kind; throws (an InvalidArgumentError, say) for a configuration it cannot use. */
+export type ComponentBuilder = (published: PublishedComponent, ctx: BuildContext) => LiveComponent;
+
+/** Builders by component kind; a kind without one is logged and skipped. */
+export type ComponentBuilders = Partial<Record<PublishedComponent['kind'], ComponentBuilder>>;

@@ -1,0 +1,245 @@
+import type { EtcdLogger, PrefixWatch, SluiceEtcd } from '@sluice/etcd';
+import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
+import { configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import type { Registry } from 'prom-client';
+import { DEFAULT_BUILDERS, localTokenBucketStore } from './builders.js';
+import type { ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
+import { enforcementMetrics, type EnforcementMetrics } from './metrics.js';
+import { parseComponent, parseDecision } from './parse-published.js';
+
+export interface PolicyEnforcementOptions {
+  /** Only the namespace and prefix watches are used. */
+  etcd: Pick<SluiceEtcd, 'namespace' | 'watchPrefix'>;
+  engine: Pick<Engine, 'register'>;
+  /** `agent_info.agent_group`: the keys of this group only, matched exactly. */
+  agentGroup: string;
+  logger?: EtcdLogger;
+  registry?: Registry;
+  /** Where rate limiters keep their buckets; default the local store. */
+  tokenBucketStore?: TokenBucketStoreFactory;
+  /** Builders by kind, over the defaults (rate_limiter, flux_meter). */
+  builders?: ComponentBuilders;
+}
+
+/** One enforced component, for status and tests. */
+export interface EnforcedComponent {
+  policy_name: string;
+  policy_hash: string;
+  component_id: string;
+  kind: PublishedComponent['kind'];
+  selectors: number;
+  /** The decision in force; null: none yet (pass-through). */
+  decision: PublishedDecision | null;
+}
+
+interface Entry {
+  raw: string;
+  published: PublishedComponent;
+  live: LiveComponent;
+  unregister: () => void;
+  decisionRaw: string | undefined;
+  decision: PublishedDecision | undefined;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The agent side of policies: watches the configurations and decisions
+ * published for this agent's group and makes the engine's registrations
+ * match them, level-triggered and idempotent (every change reruns one
+ * reconcile over the whole published state). A component runs in
+ * pass-through until its first decision; a new decision updates it in
+ * place; a new configuration replaces it (the new one is registered before
+ * the old one goes); a removed key unregisters it. A value that cannot be
+ * used is logged and counted, once per value, and disturbs nothing else.
+ * While etcd is away the last state stays enforced; the watches resync when
+ * it returns.
+ */
+export class PolicyEnforcement {
+  private readonly configs = new Map<string, string>();
+  private readonly decisions = new Map<string, string>();
+  private readonly live = new Map<string, Entry>();
+  /** Values already refused, so a bad value is reported once, not at every reconcile. */
+  private readonly refusedConfigs = new Map<string, string>();
+  private readonly refusedDecisions = new Map<string, string>();
+  private readonly metrics: EnforcementMetrics;
+  private readonly builders: ComponentBuilders;
+  private readonly storeFactory: TokenBucketStoreFactory;
+  private watches: PrefixWatch[] = [];
+  private readonly resets = new Set<'config' | 'decision'>();
+  readonly configPrefix: string;
+  readonly decisionPrefix: string;
+
+  constructor(private readonly o: PolicyEnforcementOptions) {
+    this.metrics = enforcementMetrics(o.registry);
+    this.builders = { ...DEFAULT_BUILDERS, ...o.builders };
+    this.storeFactory = o.tokenBucketStore ?? localTokenBucketStore;
+    this.configPrefix = configPrefix(o.etcd.namespace, o.agentGroup);
+    this.decisionPrefix = decisionPrefix(o.etcd.namespace, o.agentGroup);
+  }
+
+  start(): void {
+    if (this.watches.length > 0) return;
+    this.watches = [
+      this.o.etcd.watchPrefix(this.configPrefix, this.handler('config', this.configs, this.configPrefix)),
+      this.o.etcd.watchPrefix(this.decisionPrefix, this.handler('decision', this.decisions, this.decisionPrefix)),
+    ];
+  }
+
+  /** Stops watching and unregisters every published component (local limiters stay). */
+  shutdown(): void {
+    for (const w of this.watches) w.stop();
+    this.watches = [];
+    for (const e of this.live.values()) e.unregister();
+    this.live.clear();
+    this.updateGauge();
+  }
+
+  /** True once both prefixes were read in full at least once. */
+  synced(): boolean {
+    return this.resets.size === 2;
+  }
+
+  enforced(): EnforcedComponent[] {
+    return [...this.live.values()].map((e) => ({
+      policy_name: e.published.policy_name,
+      policy_hash: e.published.policy_hash,
+      component_id: e.published.component_id,
+      kind: e.published.kind,
+      selectors: e.published.selectors.length,
+      decision: e.decision ?? null,
+    })).sort((a, b) => `${a.policy_name}/${a.component_id}`.localeCompare(`${b.policy_name}/${b.component_id}`));
+  }
+
+  private handler(type: 'config' | 'decision', into: Map<string, string>, prefix: string) {
+    const id = (key: string): string => key.slice(prefix.length);
+    return {
+      reset: (entries: Map<string, string>) => {
+        into.clear();
+        for (const [k, v] of entries) into.set(id(k), v);
+        if (!this.resets.has(type)) this.o.logger?.info('published policies read', { type, prefix, keys: entries.size });
+        this.resets.add(type);
+        this.reconcile();
+      },
+      put: (key: string, value: string) => {
+        into.set(id(key), value);
+        this.reconcile();
+      },
+      delete: (key: string) => {
+        into.delete(id(key));
+        this.reconcile();
+      },
+    };
+  }
+
+  /** Makes the registrations match the published state. */
+  reconcile(): void {
+    for (const [id, e] of this.live) {
+      if (!this.configs.has(id)) {
+        e.unregister();
+        this.live.delete(id);
+        this.o.logger?.info('policy component removed', { component: id, kind: e.published.kind });
+      }
+    }
+    for (const id of this.refusedConfigs.keys()) if (!this.configs.has(id)) this.refusedConfigs.delete(id);
+    for (const id of this.refusedDecisions.keys()) if (!this.decisions.has(id)) this.refusedDecisions.delete(id);
+    for (const [id, raw] of this.configs) {
+      const current = this.live.get(id);
+      if (current === undefined || current.raw !== raw) {
+        if (this.refusedConfigs.get(id) === raw) continue;
+        const next = this.build(id, raw);
+        if (next === undefined) continue;
+        current?.unregister();
+        this.live.set(id, next);
+        if (current !== undefined) this.metrics.replaced.inc();
+        this.o.logger?.info(current === undefined ? 'policy component enforced' : 'policy component replaced', {
+          component: id, kind: next.published.kind, policy_hash: next.published.policy_hash, selectors: next.published.selectors.length,
+        });
+      }
+      this.applyDecision(id, this.live.get(id) as Entry);
+    }
+    this.updateGauge();
+  }
+
+  private refuseConfig(id: string, raw: string, error: string): undefined {
+    this.refusedConfigs.set(id, raw);
+    this.metrics.malformed.inc({ type: 'config' });
+    this.o.logger?.warn('published policy component refused; the others are enforced', { key: this.configPrefix + id, error });
+    return undefined;
+  }
+
+  private build(id: string, raw: string): Entry | undefined {
+    if (id.split('/').length !== 2) return this.refuseConfig(id, raw, 'key: want <policy>/<component_id> under the group');
+    const parsed = parseComponent(raw);
+    if (!parsed.ok) return this.refuseConfig(id, raw, parsed.error);
+    const published = parsed.value;
+    const builder = this.builders[published.kind];
+    if (builder === undefined) {
+      this.refusedConfigs.set(id, raw);
+      this.o.logger?.info('policy component kind not enforced by this agent yet; skipped', { key: this.configPrefix + id, kind: published.kind });
+      return undefined;
+    }
+    let live: LiveComponent;
+    try {
+      live = builder(published, { tokenBucketStore: this.storeFactory });
+    } catch (err) {
+      return this.refuseConfig(id, raw, message(err));
+    }
+    const undo: (() => void)[] = [];
+    try {
+      for (const s of published.selectors) {
+        const selector: ComponentSelector = {
+          control_point: s.control_point,
+          agent_group: s.agent_group ?? published.agent_group,
+          ...(s.service !== undefined ? { service: s.service } : {}),
+          ...(s.label_matcher !== undefined ? { label_matcher: s.label_matcher } : {}),
+        };
+        undo.push(this.o.engine.register(live.component, selector));
+      }
+    } catch (err) {
+      for (const u of undo) u();
+      return this.refuseConfig(id, raw, message(err));
+    }
+    return { raw, published, live, unregister: () => { for (const u of undo) u(); }, decisionRaw: undefined, decision: undefined };
+  }
+
+  private applyDecision(id: string, e: Entry): void {
+    const raw = this.decisions.get(id);
+    if (raw === e.decisionRaw) return;
+    if (raw !== undefined && this.refusedDecisions.get(id) === raw) return;
+    let decision: PublishedDecision | undefined;
+    if (raw !== undefined) {
+      const parsed = parseDecision(raw);
+      if (!parsed.ok) {
+        this.refuseDecision(id, raw, parsed.error);
+        return;
+      }
+      decision = parsed.value;
+    }
+    try {
+      e.live.setDecision(decision);
+    } catch (err) {
+      // The last good decision stays in force.
+      if (raw !== undefined) this.refuseDecision(id, raw, message(err));
+      return;
+    }
+    e.decisionRaw = raw;
+    e.decision = decision;
+    if (decision !== undefined) this.metrics.decisionsApplied.inc({ kind: decision.kind });
+    this.o.logger?.debug?.('policy decision applied', { component: id, decision });
+  }
+
+  private refuseDecision(id: string, raw: string, error: string): void {
+    this.refusedDecisions.set(id, raw);
+    this.metrics.malformed.inc({ type: 'decision' });
+    this.o.logger?.warn('published decision refused; the last good one stays in force', { key: this.decisionPrefix + id, error });
+  }
+
+  private updateGauge(): void {
+    const counts = new Map<string, number>([['rate_limiter', 0], ['sampler', 0], ['classifier', 0], ['flux_meter', 0], ['load_scheduler', 0]]);
+    for (const e of this.live.values()) counts.set(e.published.kind, (counts.get(e.published.kind) ?? 0) + 1);
+    for (const [kind, n] of counts) this.metrics.components.set({ kind }, n);
+  }
+}
