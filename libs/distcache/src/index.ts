@@ -1,2 +1,12 @@
 // @sluice/distcache: membership, the hash ring and the distributed token-bucket store of an agent group.
-export {};
+export { DistCache, type DistCacheOptions, type DistCacheStats, type MemberInfo, type MembershipTimings, type RemoteTake } from './dist-cache.js';
+export { DistributedTokenBucketStore, type DistributedStoreOptions } from './distributed-store.js';
+export { LazySyncStore, type LazySyncStoreOptions } from './lazy-sync-store.js';
+export { Membership, type MembershipOptions, type MembershipListener } from './membership.js';
+export type { MemberState, MemberAddress, MemberUpdate, MemberView } from './member.js';
+export type { MembershipMessage, Outbound, Sender } from './messages.js';
+export { Ring, RING_VNODES } from './ring.js';
+export { MEMBERSHIP_PROTOCOL_VERSION, decodePacket, encodePacket, type DropReason } from './wire.js';
+export { DistCacheMetrics } from './metrics.js';
+export { parsePeerRecord, peerRecordJson, type PeerRecord, type PeerSink, type PeerSource } from './peers.js';
+export { advertised, hostAddress, splitHostPort } from './address.js';

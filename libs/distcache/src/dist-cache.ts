@@ -1,0 +1,534 @@
+import type { Registry } from 'prom-client';
+import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
+import { Membership, type MembershipOptions } from './membership.js';
+import { holdsBuckets, type MemberState } from './member.js';
+import type { Outbound, Sender } from './messages.js';
+import { decodePacket, encodePacket } from './wire.js';
+import { GossipTransport } from './gossip-transport.js';
+import { OpsServer } from './ops-server.js';
+import { PeerClient } from './ops-client.js';
+import type { Op, OpResult } from './ops.js';
+import { BucketTable } from './bucket-table.js';
+import { Ring } from './ring.js';
+import { DistCacheMetrics } from './metrics.js';
+import { advertised, bindHost, splitHostPort } from './address.js';
+import type { PeerRecord, PeerSink } from './peers.js';
+
+export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;
+
+export interface DistCacheOptions {
+  /** This agent's id (unique in the group). */
+  id: string;
+  /** `agent_info.agent_group`: members of other groups never merge. */
+  group: string;
+  /** `dist_cache.bind_addr`. */
+  bindAddr: string;
+  /** `dist_cache.memberlist_bind_addr`. */
+  memberlistBindAddr: string;
+  /** `dist_cache.memberlist_advertise_addr` ('' = derived from the bound address). */
+  memberlistAdvertiseAddr?: string;
+  /** Advertised counter address ('' = derived from the bound address and the host's address). */
+  advertiseAddr?: string;
+  /** `dist_cache.replica_count`. Default 1. */
+  replicaCount?: number;
+  /** `dist_cache.sync_replication`. Default false. */
+  syncReplication?: boolean;
+  /** How long an owner has to answer before the decision falls back. Default 100 ms. */
+  ownerTimeoutMs?: number;
+  /** A new owner pulls a key's state from its previous owner for this long after a ring change. Default 5 s. */
+  handoverWindowMs?: number;
+  membership?: MembershipTimings;
+  registry?: Registry;
+  /** The clock of the buckets (ms). Default Date.now. */
+  now?: () => number;
+}
+
+export interface MemberInfo {
+  id: string;
+  state: MemberState | 'self';
+  incarnation: number;
+  gossipAddr: string;
+  opsAddr: string;
+  inRing: boolean;
+}
+
+export interface DistCacheStats {
+  id: string;
+  group: string;
+  members: MemberInfo[];
+  ring: readonly string[];
+  keysOwned: number;
+  replicasHeld: number;
+  operations: { local: number; remote: number; served: number };
+  fallbacks: number;
+  handovers: number;
+  droppedPackets: number;
+}
+
+/** Outcome of a take on a remote owner: its answer, or why there is none. */
+export type RemoteTake = { ok: true; result: TakeResult } | { ok: false; reason: 'timeout' | 'error' };
+
+/**
+ * One agent's member of the distributed counter cache: membership (SWIM over
+ * UDP, full-state sync over TCP), the ring over the members whose counter
+ * port answers, the buckets it owns or replicates, and the operations server.
+ */
+export class DistCache implements PeerSink {
+  readonly id: string;
+  readonly group: string;
+  readonly metrics: DistCacheMetrics;
+  readonly replicaCount: number;
+  readonly syncReplication: boolean;
+  readonly ownerTimeoutMs: number;
+  private readonly now: () => number;
+  private readonly table = new BucketTable();
+  private membership: Membership | undefined;
+  private gossip: GossipTransport | undefined;
+  private ops: OpsServer | undefined;
+  private readonly clients = new Map<string, PeerClient>();
+  private readonly ready = new Set<string>();
+  private readonly probing = new Set<string>();
+  private ring: Ring;
+  private prevRing: Ring | undefined;
+  private ringChangedMs = -Infinity;
+  private readonly pulls = new Map<string, Promise<void>>();
+  private readonly peers = new Map<string, { record: PeerRecord; sources: Set<string> }>();
+  private ticker: NodeJS.Timeout | undefined;
+  private nextSeedMs = 0;
+  private readonly counts = { local: 0, remote: 0, served: 0, fallbacks: 0, handovers: 0, dropped: 0 };
+  private readonly ringListeners: Array<(ring: Ring) => void> = [];
+  gossipAddr = '';
+  opsAddr = '';
+
+  constructor(private readonly opts: DistCacheOptions) {
+    this.id = opts.id;
+    this.group = opts.group;
+    this.replicaCount = Math.max(1, opts.replicaCount ?? 1);
+    this.syncReplication = opts.syncReplication ?? false;
+    this.ownerTimeoutMs = opts.ownerTimeoutMs ?? 100;
+    this.now = opts.now ?? Date.now;
+    this.metrics = new DistCacheMetrics(opts.registry);
+    this.ring = new Ring([this.id]);
+  }
+
+  async start(): Promise<void> {
+    const opsBind = splitHostPort(this.opts.bindAddr);
+    this.ops = new OpsServer({ handler: (op) => this.serve(op), onMalformed: () => this.drop('malformed') });
+    const opsPort = await this.ops.listen(bindHost(opsBind.host), opsBind.port);
+    this.opsAddr = advertised(this.opts.advertiseAddr ?? '', opsBind.host, opsPort);
+    const mlBind = splitHostPort(this.opts.memberlistBindAddr);
+    this.gossip = new GossipTransport({
+      host: bindHost(mlBind.host),
+      port: mlBind.port,
+      onPacket: (b) => this.onPacket(b),
+      onMalformed: () => this.drop('malformed'),
+    });
+    const mlPort = await this.gossip.start();
+    this.gossipAddr = advertised(this.opts.memberlistAdvertiseAddr ?? '', mlBind.host, mlPort);
+    this.membership = new Membership({
+      self: { id: this.id, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr },
+      incarnation: Date.now(),
+      ...this.opts.membership,
+    });
+    this.membership.onChange((m, prev) => this.onMemberChange(m.id, m.state, prev));
+    this.ticker = setInterval(() => this.tick(), 20);
+    this.ticker.unref();
+    this.updateGauges();
+  }
+
+  /** Leave the group (members learn it at once, not by timeout), then close. */
+  async shutdown(): Promise<void> {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (this.membership !== undefined) this.dispatch(this.membership.leave(this.now()));
+    await new Promise((r) => setTimeout(r, 20));
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+    await this.gossip?.close();
+    await this.ops?.close();
+  }
+
+  // ---- peers (PeerSink) ----
+
+  upsert(source: string, peer: PeerRecord): void {
+    if (peer.group !== this.group || peer.id === this.id) return;
+    const cur = this.peers.get(peer.id);
+    if (cur === undefined) this.peers.set(peer.id, { record: peer, sources: new Set([source]) });
+    else {
+      cur.record = peer;
+      cur.sources.add(source);
+    }
+    const m = this.membership?.member(peer.id);
+    if (this.membership !== undefined && (m === undefined || !holdsBuckets(m.state))) this.dispatch(this.membership.join([peer.distCache.memberlistAddr]));
+  }
+
+  remove(source: string, id: string): void {
+    const cur = this.peers.get(id);
+    if (cur === undefined) return;
+    cur.sources.delete(source);
+    if (cur.sources.size === 0) this.peers.delete(id);
+  }
+
+  reset(source: string, peers: readonly PeerRecord[]): void {
+    const keep = new Set(peers.map((p) => p.id));
+    for (const [id, p] of this.peers) if (p.sources.has(source) && !keep.has(id)) this.remove(source, id);
+    for (const p of peers) this.upsert(source, p);
+  }
+
+  /** Join through these membership addresses (static seeds). */
+  join(memberlistAddrs: string[]): void {
+    if (this.membership !== undefined) this.dispatch(this.membership.join(memberlistAddrs));
+  }
+
+  /** Peers as discovery sources and gossip know them. */
+  peerList(): Array<{ id: string; group: string; advertisement_addr: string; dist_cache: { bind_addr: string; memberlist_addr: string }; state: string; in_ring: boolean; sources: string[] }> {
+    const out = [];
+    const seen = new Set<string>();
+    for (const [id, p] of this.peers) {
+      seen.add(id);
+      const m = this.membership?.member(id);
+      out.push({
+        id, group: p.record.group, advertisement_addr: p.record.advertisementAddr,
+        dist_cache: { bind_addr: m?.opsAddr ?? p.record.distCache.bindAddr, memberlist_addr: m?.gossipAddr ?? p.record.distCache.memberlistAddr },
+        state: m?.state ?? 'unknown', in_ring: this.ring.has(id), sources: [...p.sources].sort(),
+      });
+    }
+    for (const m of this.membership?.view() ?? []) {
+      if (seen.has(m.id)) continue;
+      out.push({
+        id: m.id, group: this.group, advertisement_addr: '', dist_cache: { bind_addr: m.opsAddr, memberlist_addr: m.gossipAddr },
+        state: m.state, in_ring: this.ring.has(m.id), sources: ['gossip'],
+      });
+    }
+    return out.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  // ---- placement ----
+
+  currentRing(): Ring {
+    return this.ring;
+  }
+
+  onRingChange(cb: (ring: Ring) => void): void {
+    this.ringListeners.push(cb);
+  }
+
+  ownersOf(key: string): string[] {
+    return this.ring.owners(key, this.replicaCount);
+  }
+
+  // ---- operations ----
+
+  /** Take on this member (it owns the key): no hop, unless the state must first be pulled from a previous owner. */
+  localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
+    this.counts.local++;
+    if (!this.table.has(key)) {
+      const pulling = this.pullFromPrevious(key, params);
+      if (pulling !== undefined) return pulling.then(() => this.takeHere(key, tokens, params));
+    }
+    return this.takeHere(key, tokens, params);
+  }
+
+  private takeHere(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
+    const started = process.hrtime.bigint();
+    const r = this.table.take(key, tokens, params, this.now());
+    this.metrics.opDuration.observe({ op: 'take', target: 'local' }, Number(process.hrtime.bigint() - started) / 1e9);
+    const confirmations = this.replicate(key, params);
+    if (this.syncReplication && confirmations.length > 0) return Promise.allSettled(confirmations).then(() => r);
+    return r;
+  }
+
+  async remoteTake(owner: string, key: string, tokens: number, params: TokenBucketParams, timeoutMs = this.ownerTimeoutMs): Promise<RemoteTake> {
+    this.counts.remote++;
+    const started = process.hrtime.bigint();
+    try {
+      const r = await this.call(owner, { o: 'take', k: key, n: tokens, p: params }, timeoutMs);
+      this.metrics.opDuration.observe({ op: 'take', target: 'remote' }, Number(process.hrtime.bigint() - started) / 1e9);
+      if ('ok' in r) return { ok: true, result: { ok: r.ok, remaining: r.rem, current: r.cur, waitMs: r.wait } };
+      return { ok: false, reason: 'error' };
+    } catch (e) {
+      this.ownerFailed(owner);
+      return { ok: false, reason: (e as { code?: string }).code === 'SLUICE_ERR_DISTCACHE_TIMEOUT' ? 'timeout' : 'error' };
+    }
+  }
+
+  giveBack(key: string, tokens: number, params: TokenBucketParams): void {
+    const owner = this.ring.owner(key);
+    if (owner === undefined || owner === this.id) {
+      this.table.giveBack(key, tokens);
+      this.replicate(key, params);
+      return;
+    }
+    this.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch(() => this.ownerFailed(owner));
+  }
+
+  /** Lazy sync: report `consumed` tokens to the owner; answers what the bucket has left (undefined: no answer). */
+  async consume(key: string, consumed: number, params: TokenBucketParams): Promise<number | undefined> {
+    const owner = this.ring.owner(key);
+    if (owner === undefined || owner === this.id) {
+      if (!this.table.has(key)) await this.pullFromPrevious(key, params);
+      return this.table.consume(key, consumed, params, this.now());
+    }
+    try {
+      const r = await this.call(owner, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs);
+      return 'rem' in r ? r.rem : undefined;
+    } catch {
+      this.ownerFailed(owner);
+      return undefined;
+    }
+  }
+
+  /** Tokens in a bucket, wherever it lives (undefined: no such bucket or no answer). */
+  async read(key: string): Promise<number | undefined> {
+    const owner = this.ring.owner(key);
+    if (owner === undefined || owner === this.id) return this.table.snapshot(key, this.now())?.available;
+    try {
+      const r = await this.call(owner, { o: 'read', k: key }, this.ownerTimeoutMs);
+      return 's' in r && r.s !== null ? r.s.available : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  setParams(prefix: string, params: TokenBucketParams): void {
+    this.table.setParams(prefix, params);
+  }
+
+  countFallback(reason: 'timeout' | 'error', mode: 'open' | 'closed'): void {
+    this.counts.fallbacks++;
+    this.metrics.fallbacks.inc({ reason, mode });
+  }
+
+  stats(): DistCacheStats {
+    const members: MemberInfo[] = [{ id: this.id, state: 'self', incarnation: this.membership?.currentIncarnation ?? 0, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr, inRing: true }];
+    for (const m of this.membership?.view() ?? []) {
+      members.push({ id: m.id, state: m.state, incarnation: m.incarnation, gossipAddr: m.gossipAddr, opsAddr: m.opsAddr, inRing: this.ring.has(m.id) });
+    }
+    return {
+      id: this.id,
+      group: this.group,
+      members,
+      ring: this.ring.members,
+      keysOwned: this.table.count('owner'),
+      replicasHeld: this.table.count('replica'),
+      operations: { local: this.counts.local, remote: this.counts.remote, served: this.counts.served },
+      fallbacks: this.counts.fallbacks,
+      handovers: this.counts.handovers,
+      droppedPackets: this.counts.dropped,
+    };
+  }
+
+  // ---- internals ----
+
+  private serve(op: Op): OpResult | Promise<OpResult> {
+    this.counts.served++;
+    this.metrics.operations.inc({ op: op.o, target: 'served' });
+    const now = this.now();
+    switch (op.o) {
+      case 'ping':
+        return { done: true };
+      case 'take': {
+        const r = this.localTake(op.k, op.n, op.p);
+        const toRes = (t: TakeResult): OpResult => ({ ok: t.ok, rem: t.remaining, cur: t.current, wait: t.waitMs });
+        return r instanceof Promise ? r.then(toRes) : toRes(r);
+      }
+      case 'give':
+        this.table.giveBack(op.k, op.n);
+        this.replicate(op.k, op.p);
+        return { done: true };
+      case 'read':
+        return { s: this.table.snapshot(op.k, now) ?? null };
+      case 'consume': {
+        const finish = (): OpResult => ({ rem: this.table.consume(op.k, op.n, op.p, this.now()) });
+        if (!this.table.has(op.k)) {
+          const pulling = this.pullFromPrevious(op.k, op.p);
+          if (pulling !== undefined) return pulling.then(finish);
+        }
+        return finish();
+      }
+      case 'replicate':
+        this.table.putReplica(op.k, op.s, op.p, now);
+        return { done: true };
+      case 'handover':
+        this.table.adopt(op.k, op.s, op.p, now);
+        this.handover('received');
+        return { done: true };
+      case 'pull': {
+        const s = this.table.snapshot(op.k, now) ?? null;
+        if (s !== null && this.ring.owner(op.k) !== this.id) {
+          if (this.ownersOf(op.k).includes(this.id)) this.table.setRole(op.k, 'replica');
+          else this.table.delete(op.k);
+          this.handover('sent');
+        }
+        return { s };
+      }
+    }
+  }
+
+  /** When the ring changed lately and another live member owned `key` before, fetch its state first. */
+  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<void> | undefined {
+    const prev = this.prevRing;
+    if (prev === undefined || this.now() - this.ringChangedMs > (this.opts.handoverWindowMs ?? 5000)) return undefined;
+    const before = prev.owner(key);
+    if (before === undefined || before === this.id || !this.ring.has(before)) return undefined;
+    const pending = this.pulls.get(key);
+    if (pending !== undefined) return pending;
+    const p = this.call(before, { o: 'pull', k: key }, this.ownerTimeoutMs)
+      .then((r) => {
+        if ('s' in r && r.s !== null) {
+          this.table.adopt(key, r.s, params, this.now());
+          this.handover('received');
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => this.pulls.delete(key));
+    this.pulls.set(key, p);
+    return p;
+  }
+
+  private replicate(key: string, params: TokenBucketParams): Promise<OpResult>[] {
+    if (this.replicaCount <= 1) return [];
+    const replicas = this.ownersOf(key).slice(1);
+    if (replicas.length === 0) return [];
+    const s = this.table.snapshot(key, this.now());
+    if (s === undefined) return [];
+    return replicas.map((r) => this.call(r, { o: 'replicate', k: key, s, p: params }, this.ownerTimeoutMs).catch((e: unknown) => ({ err: String(e) })));
+  }
+
+  private call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
+    const addr = this.membership?.member(member)?.opsAddr;
+    if (addr === undefined) return Promise.reject(new Error(`unknown member ${member}`));
+    let c = this.clients.get(addr);
+    if (c === undefined) {
+      c = new PeerClient(addr, { onBatch: (n) => this.metrics.batchSize.observe(n) });
+      this.clients.set(addr, c);
+    }
+    this.metrics.operations.inc({ op: op.o, target: 'remote' });
+    return c.call(op, timeoutMs);
+  }
+
+  /** An owner that failed an operation leaves the ring at once (its keys re-home) and is suspected. */
+  private ownerFailed(id: string): void {
+    if (this.ready.delete(id)) this.rebuildRing();
+    this.membership?.suspect(id, this.now());
+  }
+
+  private handover(direction: 'sent' | 'received' | 'promoted'): void {
+    this.counts.handovers++;
+    this.metrics.handovers.inc({ direction });
+  }
+
+  private drop(reason: string): void {
+    this.counts.dropped++;
+    this.metrics.droppedPackets.inc({ reason });
+  }
+
+  private onPacket(bytes: Buffer): void {
+    if (this.membership === undefined) return;
+    const d = decodePacket(this.group, bytes);
+    if (!d.ok) {
+      this.drop(d.reason);
+      return;
+    }
+    this.dispatch(this.membership.receive(d.msg, d.from, this.now()));
+  }
+
+  private dispatch(out: Outbound[]): void {
+    if (this.gossip === undefined) return;
+    const from: Sender = { id: this.id, gossipAddr: this.gossipAddr };
+    for (const o of out) {
+      const bytes = encodePacket(this.group, from, o.msg);
+      if (o.reliable) this.gossip.sendTcp(o.to, bytes);
+      else this.gossip.sendUdp(o.to, bytes);
+    }
+  }
+
+  private tick(): void {
+    if (this.membership === undefined) return;
+    const now = this.now();
+    this.dispatch(this.membership.tick(now));
+    if (now >= this.nextSeedMs) {
+      this.nextSeedMs = now + 1000;
+      const seeds: string[] = [];
+      for (const [id, p] of this.peers) {
+        const m = this.membership.member(id);
+        if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.record.distCache.memberlistAddr);
+      }
+      if (seeds.length > 0) this.dispatch(this.membership.join(seeds));
+      for (const m of this.membership.view()) if (holdsBuckets(m.state) && !this.ready.has(m.id)) this.probeReady(m.id);
+    }
+  }
+
+  private onMemberChange(id: string, state: MemberState, _prev: MemberState | undefined): void {
+    if (holdsBuckets(state)) {
+      if (!this.ready.has(id)) this.probeReady(id);
+    } else {
+      if (this.ready.delete(id)) this.rebuildRing();
+      const addr = this.membership?.member(id)?.opsAddr;
+      if (addr !== undefined) {
+        this.clients.get(addr)?.close();
+        this.clients.delete(addr);
+      }
+    }
+    this.updateGauges();
+  }
+
+  /** A member joins the ring only once its counter port answers. */
+  private probeReady(id: string): void {
+    if (this.probing.has(id)) return;
+    this.probing.add(id);
+    this.call(id, { o: 'ping' }, 500)
+      .then(() => {
+        const m = this.membership?.member(id);
+        if (m !== undefined && holdsBuckets(m.state) && !this.ready.has(id)) {
+          this.ready.add(id);
+          this.rebuildRing();
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => this.probing.delete(id));
+  }
+
+  private rebuildRing(): void {
+    const next = new Ring([this.id, ...this.ready]);
+    if (next.sameAs(this.ring)) return;
+    this.prevRing = this.ring;
+    this.ringChangedMs = this.now();
+    this.ring = next;
+    for (const key of [...this.table.keys()]) {
+      const owners = this.ownersOf(key);
+      const role = this.table.role(key);
+      const params = this.table.params(key);
+      if (params === undefined) continue;
+      if (owners[0] === this.id) {
+        if (role === 'replica') {
+          this.table.setRole(key, 'owner');
+          this.handover('promoted');
+        }
+        this.replicate(key, params);
+      } else if (role === 'owner') {
+        const s = this.table.snapshot(key, this.now());
+        const owner = owners[0];
+        if (s !== undefined && owner !== undefined) {
+          this.call(owner, { o: 'handover', k: key, s, p: params }, 1000).catch(() => undefined);
+          this.handover('sent');
+        }
+        if (owners.includes(this.id)) this.table.setRole(key, 'replica');
+        else this.table.delete(key);
+      } else if (!owners.includes(this.id)) {
+        this.table.delete(key);
+      }
+    }
+    this.updateGauges();
+    for (const cb of this.ringListeners) cb(this.ring);
+  }
+
+  private updateGauges(): void {
+    const byState: Record<string, number> = { alive: 1, suspect: 0, dead: 0, left: 0 };
+    for (const m of this.membership?.view() ?? []) byState[m.state] = (byState[m.state] ?? 0) + 1;
+    for (const [state, n] of Object.entries(byState)) this.metrics.members.set({ state }, n);
+    this.metrics.ringMembers.set(this.ring.members.length);
+    this.metrics.keys.set({ role: 'owner' }, this.table.count('owner'));
+    this.metrics.keys.set({ role: 'replica' }, this.table.count('replica'));
+  }
+}

@@ -1,0 +1,30 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** The distributed cache's metrics (registered on the given registry, or kept private). */
+export class DistCacheMetrics {
+  readonly members: Gauge<'state'>;
+  readonly ringMembers: Gauge;
+  readonly keys: Gauge<'role'>;
+  readonly opDuration: Histogram<'op' | 'target'>;
+  readonly batchSize: Histogram;
+  readonly fallbacks: Counter<'reason' | 'mode'>;
+  readonly handovers: Counter<'direction'>;
+  readonly droppedPackets: Counter<'reason'>;
+  readonly operations: Counter<'op' | 'target'>;
+
+  constructor(registry?: Registry) {
+    const registers = registry === undefined ? [] : [registry];
+    this.members = new Gauge({ name: 'sluice_distcache_members', help: 'Members of the agent group by state, as this agent sees them.', labelNames: ['state'], registers });
+    this.ringMembers = new Gauge({ name: 'sluice_distcache_ring_members', help: 'Members that hold buckets on the hash ring (this agent included).', registers });
+    this.keys = new Gauge({ name: 'sluice_distcache_keys', help: 'Buckets this agent holds, as owner or replica.', labelNames: ['role'], registers });
+    this.opDuration = new Histogram({
+      name: 'sluice_distcache_operation_duration_seconds', help: 'Duration of counter operations.', labelNames: ['op', 'target'], registers,
+      buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+    });
+    this.batchSize = new Histogram({ name: 'sluice_distcache_batch_size', help: 'Operations per batch sent to a peer.', registers, buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096] });
+    this.fallbacks = new Counter({ name: 'sluice_distcache_fallbacks_total', help: 'Decisions taken without the owner (it did not answer in time or failed).', labelNames: ['reason', 'mode'], registers });
+    this.handovers = new Counter({ name: 'sluice_distcache_handovers_total', help: 'Buckets handed over on membership changes.', labelNames: ['direction'], registers });
+    this.droppedPackets = new Counter({ name: 'sluice_distcache_dropped_packets_total', help: 'Membership packets dropped: malformed, of another group or protocol version.', labelNames: ['reason'], registers });
+    this.operations = new Counter({ name: 'sluice_distcache_operations_total', help: 'Counter operations by kind and where they ran.', labelNames: ['op', 'target'], registers });
+  }
+}
