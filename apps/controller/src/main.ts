@@ -1,8 +1,31 @@
 import { loadConfigOrExit } from '@sluice/config';
+import { createPolicyController } from '@sluice/controller';
+import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
+import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
+import { policyCrWatcherComponent } from './cr-watcher.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.slice(2), env: process.env });
 
 const runtime = createProcessRuntime(config, 'controller');
-process.exit(await runtime.run());
+let exitCode: number;
+try {
+  const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry });
+  // Readiness shows etcd's state; liveness does not depend on it (etcd away never stops the controller).
+  runtime.addReadinessJob(etcdReadinessJob(etcd));
+  const policies = createPolicyController({
+    config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger,
+  });
+  runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
+  runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
+  if (config.policies.cr_watcher.enabled) runtime.lifecycle.add(policyCrWatcherComponent(policies.sink, runtime.logger));
+  exitCode = await runtime.run();
+} catch (err) {
+  // Settings that cannot work (etcd TLS files, prometheus labels) are configuration problems: exit 2.
+  exitCode = 2;
+  runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
+  process.stderr.write(`sluice-controller: ${err instanceof Error ? err.message : String(err)}\n`);
+  await runtime.logger.close();
+}
+process.exit(exitCode);

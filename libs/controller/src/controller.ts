@@ -1,0 +1,89 @@
+import { createHttpClient, type HttpClient } from '@sluice/clients';
+import type { ControllerConfig } from '@sluice/config';
+import { JobGroup } from '@sluice/jobs';
+import type { Registry } from 'prom-client';
+import type { ControllerEtcd } from './controller-etcd.js';
+import { ControllerMetrics } from './metrics.js';
+import type { PolicyLanguage } from './policy-language.js';
+import { PolicyRegistry } from './policy-registry.js';
+import { policySink, type PolicySink } from './policy-sink.js';
+import { PolicyStore } from './policy-store.js';
+import { checkQueryLabels } from './promql-labels.js';
+import { prometheusBaseUrl } from './promql-query.js';
+import { PromqlScheduler } from './promql-scheduler.js';
+import { Publisher } from './publisher.js';
+import { registerPolicyService } from './register-policy-service.js';
+import type { SluiceServer } from '@sluice/server';
+
+export interface ControllerLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+}
+
+export interface PolicyControllerOptions {
+  config: Pick<ControllerConfig, 'prometheus' | 'policies'>;
+  etcd: ControllerEtcd;
+  language: PolicyLanguage;
+  registry: Registry;
+  server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>;
+  logger?: ControllerLogger;
+  /** Default: an HTTP client made from `prometheus.http_client`. */
+  prometheusClient?: HttpClient;
+}
+
+/** The controller's policy machinery, as one component with an explicit lifecycle. */
+export interface PolicyController {
+  readonly name: 'policies';
+  readonly policies: PolicyRegistry;
+  readonly store: PolicyStore;
+  /** What the Policy CR watcher calls. */
+  readonly sink: PolicySink;
+  readonly publisher: Publisher;
+  /** True once the stored policies were read from etcd. */
+  storeSynced(): boolean;
+  start(): void;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Wires the policy API (gRPC + HTTP routes on `server`), the registry of policies, their
+ * circuits, the PromQL jobs (group `policies.promql_jobs_scheduler`, against
+ * `prometheus.address` with `prometheus.http_client`, every selector carrying
+ * `prometheus.labels`), the publication to etcd, and the store of API policies. Call
+ * before the server starts; `start` begins reading the store and running jobs.
+ */
+export function createPolicyController(opts: PolicyControllerOptions): PolicyController {
+  const { config, etcd, logger } = opts;
+  const queryLabels = checkQueryLabels(config.prometheus.labels);
+  const client = opts.prometheusClient ?? createHttpClient(config.prometheus.http_client);
+  const ownsClient = opts.prometheusClient === undefined;
+  const byStatus = { count: (): Map<string, number> => new Map() };
+  const metrics = new ControllerMetrics(opts.registry, () => byStatus.count());
+  const group = new JobGroup('promql_jobs_scheduler', config.policies.promql_jobs_scheduler);
+  const scheduler = new PromqlScheduler(group, { client, baseUrl: prometheusBaseUrl(config.prometheus.address), metrics });
+  const publisher = new Publisher(etcd, metrics, logger);
+  const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, ...(logger ? { logger } : {}) });
+  byStatus.count = () => policies.countByStatus();
+  const store = new PolicyStore(etcd, policies, metrics, logger);
+  const sink = policySink(policies);
+  registerPolicyService(opts.server, policies, store);
+  return {
+    name: 'policies',
+    policies,
+    store,
+    sink,
+    publisher,
+    storeSynced: () => store.isSynced(),
+    start() {
+      group.start();
+      store.start();
+    },
+    async shutdown() {
+      store.stop();
+      await policies.shutdown();
+      await group.shutdown();
+      publisher.close();
+      if (ownsClient) await client.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { InvalidArgumentError } from '@sluice/errors';
+import { structToJson, type ProtoStruct } from '@sluice/proto';
+import type { GatewayInput, GatewayRoute } from '@sluice/server';
+import { POLICY_BODY_LIMIT_BYTES, POLICY_SERVICE_NAME, POLICY_STRUCT_MAX_DEPTH, toStruct } from './policy-grpc.js';
+
+export const POLICIES_PATH = '/v1/policies';
+export const POLICY_PATH = '/v1/policies/:name';
+export const DECISIONS_PATH = '/v1/decisions/:type';
+export const VARIABLE_PATH = '/v1/policies/:name/variables/:signal';
+
+function objectBody(body: unknown, what: string): Record<string, unknown> {
+  if (body === undefined) throw new InvalidArgumentError(`request body is required: ${what}`, 'body');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidArgumentError(`request body must be a JSON object (${what}), got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`, 'body');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** `{"policy": <spec>}`, nothing else. */
+function policyRequest({ params, body }: GatewayInput): object {
+  const b = objectBody(body, '{"policy": <spec>}');
+  const extra = Object.keys(b).filter((k) => k !== 'policy');
+  if (extra.length > 0) throw new InvalidArgumentError(`unknown field ${JSON.stringify(extra[0])} in the request body; it holds only "policy"`, extra[0]);
+  const policy = b.policy;
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) {
+    throw new InvalidArgumentError('policy must be a JSON object: the policy spec, as a Policy resource\'s spec holds it', 'policy');
+  }
+  return { name: params.name, policy: toStruct(policy as Record<string, unknown>, 'policy') };
+}
+
+function variableRequest({ params, body }: GatewayInput): object {
+  const b = objectBody(body, '{"value": <number>}');
+  const extra = Object.keys(b).filter((k) => k !== 'value');
+  if (extra.length > 0) throw new InvalidArgumentError(`unknown field ${JSON.stringify(extra[0])} in the request body; it holds only "value"`, extra[0]);
+  if (typeof b.value !== 'number' || !Number.isFinite(b.value)) throw new InvalidArgumentError('value must be a finite number', 'value');
+  return { name: params.name, signal: params.signal, value: b.value };
+}
+
+const json = (s: ProtoStruct | null | undefined): Record<string, unknown> => structToJson(s, POLICY_STRUCT_MAX_DEPTH);
+
+/** A policy message as plain JSON (spec and signals out of their Structs). */
+function policyJson(p: unknown): object {
+  const m = p as { spec?: ProtoStruct; signals?: ProtoStruct } & Record<string, unknown>;
+  return { ...m, spec: json(m.spec), signals: json(m.signals) };
+}
+
+/**
+ * The policy API's HTTP routes, each through the gateway to PolicyService: create or
+ * replace (POST), merge patch (PATCH), get, delete, list, published decisions, and the
+ * value of a variable.
+ */
+export function policyGatewayRoutes(): GatewayRoute[] {
+  const service = POLICY_SERVICE_NAME;
+  // The gateway's method union names no PATCH yet; express mounts it all the same.
+  const patch = 'patch' as unknown as GatewayRoute['method'];
+  return [
+    { method: 'post', path: POLICY_PATH, service, rpc: 'UpsertPolicy', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: policyRequest, fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
+    { method: patch, path: POLICY_PATH, service, rpc: 'PatchPolicy', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: policyRequest, fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
+    { method: 'get', path: POLICY_PATH, service, rpc: 'GetPolicy', toRequest: ({ params }) => ({ name: params.name }), fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
+    { method: 'delete', path: POLICY_PATH, service, rpc: 'DeletePolicy', toRequest: ({ params }) => ({ name: params.name }) },
+    { method: 'get', path: POLICIES_PATH, service, rpc: 'ListPolicies', toRequest: () => ({}), fromResponse: (r) => ({ policies: ((r as { policies: unknown[] }).policies).map(policyJson) }) },
+    {
+      method: 'get', path: DECISIONS_PATH, service, rpc: 'ListDecisions', toRequest: ({ params }) => ({ type: params.type }),
+      fromResponse: (r) => ({ decisions: (r as { decisions: { decision: ProtoStruct }[] }).decisions.map((d) => ({ ...d, decision: json(d.decision) })) }),
+    },
+    { method: 'post', path: VARIABLE_PATH, service, rpc: 'SetVariable', toRequest: variableRequest },
+  ];
+}

@@ -1,0 +1,157 @@
+import { GrpcCode, NotFoundError, SluiceError, UnavailableError } from '@sluice/errors';
+import { storedPolicyKey, type StoredPolicy } from '@sluice/policies';
+import type { ControllerEtcd } from './controller-etcd.js';
+import { mergePatch } from './merge-patch.js';
+import type { ControllerMetrics } from './metrics.js';
+import { PolicyRejectedError } from './policy-errors.js';
+import type { PolicyRegistry, PolicyView } from './policy-registry.js';
+import type { CompiledPolicy } from './policy-language.js';
+
+/** How long an API write waits for etcd before answering UNAVAILABLE. */
+export const STORE_WRITE_TIMEOUT_MS = 5000;
+
+/** A policy that Kubernetes manages cannot be changed through the API. */
+export class PolicyManagedElsewhereError extends SluiceError {
+  constructor(name: string) {
+    super('SLUICE_ERR_POLICY_MANAGED_BY_KUBERNETES', `policy ${JSON.stringify(name)} comes from a Policy custom resource: change or delete the resource instead`, {
+      grpcCode: GrpcCode.FAILED_PRECONDITION,
+    });
+    this.name = 'PolicyManagedElsewhereError';
+  }
+}
+
+export interface PolicyStoreLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+}
+
+async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError(`${what}: etcd did not answer within ${STORE_WRITE_TIMEOUT_MS} ms`)), STORE_WRITE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } catch (err) {
+    if (err instanceof SluiceError) throw err;
+    throw new UnavailableError(`${what}: ${err instanceof Error ? err.message : String(err)}`, 'SLUICE_ERR_UNAVAILABLE', err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The policies posted to the API, kept in etcd under `<ns>/policies/<name>` (no lease:
+ * they outlive the controller). A write compiles first (a bad policy changes nothing),
+ * then stores, then runs. The store is also watched (a full get, then changes, resynced
+ * on every break), so the policies come back after a restart and follow edits made by
+ * another controller.
+ */
+export class PolicyStore {
+  private watch: { stop(): void } | undefined;
+  private synced = false;
+
+  constructor(
+    private readonly etcd: ControllerEtcd,
+    private readonly registry: PolicyRegistry,
+    private readonly metrics: ControllerMetrics,
+    private readonly logger?: PolicyStoreLogger,
+  ) {}
+
+  get prefix(): string {
+    return `${this.etcd.namespace}/policies/`;
+  }
+
+  /** True once the stored policies were read (after start, and after each resync). */
+  isSynced(): boolean {
+    return this.synced;
+  }
+
+  start(): void {
+    this.watch = this.etcd.watchPrefix(this.prefix, {
+      reset: (entries) => {
+        const wanted = new Map<string, { spec: unknown; compiled?: CompiledPolicy; error?: string }>();
+        for (const [key, value] of entries) {
+          const e = this.entryOf(key, value);
+          if (e !== undefined) wanted.set(e.name, e);
+        }
+        this.registry.replaceAll('api', wanted);
+        this.synced = true;
+        this.logger?.info('stored policies loaded', { count: wanted.size });
+        void this.registry.reconcile();
+      },
+      put: (key, value) => {
+        const e = this.entryOf(key, value);
+        if (e === undefined) return;
+        if (e.compiled !== undefined && this.registry.desiredOf('api', e.name)?.hash === e.compiled.hash) return;
+        if (e.compiled !== undefined) this.registry.set('api', e.name, e.spec, e.compiled);
+        else this.registry.setFailed('api', e.name, e.spec, e.error ?? 'invalid');
+        void this.registry.reconcile();
+      },
+      delete: (key) => {
+        const name = key.slice(this.prefix.length);
+        if (this.registry.delete('api', name)) void this.registry.reconcile();
+      },
+    });
+  }
+
+  stop(): void {
+    this.watch?.stop();
+    this.watch = undefined;
+  }
+
+  /** A stored entry, compiled; a corrupt or no longer valid one shows as failed. */
+  private entryOf(key: string, value: string): { name: string; spec: unknown; compiled?: CompiledPolicy; error?: string } | undefined {
+    const name = key.slice(this.prefix.length);
+    if (name.length === 0 || name.includes('/')) return undefined;
+    let stored: Partial<StoredPolicy>;
+    try {
+      stored = JSON.parse(value) as Partial<StoredPolicy>;
+    } catch {
+      this.logger?.warn('stored policy is not JSON; ignored', { key });
+      return { name, spec: null, error: 'the stored policy is not JSON' };
+    }
+    try {
+      return { name, spec: stored.spec, compiled: this.registry.compile(name, stored.spec) };
+    } catch (err) {
+      const message = err instanceof PolicyRejectedError ? err.problems.map((p) => `${p.path}: ${p.message}`).join('; ') : String(err);
+      this.logger?.warn('stored policy does not compile', { policy: name, error: message });
+      return { name, spec: stored.spec, error: message };
+    }
+  }
+
+  private guardApiOwned(name: string): void {
+    if (this.registry.desiredOf('api', name) === undefined && this.registry.desiredOf('kubernetes', name) !== undefined) {
+      throw new PolicyManagedElsewhereError(name);
+    }
+  }
+
+  /** Create or replace. */
+  async upsert(name: string, spec: unknown): Promise<PolicyView> {
+    this.guardApiOwned(name);
+    const compiled = this.registry.compile(name, spec);
+    const stored: StoredPolicy = { name, spec, hash: compiled.hash, source: 'api' };
+    await withTimeout(this.etcd.put(storedPolicyKey(this.etcd.namespace, name), JSON.stringify(stored)), `storing policy ${name}`);
+    this.metrics.publications.inc({ kind: 'policy', operation: 'put' });
+    this.registry.set('api', name, spec, compiled);
+    await this.registry.reconcile();
+    return this.registry.view(name)!;
+  }
+
+  /** JSON merge patch of a policy posted to the API. */
+  async patch(name: string, patch: unknown): Promise<PolicyView> {
+    this.guardApiOwned(name);
+    const cur = this.registry.desiredOf('api', name);
+    if (cur === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+    return this.upsert(name, mergePatch(cur.spec, patch));
+  }
+
+  async remove(name: string): Promise<void> {
+    this.guardApiOwned(name);
+    if (this.registry.desiredOf('api', name) === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+    await withTimeout(this.etcd.delete(storedPolicyKey(this.etcd.namespace, name)), `deleting policy ${name}`);
+    this.metrics.publications.inc({ kind: 'policy', operation: 'delete' });
+    this.registry.delete('api', name);
+    await this.registry.reconcile();
+  }
+}

@@ -1,0 +1,146 @@
+import { configKey, decisionKey, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import type { ControllerMetrics } from './metrics.js';
+import type { Circuit, CompiledPolicy } from './policy-language.js';
+import type { PromqlHandle, PromqlScheduler } from './promql-scheduler.js';
+import type { Publisher } from './publisher.js';
+
+export type PolicySource = 'api' | 'kubernetes';
+
+export interface RunningPolicyDeps {
+  namespace: string;
+  publisher: Publisher;
+  scheduler: PromqlScheduler;
+  metrics: ControllerMetrics;
+  logger?: { warn(msg: string, meta?: Record<string, unknown>): void };
+}
+
+/** What a replaced policy hands to its successor: decisions and variable values. */
+export interface Carried {
+  decisions: ReadonlyMap<string, PublishedDecision>;
+  variables: ReadonlyMap<string, number>;
+}
+
+/**
+ * One compiled policy at work: its components published, its PromQL queries scheduled,
+ * its circuit evaluated every evaluation interval (the first evaluation at once), and
+ * each decision published when it changes. A component without a decision from this
+ * tick keeps its last one.
+ */
+export class RunningPolicy {
+  readonly keys = new Set<string>();
+  private readonly components = new Map<string, PublishedComponent>();
+  private readonly decisions = new Map<string, PublishedDecision>();
+  private readonly variables = new Map<string, number>();
+  private circuit: Circuit | undefined;
+  private promql: PromqlHandle | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private signals: Record<string, number | null> = {};
+  private tickError: string | undefined;
+  private stopped = false;
+
+  constructor(readonly compiled: CompiledPolicy, readonly source: PolicySource, private readonly deps: RunningPolicyDeps, carried?: Carried) {
+    for (const c of compiled.components) this.components.set(c.component_id, c);
+    for (const name of compiled.variables) {
+      const v = carried?.variables.get(name);
+      if (v !== undefined) this.variables.set(name, v);
+    }
+    for (const [id, d] of carried?.decisions ?? []) {
+      if (this.components.get(id)?.kind === d.kind) this.decisions.set(id, d);
+    }
+  }
+
+  get name(): string {
+    return this.compiled.name;
+  }
+
+  start(): void {
+    const { publisher, namespace } = this.deps;
+    for (const c of this.components.values()) {
+      const key = configKey(namespace, c.agent_group, this.name, c.component_id);
+      this.keys.add(key);
+      publisher.set(key, JSON.stringify(c), 'config');
+    }
+    for (const [id, d] of this.decisions) this.publishDecision(id, d);
+    this.circuit = this.compiled.createCircuit();
+    this.promql = this.deps.scheduler.add(this.name, this.compiled.promql);
+    this.tick();
+    const every = Math.max(1, this.compiled.evaluationIntervalMs);
+    this.timer = setInterval(() => this.tick(), every);
+  }
+
+  /** Stops evaluating; the caller removes the keys it no longer wants published. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.promql?.stop();
+  }
+
+  carried(): Carried {
+    return { decisions: new Map(this.decisions), variables: new Map(this.variables) };
+  }
+
+  hasVariable(signal: string): boolean {
+    return this.compiled.variables.includes(signal);
+  }
+
+  /** Sets a variable and evaluates the circuit at once, so the new value takes effect now. */
+  setVariable(signal: string, value: number): void {
+    this.variables.set(signal, value);
+    this.tick();
+  }
+
+  variableValues(): ReadonlyMap<string, number> {
+    return this.variables;
+  }
+
+  currentDecisions(): ReadonlyMap<string, PublishedDecision> {
+    return this.decisions;
+  }
+
+  component(id: string): PublishedComponent | undefined {
+    return this.components.get(id);
+  }
+
+  currentSignals(): Record<string, number | null> {
+    return this.signals;
+  }
+
+  lastError(): string | undefined {
+    return this.tickError ?? this.promql?.lastError();
+  }
+
+  tick(): void {
+    if (this.stopped || this.circuit === undefined) return;
+    const { metrics } = this.deps;
+    try {
+      const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables });
+      this.signals = out.signals;
+      for (const [id, d] of out.decisions) {
+        if (!this.components.has(id)) continue;
+        this.decisions.set(id, d);
+        this.publishDecision(id, d);
+      }
+      this.tickError = undefined;
+      metrics.circuitTicks.inc({ policy_name: this.name });
+    } catch (err) {
+      // A circuit that throws keeps its last decisions; the error shows on the policy.
+      const message = err instanceof Error ? err.message : String(err);
+      if (this.tickError === undefined) this.deps.logger?.warn('circuit evaluation failed', { policy: this.name, error: message });
+      this.tickError = `circuit: ${message}`;
+      metrics.circuitTickErrors.inc({ policy_name: this.name });
+    }
+  }
+
+  decisionKeyOf(id: string): string | undefined {
+    const c = this.components.get(id);
+    return c === undefined ? undefined : decisionKey(this.deps.namespace, c.agent_group, this.name, id);
+  }
+
+  private publishDecision(id: string, d: PublishedDecision): void {
+    const key = this.decisionKeyOf(id);
+    if (key === undefined) return;
+    this.keys.add(key);
+    this.deps.publisher.set(key, JSON.stringify(d), 'decision');
+  }
+}

@@ -1,0 +1,83 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ControllerEtcd, EtcdState, PrefixWatchHandler } from './controller-etcd.js';
+
+/** An in-memory stand-in for @sluice/etcd: a key space, a state that can be turned to unavailable, and prefix watches. */
+export class MemoryEtcd implements ControllerEtcd {
+  readonly namespace = 'sluice';
+  readonly data = new Map<string, string>();
+  readonly leasedKeys = new Set<string>();
+  writes = 0;
+  private current: EtcdState = 'connected';
+  private readonly listeners = new Set<(s: EtcdState) => void>();
+  private readonly watches = new Set<{ prefix: string; handler: PrefixWatchHandler }>();
+
+  readonly leased = {
+    put: async (key: string, value: string): Promise<void> => { this.check(); this.leasedKeys.add(key); this.set(key, value); },
+    delete: async (key: string): Promise<void> => { this.check(); this.leasedKeys.delete(key); this.remove(key); },
+  };
+
+  state(): EtcdState { return this.current; }
+  onStateChange(cb: (s: EtcdState) => void): () => void { this.listeners.add(cb); return () => this.listeners.delete(cb); }
+  setState(s: EtcdState): void {
+    this.current = s;
+    for (const l of this.listeners) l(s);
+  }
+
+  async put(key: string, value: string): Promise<void> { this.check(); this.set(key, value); }
+  async delete(key: string): Promise<void> { this.check(); this.remove(key); }
+  watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void } {
+    const w = { prefix, handler };
+    this.watches.add(w);
+    handler.reset(new Map([...this.data].filter(([k]) => k.startsWith(prefix))));
+    return { stop: () => this.watches.delete(w) };
+  }
+
+  under(prefix: string): Map<string, string> {
+    return new Map([...this.data].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  private check(): void {
+    if (this.current !== 'connected') throw new Error('etcd unavailable');
+  }
+  private set(key: string, value: string): void {
+    this.writes++;
+    this.data.set(key, value);
+    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.put(key, value);
+  }
+  private remove(key: string): void {
+    if (!this.data.delete(key)) return;
+    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.delete(key);
+  }
+}
+
+/** A loopback HTTP server answering /api/v1/query like Prometheus with what `answer` says. */
+export async function fakePrometheus(answer: (query: string) => { status?: number; body: unknown; delayMs?: number }): Promise<{ url: string; queries: string[]; close(): Promise<void> }> {
+  const queries: string[] = [];
+  const server = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (c: Buffer) => { data += c.toString(); });
+    req.on('end', () => {
+      const q = new URLSearchParams(data).get('query') ?? '';
+      queries.push(q);
+      const a = answer(q);
+      const send = (): void => { res.writeHead(a.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(a.body)); };
+      if (a.delayMs) setTimeout(send, a.delayMs).unref(); else send();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    queries,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+export async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
