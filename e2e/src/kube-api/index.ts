@@ -4,3 +4,4 @@ export { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
 export type { KubeObject } from './store.js';
 export { parseLabelSelector } from './label-selector.js';
 export { mergePatch, strategicMergePatch } from './patch.js';
+export { startTestKubeApi, type TestKubeApi } from './testing.js';

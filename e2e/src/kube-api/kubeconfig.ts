@@ -11,6 +11,7 @@ export function kubeconfigYaml(server: string, namespace = 'default'): string {
     '- name: sluice-test',
     '  cluster:',
     `    server: ${server}`,
+    '    insecure-skip-tls-verify: true',
     'users:',
     '- name: sluice-test',
     '  user:',
