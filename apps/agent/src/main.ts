@@ -4,6 +4,7 @@ import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
+import { installPolicies } from './policies.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config, args } = loadConfigOrExit({
@@ -30,6 +31,8 @@ try {
     const n = installLocalLimiters(engine, limitersFile);
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
+  // Policies published in etcd for this agent's group, beside the local limiters.
+  installPolicies(runtime, engine, config.etcd, config.agent_info.agent_group);
   exitCode = await runtime.run();
 } catch (err) {
   // A bad limiters file is a configuration problem: exit 2, like the key tree's, before any port is bound.

@@ -1,19 +1,34 @@
 import type { Job } from '@sluice/jobs';
 import type { SluiceEtcd } from './types.js';
 
+export interface EtcdReadinessOptions {
+  /** Job name under readiness; default `etcd`. */
+  name?: string;
+  /**
+   * Report unhealthy while etcd is not connected. Default false: a process
+   * that keeps working from what it knows (an agent enforcing the last
+   * policies) must not be taken out of service because etcd is away, so the
+   * check stays healthy and says the state in its message and details.
+   */
+  failWhenUnavailable?: boolean;
+}
+
 /**
- * A readiness job that reports the etcd state: healthy while connected,
- * unhealthy (naming the state) otherwise. Register it under readiness only:
- * liveness never fails because of etcd, the process keeps working from what it knows.
+ * A readiness job that shows the etcd state (`details.state`, and the
+ * message). Register it under readiness only: liveness never fails because
+ * of etcd.
  */
-export function etcdReadinessJob(etcd: SluiceEtcd, name = 'etcd'): Job {
+export function etcdReadinessJob(etcd: SluiceEtcd, opts: EtcdReadinessOptions = {}): Job {
   return {
-    name,
+    name: opts.name ?? 'etcd',
     run() {
       const state = etcd.state();
-      return state === 'connected'
-        ? { healthy: true, message: 'etcd connected', details: { state } }
-        : { healthy: false, message: `etcd ${state}: retrying with backoff`, details: { state } };
+      if (state === 'connected') return { healthy: true, message: 'etcd connected', details: { state } };
+      return {
+        healthy: opts.failWhenUnavailable !== true,
+        message: `etcd ${state}: retrying with backoff; working from the last known state`,
+        details: { state },
+      };
     },
   };
 }

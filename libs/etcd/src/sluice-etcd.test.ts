@@ -239,8 +239,11 @@ describe('etcd client while etcd goes away', () => {
     const job = etcdReadinessJob(etcd);
     await waitFor('unavailable', () => etcd.state() === 'unavailable', 5000);
     const r = await job.run(new AbortController().signal);
-    assert.equal(r?.healthy, false);
+    assert.equal(r?.healthy, true, 'readiness shows the state without taking the process out of service');
     assert.match(String(r?.message), /etcd unavailable/);
+    assert.deepEqual(r?.details, { state: 'unavailable' });
+    const strict = await etcdReadinessJob(etcd, { failWhenUnavailable: true, name: 'etcd-strict' }).run(new AbortController().signal);
+    assert.equal(strict?.healthy, false);
     const h = mirror();
     etcd.watchPrefix('s/', h);
     const pending = etcd.leased.put('s/k', 'v').catch((e: unknown) => e);
