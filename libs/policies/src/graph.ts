@@ -75,6 +75,8 @@ export function orderGraph(nodes: readonly GraphNode[]): { order: number[]; prob
       if (cycle.some((n) => reported.has(n))) continue;
       for (const n of cycle) reported.add(n);
       const first = Math.min(...cycle);
+      const lowest = cycle.indexOf(first);
+      cycle.push(...cycle.splice(0, lowest)); // start the cycle at its lowest index
       const names = [...cycle, cycle[0]].map((n) => nodes[n].id).join(' → ');
       problems.push({
         path: nodes[first].path,

@@ -11,7 +11,7 @@ const schema = obj(
     out_ports: OutputPorts,
     operator: strEnum(OPERATORS, 'add, sub, mul, div (invalid when rhs is 0), xor, lshift, rshift (on the integer parts).'),
   },
-  'lhs <operator> rhs; invalid when either input is invalid.',
+  'lhs (operator) rhs; invalid when either input is invalid.',
 );
 
 /** Go's int conversion truncates toward zero; bit operations work on 32-bit integers here. */

@@ -11,8 +11,8 @@ const schema = obj(
     in_ports: obj({ lhs: InPort, rhs: InPort }, 'The two operands.'),
     out_ports: OutputPorts,
     operator: strEnum(OPERATORS, 'The comparison: gt, lt, gte, lte, eq, neq.'),
-    true_for: Type.Optional(duration('How long the comparison must hold before the output turns 1.', '0s', false)),
-    false_for: Type.Optional(duration('How long the comparison must fail before the output turns 0.', '0s', false)),
+    true_for: Type.Optional(duration('How long the comparison must hold true before the output turns 1.', '0s', false)),
+    false_for: Type.Optional(duration('How long the comparison must hold false before the output turns 0 (a change back cancels a pending one).', '0s', false)),
   },
   'Compares lhs with rhs: output 1 when true, 0 when false or when an input is invalid (as in Aperture).',
 );
@@ -46,22 +46,25 @@ export const deciderKind = defineKind({
     const falseForMs = ctx.durationMs(spec.false_for, '0s');
     return {
       createRuntime() {
-        // The comparison's current value and since when it has held it.
-        let current: boolean | undefined;
-        let since = 0;
+        // The output, and since when the comparison has disagreed with it (undefined: it agrees).
+        let output: boolean | undefined;
+        let pendingSince: number | undefined;
         return {
           tick(inputs: readonly SignalValue[], tick) {
             const [a, b] = inputs;
             const now = a !== null && a !== undefined && b !== null && b !== undefined && compare(op, a, b);
-            if (now !== current) {
-              // The first comparison counts as settled: nothing was pending before it.
-              since = current === undefined ? Number.NEGATIVE_INFINITY : tick.nowMs;
-              current = now;
+            if (output === undefined || now === output) {
+              // The first comparison is settled at once; an agreeing one cancels what was pending.
+              output = now;
+              pendingSince = undefined;
+            } else {
+              pendingSince ??= tick.nowMs;
+              if (tick.nowMs - pendingSince >= (now ? trueForMs : falseForMs)) {
+                output = now;
+                pendingSince = undefined;
+              }
             }
-            const held = tick.nowMs - since;
-            const decided = held >= (now ? trueForMs : falseForMs);
-            // While pending, the output still shows the opposite (the previous state).
-            return { outputs: [decided === now ? 1 : 0] };
+            return { outputs: [output ? 1 : 0] };
           },
         };
       },

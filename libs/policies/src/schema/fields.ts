@@ -42,6 +42,16 @@ export function ignored(description: string) {
   return freeForm(description, { 'x-sluice-ignored': true });
 }
 
+/** An inert Aperture list member: accepted and listed in `ignored`. */
+export function ignoredList(description: string) {
+  return Type.Unsafe<Record<string, unknown>[]>({
+    type: 'array',
+    items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    description,
+    'x-sluice-ignored': true,
+  });
+}
+
 /** A Go duration string (`10s`, `1m30s`); `positive` refuses zero and negative ones. */
 export function duration(description: string, defaultValue: string | undefined, positive: boolean) {
   return Type.String({

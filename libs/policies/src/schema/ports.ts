@@ -9,7 +9,7 @@ export const ConstantSignal = obj(
     special_value: Type.Optional(strEnum(['NaN', '+Inf', '-Inf'] as const, 'A special value: NaN (an invalid signal), +Inf or -Inf.')),
   },
   'A constant: exactly one of `value` or `special_value`.',
-  { minProperties: 1, maxProperties: 1 },
+  { minProperties: 1, maxProperties: 1, title: 'ConstantSignal' },
 );
 export type ConstantSignal = Static<typeof ConstantSignal>;
 
@@ -19,13 +19,14 @@ export const InPort = obj(
     constant_signal: Type.Optional(ConstantSignal),
   },
   'An input port: exactly one of `signal_name` or `constant_signal`.',
-  { minProperties: 1, maxProperties: 1 },
+  { minProperties: 1, maxProperties: 1, title: 'InPort' },
 );
 export type InPort = Static<typeof InPort>;
 
 export const OutPort = obj(
   { signal_name: str('The signal this port writes; a signal has exactly one writer.', { minLength: 1, pattern: SIGNAL_NAME_PATTERN }) },
   'An output port.',
+  { title: 'OutPort' },
 );
 export type OutPort = Static<typeof OutPort>;
 

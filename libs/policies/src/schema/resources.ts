@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { bool, ignored, int, list, map, num, obj, str, unsupported } from './fields.js';
+import { bool, ignored, ignoredList, int, list, map, num, obj, str, unsupported } from './fields.js';
 import { KEY_SEGMENT_PATTERN, Selectors } from './selector.js';
 
 export const DEFAULT_FLUX_METER_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
@@ -103,7 +103,7 @@ export const Resources = obj(
   {
     flow_control: Type.Optional(FlowControlResources),
     infra_meters: Type.Optional(ignored('Aperture OpenTelemetry collector pipelines: accepted and ignored.')),
-    telemetry_collectors: Type.Optional(ignored('Aperture telemetry collectors: accepted and ignored.')),
+    telemetry_collectors: Type.Optional(ignoredList('Aperture telemetry collectors: accepted and ignored.')),
   },
   'Resources of the policy.',
 );

@@ -14,6 +14,7 @@ export const Selector = obj(
     ),
   },
   'Which flows a component applies to.',
+  { title: 'Selector' },
 );
 export type Selector = Static<typeof Selector>;
 

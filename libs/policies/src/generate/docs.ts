@@ -1,0 +1,182 @@
+import { PolicySpecSchema } from '../schema/policy.js';
+
+interface Node {
+  type?: string;
+  title?: string;
+  description?: string;
+  properties?: Record<string, Node>;
+  required?: string[];
+  items?: Node;
+  additionalProperties?: Node | boolean;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  pattern?: string;
+  format?: string;
+  propertyNames?: { pattern?: string };
+  'x-sluice-type'?: string;
+  'x-sluice-unsupported'?: boolean;
+  'x-sluice-ignored'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function isMap(n: Node): boolean {
+  return n.type === 'object' && typeof n.additionalProperties === 'object';
+}
+
+function typeOf(n: Node): string {
+  if (n['x-sluice-unsupported'] === true) return 'not supported';
+  if (n['x-sluice-ignored'] === true) return 'ignored';
+  if (n.title !== undefined) return `[${n.title}](#${n.title.toLowerCase()})`;
+  if (n['x-kubernetes-preserve-unknown-fields'] === true) return 'object (free-form)';
+  if (n['x-sluice-type'] === 'duration') return 'duration';
+  if (n.enum !== undefined) return `string: ${n.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
+  if (n.type === 'array' && n.items !== undefined) return `list of ${typeOf(n.items)}`;
+  if (isMap(n)) return `map of ${typeOf(n.additionalProperties as Node)}`;
+  return n.type ?? 'any';
+}
+
+function boundsOf(n: Node): string {
+  const b: string[] = [];
+  if (n.minimum !== undefined) b.push(`≥ ${n.minimum}`);
+  if (n.exclusiveMinimum !== undefined) b.push(`> ${n.exclusiveMinimum}`);
+  if (n.maximum !== undefined) b.push(`≤ ${n.maximum}`);
+  if (n.format === 'positive_duration') b.push('> 0');
+  if (n.format === 'nonnegative_duration') b.push('≥ 0');
+  if (n.minLength !== undefined && n.minLength > 0) b.push('non-empty');
+  if (n.pattern !== undefined) b.push(`matches \`${n.pattern}\``);
+  if (n.minItems !== undefined) b.push(`at least ${n.minItems} item${n.minItems === 1 ? '' : 's'}`);
+  if (n.maxItems !== undefined) b.push(`at most ${n.maxItems} items`);
+  if (n.propertyNames?.pattern !== undefined) b.push(`keys match \`${n.propertyNames.pattern}\``);
+  return b.join(', ');
+}
+
+/** The object a field leads to, whose own section documents it (not for shared or free-form types). */
+function objectBelow(n: Node): Node | undefined {
+  if (n.title !== undefined || n['x-kubernetes-preserve-unknown-fields'] === true) return undefined;
+  if (n.type === 'object' && n.properties !== undefined) return n;
+  if (n.type === 'array' && n.items !== undefined) return objectBelow(n.items);
+  if (isMap(n)) return objectBelow(n.additionalProperties as Node);
+  return undefined;
+}
+
+function suffixOf(n: Node): string {
+  if (n.type === 'array') return '[]';
+  if (isMap(n)) return '.<name>';
+  return '';
+}
+
+function section(path: string, n: Node, out: string[], queue: [string, Node][]): void {
+  out.push(`### ${path}`, '', n.description ?? '', '');
+  if (n.minProperties === 1 && n.maxProperties === 1) out.push('Exactly one member is set.', '');
+  else if (n.maxProperties === 1) out.push('At most one member is set.', '');
+  out.push('| Field | Type | Required | Default | Bounds | Meaning |', '|---|---|---|---|---|---|');
+  for (const [name, child] of Object.entries(n.properties ?? {})) {
+    const required = (n.required ?? []).includes(name) ? 'yes' : 'no';
+    const def = child.default === undefined ? '' : `\`${JSON.stringify(child.default)}\``;
+    out.push(`| \`${name}\` | ${cell(typeOf(child))} | ${required} | ${cell(def)} | ${cell(boundsOf(child))} | ${cell(child.description ?? '')} |`);
+    const below = objectBelow(child);
+    if (below !== undefined) queue.push([`${path}.${name}${suffixOf(child)}`, below]);
+  }
+  out.push('');
+}
+
+function collectShared(n: Node, found: Map<string, Node>): void {
+  if (n.title !== undefined && !found.has(n.title)) found.set(n.title, n);
+  for (const child of Object.values(n.properties ?? {})) collectShared(child, found);
+  if (n.items !== undefined) collectShared(n.items, found);
+  if (typeof n.additionalProperties === 'object') collectShared(n.additionalProperties, found);
+}
+
+const INTRO = `# Policies
+
+<!-- Generated from the policy schema in libs/policies; do not edit. Regenerate with
+     node libs/policies/dist/generate/write-generated.js (a test fails when this file is stale). -->
+
+A policy is what a \`Policy\` resource (\`apiVersion: sluice.dev/v1alpha1\`, \`crds/policies.sluice.dev.yaml\`)
+holds in its \`spec\`, and what \`POST /v1/policies/{name}\` takes as \`{"policy": <spec>}\`. It follows
+the shape of Aperture 2.8's policy language, so Aperture policies that use the components below work
+unchanged. Examples: [deploy/examples/](../deploy/examples/).
+
+## How a policy works
+
+- **Circuit.** \`spec.circuit.components\` is a list of components connected by named signals: an
+  out-port writes a signal (\`{signal_name}\`), an in-port reads one (\`{signal_name}\`) or holds a
+  constant (\`{constant_signal: {value}}\`, or \`{constant_signal: {special_value: NaN | +Inf | -Inf}}\`).
+  The controller runs the circuit every \`evaluation_interval\` (default 10s); the first run is at once
+  when the policy is applied. Each run evaluates every component once, in an order where every
+  signal is written before it is read (ties keep the list's order).
+- **Signals** are numbers or *invalid*. NaN is invalid; a PromQL query that fails, times out, or
+  answers anything but a scalar or a one-element vector is invalid. Invalid propagates as in
+  Aperture: \`arithmetic_combinator\` (and a division by zero), \`min\` and \`max\` are invalid when any
+  input is; \`first_valid\` picks the first valid input; \`decider\` answers 0 when an input is invalid;
+  \`switcher\` takes \`off_signal\` when \`switch\` is invalid or 0. So "capacity = 2 × a PromQL result, or
+  10 when it is missing" is \`first_valid([2 × promql, 10])\`, or a switcher whose switch is
+  \`decider(2 × promql > -Inf)\` ([deploy/examples/promql-rate-limit.yaml](../deploy/examples/promql-rate-limit.yaml)).
+- **Decisions.** Each flow-control component (\`rate_limiter\`, \`sampler\`) turns its in-ports into a
+  decision that the controller publishes to the agents of its selectors' agent groups. An in-port
+  whose signal is invalid, or out of its range (a negative capacity or fill, an accept percentage
+  outside 0..100), keeps the last good value; a component that never had a good value has no
+  decision, and its agents run it in pass-through (every flow accepted). \`pass_through\` is true when
+  its signal is valid and non-zero, and keeps its last value while invalid (false at first).
+- **Component ids** are \`root.<index>\` (the index in \`components\`); classifiers are
+  \`classifier.<index>\` and flux meters \`flux_meter.<name>\`. PromQL results are fed to the circuit by
+  the PromQL component's id.
+- **Variables.** A \`variable\` holds \`constant_output\` until a value is set through
+  \`POST /v1/policies/{name}/variables/{signal}\`, by the name of its output signal.
+
+## What compilation checks
+
+Every problem is reported at once, each with the JSON path of its field (such as
+\`spec.circuit.components[0].flow_control.rate_limiter.in_ports.bucket_capacity\`); a policy with any
+problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the resource):
+
+- the schema below: unknown fields, missing required fields, types, enums, bounds, durations in Go
+  syntax (\`10s\`, \`1m30s\`, \`250ms\`; intervals must be > 0);
+- a component names exactly one kind; Aperture components Sluice does not build
+  (\`quota_scheduler\`, \`load_scheduler\`, \`adaptive_load_scheduler\`, \`load_ramp\`, \`gradient_controller\`,
+  \`ema\`, \`nested_circuit\`, \`auto_scale\`, rego classifiers, \`address\`/\`jwt\`/\`path_templates\`
+  extractors, …) are refused by name;
+- inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`, \`alerter\`
+  components) are accepted and listed as ignored (in the API's answer and the resource's status);
+- every signal that is read is written by exactly one out-port;
+- no cycles: Aperture silently breaks a cycle by feeding the lowest-index component of it the value of
+  the previous tick; Sluice refuses the policy and names the components of the cycle instead;
+- constants within the port's range: \`bucket_capacity\` and \`fill_amount\` finite and ≥ 0,
+  \`accept_percentage\` within 0..100;
+- selectors: at least one per component, \`control_point\` set, \`label_matcher\` in the preview's filter
+  language (\`match_labels\`, \`match_expressions\`, \`expression\`; RE2 regular expressions), the same
+  rules and messages as the preview;
+- flux meter buckets: at most one bucket member, strictly increasing finite bounds, at most 1000.
+
+## Reference
+`;
+
+/** docs/policies.md, generated from the policy schema. */
+export function renderPolicyDocs(): string {
+  const out: string[] = [INTRO];
+  const root = PolicySpecSchema as unknown as Node;
+  const queue: [string, Node][] = [['spec', root]];
+  while (queue.length > 0) {
+    const [path, n] = queue.shift() as [string, Node];
+    section(path, n, out, queue);
+  }
+  out.push('## Shared types', '');
+  const shared = new Map<string, Node>();
+  collectShared(root, shared);
+  for (const [title, n] of shared) {
+    const nested: [string, Node][] = [];
+    section(title, n, out, nested);
+    for (const [p, child] of nested) section(p, child, out, []);
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
