@@ -10,3 +10,7 @@ export { MEMBERSHIP_PROTOCOL_VERSION, decodePacket, encodePacket, type DropReaso
 export { DistCacheMetrics } from './metrics.js';
 export { parsePeerRecord, peerRecordJson, type PeerRecord, type PeerSink, type PeerSource } from './peers.js';
 export { advertised, hostAddress, splitHostPort } from './address.js';
+export { EtcdPeerSource, type EtcdPeerSourceOptions, type PeerEtcd } from './peers-etcd.js';
+export { distributedStoreFactory, type DistributedStoreFactoryOptions } from './store-factory.js';
+export { HarnessProcess, HARNESS_SCRIPT, type HarnessReady } from './harness-client.js';
+export { registerDistCacheRoutes, PEERS_PATH, DISTCACHE_STATS_PATH, type RouteApp } from './routes.js';

@@ -1,0 +1,121 @@
+/**
+ * A process that runs one member of the distributed cache and a token-bucket
+ * store, driven by JSON lines on stdin (one answer line each on stdout), for
+ * fault tests with real processes (kill -9, SIGSTOP) and the bench.
+ *
+ * Environment: SLUICE_DISTCACHE_HARNESS = {"id","group","seeds":[],"replicaCount","ownerTimeoutMs","failClosed","lazy"}.
+ * First line out: {"ready":true,"id","gossipAddr","opsAddr"}.
+ * Commands: take {label,count,tokens?,params}; traffic {label,ratePerSec,durationMs,params};
+ * owner {label}; join {seeds}; stats; quit.
+ */
+import readline from 'node:readline';
+import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import { DistCache } from './dist-cache.js';
+import { DistributedTokenBucketStore } from './distributed-store.js';
+import { LazySyncStore } from './lazy-sync-store.js';
+
+interface HarnessConfig {
+  id: string;
+  group: string;
+  seeds?: string[];
+  replicaCount?: number;
+  ownerTimeoutMs?: number;
+  failClosed?: boolean;
+  lazyNumSync?: number;
+}
+
+const cfg = JSON.parse(process.env.SLUICE_DISTCACHE_HARNESS ?? '{}') as HarnessConfig;
+const cache = new DistCache({
+  id: cfg.id,
+  group: cfg.group,
+  bindAddr: '127.0.0.1:0',
+  memberlistBindAddr: '127.0.0.1:0',
+  replicaCount: cfg.replicaCount,
+  ownerTimeoutMs: cfg.ownerTimeoutMs,
+  membership: { probeIntervalMs: 200, probeTimeoutMs: 80, suspicionTimeoutMs: 1000, syncIntervalMs: 1000 },
+});
+const stores = new Map<string, TokenBucketStore>();
+
+function storeFor(params: TokenBucketParams): TokenBucketStore {
+  const key = JSON.stringify(params);
+  let s = stores.get(key);
+  if (s === undefined) {
+    const limiterId = `harness/${key}`;
+    s = cfg.lazyNumSync !== undefined
+      ? new LazySyncStore(cache, { limiterId, params, numSync: cfg.lazyNumSync })
+      : new DistributedTokenBucketStore(cache, { limiterId, params, failClosed: cfg.failClosed });
+    stores.set(key, s);
+  }
+  return s;
+}
+
+type Cmd = { id?: number; op: string; label?: string; count?: number; tokens?: number; params?: TokenBucketParams; ratePerSec?: number; durationMs?: number; seeds?: string[] };
+
+async function run(cmd: Cmd): Promise<unknown> {
+  switch (cmd.op) {
+    case 'take': {
+      const store = storeFor(cmd.params as TokenBucketParams);
+      const started = process.hrtime.bigint();
+      const rs = await Promise.all(Array.from({ length: cmd.count ?? 1 }, () => store.take(cmd.label ?? 'default', cmd.tokens ?? 1, Date.now())));
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      return { admitted: rs.filter((r) => r.ok).length, rejected: rs.filter((r) => !r.ok).length, ms };
+    }
+    case 'traffic': {
+      const store = storeFor(cmd.params as TokenBucketParams);
+      const every = 1000 / (cmd.ratePerSec ?? 100);
+      const end = Date.now() + (cmd.durationMs ?? 1000);
+      let admitted = 0, rejected = 0, errors = 0, maxMs = 0;
+      const pending: Promise<void>[] = [];
+      while (Date.now() < end) {
+        const t0 = Date.now();
+        pending.push(Promise.resolve(store.take(cmd.label ?? 'default', 1, t0)).then(
+          (r: TakeResult) => {
+            maxMs = Math.max(maxMs, Date.now() - t0);
+            if (r.ok) admitted++;
+            else rejected++;
+          },
+          () => void errors++,
+        ));
+        await new Promise((r) => setTimeout(r, every));
+      }
+      await Promise.all(pending);
+      return { admitted, rejected, errors, maxMs };
+    }
+    case 'owner': {
+      const s = storeFor(cmd.params as TokenBucketParams) as DistributedTokenBucketStore;
+      return { owner: cache.currentRing().owner(s.keyOf(cmd.label ?? 'default')) };
+    }
+    case 'join':
+      cache.join(cmd.seeds ?? []);
+      return { joined: true };
+    case 'stats':
+      return cache.stats();
+    case 'quit':
+      for (const s of stores.values()) if (s instanceof LazySyncStore) s.stop();
+      await cache.shutdown();
+      setImmediate(() => process.exit(0));
+      return { bye: true };
+    default:
+      return { error: `unknown op ${cmd.op}` };
+  }
+}
+
+await cache.start();
+if (cfg.seeds !== undefined && cfg.seeds.length > 0) cache.join(cfg.seeds);
+process.stdout.write(`${JSON.stringify({ ready: true, id: cache.id, gossipAddr: cache.gossipAddr, opsAddr: cache.opsAddr })}\n`);
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  let cmd: Cmd;
+  try {
+    cmd = JSON.parse(line) as Cmd;
+  } catch {
+    process.stdout.write(`${JSON.stringify({ error: 'bad command' })}\n`);
+    return;
+  }
+  run(cmd).then(
+    (r) => process.stdout.write(`${JSON.stringify({ id: cmd.id, ...(r as object) })}\n`),
+    (e: unknown) => process.stdout.write(`${JSON.stringify({ id: cmd.id, error: String(e) })}\n`),
+  );
+});
+rl.on('close', () => void cache.shutdown().then(() => process.exit(0)));
+process.on('SIGTERM', () => void cache.shutdown().then(() => process.exit(0)));
