@@ -1,12 +1,14 @@
 import type * as grpc from '@grpc/grpc-js';
-import { UnimplementedError } from '@sluice/errors';
+import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { unary } from '@sluice/server';
 import { toCheckResponse } from './check-response.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
+import type { FlowEnds } from './flow-ends.js';
 import { peerIp } from './peer-address.js';
 import type { CheckRequest__Output, CheckResponse, FlowEndRequest__Output, FlowEndResponse } from '@sluice/proto';
-import { checkControlPoint, deadlineMsOf } from './request-checks.js';
+import { millisOf } from './proto-time.js';
+import { checkControlPoint, deadlineMsOf, MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
 
 /** What the services need of service discovery (an EntityCache fits). */
 export interface ServiceDiscovery {
@@ -22,13 +24,39 @@ function cacheUnimplemented(rpc: string): grpc.handleUnaryCall<unknown, unknown>
   });
 }
 
-/** aperture.flowcontrol.check.v1.FlowControlService: Check, FlowEnd, Cache* (unimplemented). */
-export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined): grpc.UntypedServiceImplementation {
+const MAX_FLOW_ID_LENGTH = 128;
+
+/**
+ * FlowEnd: the end of a flow a CheckHTTP answer gave a flow_id to. An id
+ * that is unknown, expired or of another control point is counted and
+ * otherwise ignored (the answer is the same: a caller cannot probe ids).
+ */
+function flowEndHandler(flowEnds: FlowEnds | undefined): grpc.handleUnaryCall<FlowEndRequest__Output, FlowEndResponse> {
+  return unary<FlowEndRequest__Output, FlowEndResponse>((req) => {
+    const flowId = req.flow_id;
+    if (typeof flowId !== 'string' || flowId === '') throw new InvalidArgumentError('flow_id is required', 'flow_id');
+    if (flowId.length > MAX_FLOW_ID_LENGTH) throw new InvalidArgumentError(`flow_id must be at most ${MAX_FLOW_ID_LENGTH} characters`, 'flow_id');
+    const cp = req.control_point ?? '';
+    if (cp.length > MAX_CONTROL_POINT_LENGTH) throw new InvalidArgumentError(`control_point must be at most ${MAX_CONTROL_POINT_LENGTH} characters`, 'control_point');
+    const durationMs = millisOf(req.duration);
+    if (!Number.isFinite(durationMs) || durationMs < 0) throw new InvalidArgumentError('duration must not be negative', 'duration');
+    flowEnds?.end({ controlPoint: cp, flowId, statusCode: req.status_code ?? 0, durationMs });
+    return {};
+  });
+}
+
+/**
+ * aperture.flowcontrol.check.v1.FlowControlService: Check, FlowEnd, Cache* (unimplemented).
+ * A Check answer sets expect_end when the caller asked for it or flux meters
+ * measure the flow (an SDK reports its end in an OTLP span). `flowEnds`
+ * receives FlowEnd calls; without it they are accepted and dropped.
+ */
+export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined, flowEnds?: FlowEnds): grpc.UntypedServiceImplementation {
   const check = unary<CheckRequest__Output, CheckResponse>((req, call) => {
     const controlPoint = checkControlPoint(req.control_point);
     const services = discovery === undefined ? NO_SERVICES : discovery.servicesByIp(peerIp(call.getPeer()));
     const deadlineMs = deadlineMsOf(call.getDeadline());
-    const expectEnd = req.expect_end === true;
+    const askedEnd = req.expect_end === true;
     const d = engine.check({
       controlPoint,
       labels: req.labels ?? EMPTY_LABELS,
@@ -37,12 +65,12 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       rampMode: req.ramp_mode === true,
     });
-    if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, expectEnd));
-    return toCheckResponse(d, expectEnd);
+    if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, askedEnd || x.fluxMeters.length > 0));
+    return toCheckResponse(d, askedEnd || d.fluxMeters.length > 0);
   });
   return {
     Check: check,
-    FlowEnd: unary<FlowEndRequest__Output, FlowEndResponse>(() => ({})),
+    FlowEnd: flowEndHandler(flowEnds),
     CacheLookup: cacheUnimplemented('CacheLookup'),
     CacheUpsert: cacheUnimplemented('CacheUpsert'),
     CacheDelete: cacheUnimplemented('CacheDelete'),

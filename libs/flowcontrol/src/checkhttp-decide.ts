@@ -5,6 +5,7 @@ import type { ServiceDiscovery } from './check-service.js';
 import type { CheckDecision } from './decision.js';
 import { deniedHttpResponse } from './denied-response.js';
 import type { Engine } from './engine.js';
+import type { FlowEnds } from './flow-ends.js';
 import { httpFlowLabels } from './http-labels.js';
 import { checkControlPoint } from './request-checks.js';
 import type { CheckHTTPRequest__Output, CheckHTTPResponse, HeaderValue } from '@sluice/proto';
@@ -16,6 +17,8 @@ const NO_HEADERS: HeaderValue[] = [];
 export interface CheckHttpDeps {
   readonly engine: Engine;
   readonly discovery: ServiceDiscovery | undefined;
+  /** Where flows measured by flux meters begin (a flow_id is answered) and end; absent: flows are not measured. */
+  readonly flowEnds?: FlowEnds;
 }
 
 function baggageOf(headers: Readonly<Record<string, string>>): string | undefined {
@@ -24,16 +27,20 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
   return undefined;
 }
 
-/** The CheckHTTP answer of a decision. */
-export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output): CheckHTTPResponse {
-  const check_response = toCheckResponse(d);
+/**
+ * The CheckHTTP answer of a decision. With a `flowId` (flux meters measure
+ * the flow), the answer carries it and check_response.expect_end: the caller
+ * reports the flow's end with FlowEnd.
+ */
+export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output, flowId?: string): CheckHTTPResponse {
+  const check_response = toCheckResponse(d, flowId !== undefined);
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
   let headers = NO_HEADERS;
   if (d.addedLabels !== undefined) {
     const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels);
     if (baggage !== undefined) headers = [{ key: 'baggage', value: baggage }];
   }
-  return { ok_response: { headers }, check_response };
+  return flowId === undefined ? { ok_response: { headers }, check_response } : { ok_response: { headers }, check_response, flow_id: flowId };
 }
 
 /**
@@ -59,6 +66,7 @@ export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Outp
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     rampMode: req.ramp_mode === true,
   });
-  if (d instanceof Promise) return d.then((x) => toCheckHTTPResponse(x, req));
-  return toCheckHTTPResponse(d, req);
+  const flowEnds = deps.flowEnds;
+  if (d instanceof Promise) return d.then((x) => toCheckHTTPResponse(x, req, flowEnds?.begin(x)));
+  return toCheckHTTPResponse(d, req, flowEnds?.begin(d));
 }

@@ -4,6 +4,7 @@ import type { ServiceDiscovery } from './check-service.js';
 import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 import { checkHttpStreamHandler, type CheckHttpStreamOptions } from './checkhttp-stream.js';
 import type { Engine } from './engine.js';
+import type { FlowEnds } from './flow-ends.js';
 import type { CheckHTTPRequest__Output, CheckHTTPResponse } from '@sluice/proto';
 import { deadlineMsOf } from './request-checks.js';
 
@@ -14,8 +15,9 @@ export function checkHttpServiceImpl(
   engine: Engine,
   discovery: ServiceDiscovery | undefined,
   streamOptions: CheckHttpStreamOptions = {},
+  flowEnds?: FlowEnds,
 ): grpc.UntypedServiceImplementation {
-  const deps: CheckHttpDeps = { engine, discovery };
+  const deps: CheckHttpDeps = flowEnds === undefined ? { engine, discovery } : { engine, discovery, flowEnds };
   return {
     CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()))),
     CheckHTTPStream: checkHttpStreamHandler(deps, streamOptions),

@@ -30,3 +30,18 @@ export { controlPointsServiceImpl } from './control-points-service.js';
 export { deniedHttpResponse, retryAfterSeconds } from './denied-response.js';
 export { peerIp } from './peer-address.js';
 export { checkControlPoint, deadlineMsOf, MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
+export { Sampler, stickyPoint, type SamplerOptions, type SamplerDecision } from './sampler.js';
+export { PolicyClassifier, DEFAULT_MAX_JSON_LENGTH, type PolicyClassifierOptions, type ClassifierRule } from './classifier.js';
+export { attributeReader, CLASSIFIER_ATTRIBUTE_PATHS, type AttributeReader } from './flow-attribute.js';
+export { parseJsonPointer, resolveJsonPointer } from './json-pointer.js';
+export {
+  FluxMeterComponent, DEFAULT_FLUX_METER_BUCKETS, checkBuckets, isMeasuringFluxMeter, type FluxMeterOptions, type MeasuringFluxMeter,
+} from './flux-meter.js';
+export { FluxMeterHistogram, FLUX_METER_METRIC, MAX_SERIES_PER_FLUX_METER, type FlowOutcome, type FluxMeterLabel } from './flux-meter-metrics.js';
+export { InflightFlows, type InflightFlow, type InflightFlowsOptions, type InflightFlowsStats, type FlowEndLookup } from './inflight-flows.js';
+export { FlowEnds, FLOW_ENDS_METRIC, type FlowEndsOptions, type FlowEndReport, type FlowEndResult, type FlowEndSource } from './flow-ends.js';
+export { readSdkSpan, type ReceivedSpan, type SpanAttributeValue, type SdkFlowEnd, type SdkSpanReading } from './sdk-flow-span.js';
+export {
+  registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,
+  type SpanConsumer,
+} from './otlp-trace-service.js';

@@ -5,6 +5,7 @@ import { checkHttpServiceImpl } from './checkhttp-service.js';
 import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
+import type { FlowEnds } from './flow-ends.js';
 
 /**
  * Register the flow-control gRPC services on the server (before start):
@@ -16,16 +17,17 @@ import type { Engine } from './engine.js';
  * RFC 3339 timestamps, duration strings and no loader oneof discriminators.
  * `discovery` maps the peer IP (Check) or the destination address (CheckHTTP)
  * to the flow's services. `opts.checkHttpStream` bounds (and observes) the
- * CheckHTTPStream streams.
+ * CheckHTTPStream streams. `opts.flowEnds` measures the flows flux meters
+ * select: CheckHTTP answers a flow_id, FlowEnd ends it.
  */
 export function registerFlowControlServices(
   server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
   engine: Engine,
   discovery?: ServiceDiscovery,
-  opts: { checkHttpStream?: CheckHttpStreamOptions } = {},
+  opts: { checkHttpStream?: CheckHttpStreamOptions; flowEnds?: FlowEnds } = {},
 ): void {
-  server.addService(serviceClient('flowControl').service, flowControlServiceImpl(engine, discovery));
-  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery, opts.checkHttpStream));
+  server.addService(serviceClient('flowControl').service, flowControlServiceImpl(engine, discovery, opts.flowEnds));
+  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery, opts.checkHttpStream, opts.flowEnds));
   server.addService(serviceClient('controlPoints').service, controlPointsServiceImpl(engine));
   server.addGatewayRoute({
     method: 'post',

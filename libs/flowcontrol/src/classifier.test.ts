@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InvalidArgumentError } from '@sluice/errors';
+import type { CheckHTTPRequest__Output } from '@sluice/proto';
+import { Engine, PolicyClassifier, Sampler, httpFlowLabels, parseJsonPointer, resolveJsonPointer, type CheckDecision, type ClassifierRule } from './index.js';
+
+const identity = { policy_name: 'p', policy_hash: 'h', classifier_index: 0 };
+
+function httpRequest(over: { headers?: Record<string, string>; body?: string; truncated?: boolean; method?: string } = {}): CheckHTTPRequest__Output {
+  return {
+    source: { protocol: 'TCP', address: '10.0.0.7', port: 51234 },
+    destination: { protocol: 'TCP', address: '10.0.0.9', port: 8080 },
+    control_point: 'ingress',
+    request: {
+      method: over.method ?? 'POST', headers: { 'user-agent': 'curl/8.5', 'content-type': 'application/json', ...over.headers },
+      path: '/api/orders?x=1', host: 'shop.example', scheme: 'http', size: over.body?.length ?? 0, protocol: 'HTTP/1.1',
+      body: over.body ?? '', truncated_body: over.truncated ?? false,
+    },
+    ramp_mode: false,
+  };
+}
+
+function check(engine: Engine, http: CheckHTTPRequest__Output): CheckDecision {
+  const d = engine.check({ controlPoint: 'ingress', labels: httpFlowLabels(http.request), services: [], type: 'http', http });
+  assert.ok(!(d instanceof Promise));
+  return d;
+}
+
+const rules: Record<string, ClassifierRule> = {
+  ua: { extractor: { from: 'request.http.headers.User-Agent' } },
+  method: { extractor: { from: 'request.http.method' } },
+  path: { extractor: { from: 'request.http.path' } },
+  host: { extractor: { from: 'request.http.host' } },
+  src: { extractor: { from: 'source.address' } },
+  tier: { extractor: { json: { from: 'request.http.body', pointer: '/user/tier' } } },
+  first_item: { extractor: { json: { from: 'request.http.body', pointer: '/items/0/sku' } } },
+  qty: { extractor: { json: { from: 'request.http.body', pointer: '/items/0/qty' } } },
+};
+
+test('a classifier sets labels from HTTP attributes and a JSON pointer into the body', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules }), { control_point: 'ingress' });
+  const d = check(engine, httpRequest({ body: JSON.stringify({ user: { tier: 'gold' }, items: [{ sku: 'a/b', qty: 3 }] }) }));
+  assert.deepEqual(d.addedLabels, {
+    ua: 'curl-8.5', method: 'POST', path: '-api-orders?x=1', host: 'shop.example', src: '10.0.0.7', tier: 'gold', first_item: 'a-b', qty: '3',
+  }, 'outputs are sanitized by the engine (/ becomes -)');
+  assert.equal(d.labels.tier, 'gold');
+  assert.equal(d.labels['http.method'], 'POST', 'request labels stay');
+  assert.deepEqual(d.classifiers, [{ policy_name: 'p', policy_hash: 'h', classifier_index: 0, failed: false }]);
+});
+
+test('a body that is truncated, too long, not JSON, or a pointer to nothing or an object leaves the label absent', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: { tier: rules.tier, user: { extractor: { json: { from: 'request.http.body', pointer: '/user' } } } }, maxJsonLength: 100 }), { control_point: 'ingress' });
+  const body = JSON.stringify({ user: { tier: 'gold' } });
+  assert.equal(check(engine, httpRequest({ body })).labels.tier, 'gold');
+  assert.equal(check(engine, httpRequest({ body, truncated: true })).addedLabels, undefined, 'truncated by the tap');
+  assert.equal(check(engine, httpRequest({ body: JSON.stringify({ user: { tier: 'gold' }, pad: 'x'.repeat(200) }) })).addedLabels, undefined, 'over maxJsonLength');
+  assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": "gold"' })).addedLabels, undefined, 'not JSON');
+  assert.equal(check(engine, httpRequest({ body: '{"user": {}}' })).addedLabels, undefined, 'nothing there; /user is an object');
+  assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": null}}' })).addedLabels, undefined, 'null');
+  assert.equal(check(engine, httpRequest()).addedLabels, undefined, 'no body');
+});
+
+test('the body is parsed once per flow, whatever the number of rules and classifiers', (t) => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules }), { control_point: 'ingress' });
+  engine.register(new PolicyClassifier({ identity: { ...identity, classifier_index: 1 }, rules: { tier2: rules.tier } }), { control_point: 'ingress' });
+  const parse = t.mock.method(JSON, 'parse');
+  const d = check(engine, httpRequest({ body: '{"user": {"tier": "gold"}, "items": []}' }));
+  assert.equal(d.labels.tier2, 'gold');
+  assert.equal(parse.mock.callCount(), 1);
+});
+
+test('flows of the check API (no HTTP attributes) are not classified', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules }), { control_point: 'ingress' });
+  const d = engine.check({ controlPoint: 'ingress', labels: { user: 'x' }, services: [] });
+  assert.ok(!(d instanceof Promise));
+  assert.equal(d.addedLabels, undefined);
+});
+
+test('classifier labels reach the limiters: a sampler keyed on a label taken from the body', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: { tier: rules.tier } }), { control_point: 'ingress' });
+  const sampler = new Sampler({
+    identity: { policy_name: 'p', policy_hash: 'h', component_id: 'root.0' }, labelKey: 'tier', passThroughLabelValues: ['gold'],
+    decision: { accept_percentage: 0, pass_through: false },
+  });
+  engine.register(sampler, { control_point: 'ingress', label_matcher: { match_labels: { tier: 'gold' } } });
+  engine.register(sampler, { control_point: 'ingress', label_matcher: { match_labels: { tier: 'free' } } });
+  assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": "gold"}}' })).accepted, true);
+  const free = check(engine, httpRequest({ body: '{"user": {"tier": "free"}}' }));
+  assert.equal(free.accepted, false);
+  assert.equal(free.deniedStatus, 403);
+  assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": "none"}}' })).accepted, true, 'no selector matched');
+});
+
+test('bad rules are refused naming the rule', () => {
+  const bad: [unknown, string][] = [
+    [{ x: { extractor: { from: 'request.http.nope' } } }, 'rules.x.extractor.from'],
+    [{ x: { extractor: { from: 'request.http.headers.' } } }, 'rules.x.extractor.from'],
+    [{ x: { extractor: { json: { from: 'request.http.body', pointer: 'user/tier' } } } }, 'rules.x.extractor.json.pointer'],
+    [{ x: { extractor: { json: { from: 'request.http.body', pointer: '/a~2' } } } }, 'rules.x.extractor.json.pointer'],
+    [{ x: { extractor: { json: { from: 'request.body', pointer: '/a' } } } }, 'rules.x.extractor.json.from'],
+    [{ x: { extractor: {} } }, 'rules.x.extractor'],
+    [{ x: {} }, 'rules.x.extractor'],
+    [{ x: null }, 'rules.x.extractor'],
+    [null, 'rules'],
+  ];
+  for (const [r, field] of bad) {
+    assert.throws(() => new PolicyClassifier({ identity, rules: r as Record<string, ClassifierRule> }), (e: unknown) => e instanceof InvalidArgumentError && e.field === field, JSON.stringify(r));
+  }
+});
+
+test('JSON pointers follow RFC 6901 and never reach inherited members', () => {
+  const doc = { 'a/b': { 'm~n': [10, 20] }, '': 1, arr: [1] };
+  assert.deepEqual(parseJsonPointer('/a~1b/m~0n/1'), ['a/b', 'm~n', '1']);
+  assert.equal(resolveJsonPointer(doc, parseJsonPointer('/a~1b/m~0n/1') ?? []), 20);
+  assert.equal(resolveJsonPointer(doc, parseJsonPointer('/') ?? []), 1);
+  assert.equal(resolveJsonPointer(doc, parseJsonPointer('') ?? []), doc);
+  for (const p of ['/__proto__', '/constructor', '/arr/length', '/arr/01', '/arr/-', '/arr/1', '/arr/0/x']) {
+    assert.equal(resolveJsonPointer(doc, parseJsonPointer(p) ?? []), undefined, p);
+  }
+  assert.equal(parseJsonPointer('a'), undefined);
+  assert.equal(parseJsonPointer('/~'), undefined);
+});

@@ -1,0 +1,128 @@
+import { InvalidArgumentError } from '@sluice/errors';
+import type { CheckHTTPRequest__Output } from '@sluice/proto';
+import type { Classifier } from './component.js';
+import { attributeReader, type AttributeReader } from './flow-attribute.js';
+import type { FlowRequest } from './flow-request.js';
+import { parseJsonPointer, resolveJsonPointer } from './json-pointer.js';
+
+/** One rule: sets its label from an attribute path, or from a JSON pointer into an attribute (the body). */
+export interface ClassifierRule {
+  extractor: { from: string } | { json: { from: string; pointer: string } };
+}
+
+export interface PolicyClassifierOptions {
+  identity: { policy_name: string; policy_hash: string; classifier_index: number };
+  /** Label to set → its rule. */
+  rules: Readonly<Record<string, ClassifierRule>>;
+  /** Longest attribute (body) parsed as JSON, in UTF-16 code units; longer: the labels it feeds are absent. Default 1 MiB. */
+  maxJsonLength?: number;
+}
+
+export const DEFAULT_MAX_JSON_LENGTH = 1 << 20;
+
+interface CompiledRule {
+  readonly label: string;
+  readonly from: string;
+  readonly read: AttributeReader;
+  /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
+  readonly pointer: readonly string[] | undefined;
+}
+
+const NOT_JSON: unique symbol = Symbol('not JSON');
+type Parsed = unknown;
+
+/** Parsed JSON attributes of one flow, shared by every classifier that reads them. */
+const parsedByFlow = new WeakMap<CheckHTTPRequest__Output, Map<string, Parsed>>();
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function compileRule(label: string, rule: unknown, field: string): CompiledRule {
+  if (label === '') throw new InvalidArgumentError('a classifier rule needs a label name', field);
+  const extractor = isObject(rule) ? rule.extractor : undefined;
+  if (!isObject(extractor)) throw new InvalidArgumentError('a classifier rule needs an extractor', `${field}.extractor`);
+  if (typeof extractor.from === 'string') {
+    const read = attributeReader(extractor.from);
+    if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(extractor.from)}`, `${field}.extractor.from`);
+    return { label, from: extractor.from, read, pointer: undefined };
+  }
+  const json = extractor.json;
+  if (isObject(json) && typeof json.from === 'string' && typeof json.pointer === 'string') {
+    const read = attributeReader(json.from);
+    if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(json.from)}`, `${field}.extractor.json.from`);
+    const pointer = parseJsonPointer(json.pointer);
+    if (pointer === undefined) throw new InvalidArgumentError(`not a JSON pointer (RFC 6901): ${JSON.stringify(json.pointer)}`, `${field}.extractor.json.pointer`);
+    return { label, from: json.from, read, pointer };
+  }
+  throw new InvalidArgumentError('an extractor is {from} or {json: {from, pointer}}', `${field}.extractor`);
+}
+
+function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/**
+ * A policy's classifier: each rule sets a flow label from an HTTP attribute
+ * (`request.http.headers.user-agent`, `request.http.method`, `source.address`,
+ * …) or from a JSON pointer into one (`request.http.body`). A flow without
+ * the attribute, a body the tap truncated, longer than `maxJsonLength` or
+ * not JSON, or a pointer that leads to nothing or to an object leaves the
+ * label absent. A body is parsed at most once per flow, however many rules
+ * and classifiers read it. Flows of the check API (no HTTP attributes) are
+ * not classified. The engine sanitizes the values.
+ */
+export class PolicyClassifier implements Classifier {
+  readonly kind = 'classifier' as const;
+  readonly identity: { readonly policy_name: string; readonly policy_hash: string; readonly classifier_index: number };
+  private readonly rules: readonly CompiledRule[];
+  private readonly maxJsonLength: number;
+
+  /** Throws InvalidArgumentError naming the rule for an unknown attribute path or a bad pointer. */
+  constructor(opts: PolicyClassifierOptions) {
+    this.identity = opts.identity;
+    this.maxJsonLength = opts.maxJsonLength ?? DEFAULT_MAX_JSON_LENGTH;
+    const rules: CompiledRule[] = [];
+    if (!isObject(opts.rules)) throw new InvalidArgumentError('classifier rules must be an object', 'rules');
+    for (const label of Object.keys(opts.rules)) rules.push(compileRule(label, opts.rules[label], `rules.${label}`));
+    this.rules = rules;
+  }
+
+  classify(_labels: unknown, flow: FlowRequest): Readonly<Record<string, string>> | undefined {
+    const http = flow.http;
+    if (http === undefined) return undefined;
+    let out: Record<string, string> | undefined;
+    for (const rule of this.rules) {
+      const value = rule.pointer === undefined ? rule.read(http) : this.fromJson(http, rule);
+      if (value === undefined) continue;
+      out ??= {};
+      Object.defineProperty(out, rule.label, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+
+  private fromJson(http: CheckHTTPRequest__Output, rule: CompiledRule): string | undefined {
+    let cache = parsedByFlow.get(http);
+    let doc: Parsed = cache?.get(rule.from);
+    if (doc === undefined) {
+      const text = rule.read(http);
+      doc = NOT_JSON;
+      if (text !== undefined && text.length <= this.maxJsonLength) {
+        try {
+          doc = JSON.parse(text) as unknown;
+        } catch {
+          doc = NOT_JSON;
+        }
+      }
+      if (cache === undefined) {
+        cache = new Map();
+        parsedByFlow.set(http, cache);
+      }
+      cache.set(rule.from, doc);
+    }
+    if (doc === NOT_JSON) return undefined;
+    return scalarText(resolveJsonPointer(doc, rule.pointer ?? []));
+  }
+}

@@ -1,0 +1,131 @@
+import { Counter, type Registry } from 'prom-client';
+import type { FluxMeter } from './component.js';
+import type { CheckDecision } from './decision.js';
+import { isMeasuringFluxMeter } from './flux-meter.js';
+import type { FlowOutcome, FluxMeterHistogram } from './flux-meter-metrics.js';
+import { InflightFlows, type InflightFlowsOptions } from './inflight-flows.js';
+import { readSdkSpan, type ReceivedSpan } from './sdk-flow-span.js';
+
+export const FLOW_ENDS_METRIC = 'flow_ends_total';
+
+export type FlowEndSource = 'check' | 'flow_end' | 'otlp';
+export type FlowEndResult = 'recorded' | 'unknown' | 'expired' | 'malformed' | 'not_aperture';
+
+export interface FlowEndsOptions {
+  /** Finds a flux meter by name (Engine.fluxMeter). */
+  fluxMeters: { fluxMeter(name: string): FluxMeter | undefined };
+  histogram: FluxMeterHistogram;
+  /** Where `flow_ends_total{source,result}` is registered; none: not exported. */
+  registry?: Registry;
+  inflight?: InflightFlowsOptions;
+  /** Clock, epoch ms (the engine's start/end times are on the same clock). */
+  now?: () => number;
+}
+
+/** The end of a flow as the tap or a FlowEnd caller reports it. */
+export interface FlowEndReport {
+  /** Empty: not checked; otherwise must be the flow's control point. */
+  controlPoint: string;
+  flowId: string;
+  /** The workload's HTTP status; 0 when unknown. */
+  statusCode: number;
+  /** The caller's measure of the flow, which wins over the agent's; undefined or 0: measured here. */
+  durationMs?: number;
+}
+
+function flowStatusOf(statusCode: number): 'OK' | 'Error' {
+  return statusCode >= 500 ? 'Error' : 'OK';
+}
+
+/**
+ * Where flows measured by flux meters end, whichever way the end arrives:
+ * - CheckHTTP: an accepted flow that flux meters select gets a flow id
+ *   (`begin`) kept in a bounded in-flight map; the tap reports its end with
+ *   FlowEnd (`end`), and the duration runs from the check to that end. A
+ *   rejected flow is recorded at once (its duration is the check's; its
+ *   response status the denial's, flow status `Error`).
+ * - SDK spans (OTLP): `recordSpan` reads the check response the span carries.
+ * Ends naming an unknown or expired id, and malformed spans, are counted in
+ * `flow_ends_total{source,result}` and otherwise ignored.
+ */
+export class FlowEnds {
+  readonly inflight: InflightFlows;
+  private readonly meters: FlowEndsOptions['fluxMeters'];
+  private readonly histogram: FluxMeterHistogram;
+  private readonly now: () => number;
+  private readonly counter: Counter<'source' | 'result'> | undefined;
+
+  constructor(opts: FlowEndsOptions) {
+    this.meters = opts.fluxMeters;
+    this.histogram = opts.histogram;
+    this.now = opts.now ?? (() => performance.timeOrigin + performance.now());
+    this.inflight = new InflightFlows({ now: this.now, ...opts.inflight });
+    this.counter = opts.registry === undefined ? undefined : new Counter({
+      name: FLOW_ENDS_METRIC,
+      help: 'Ends of flows measured by flux meters, by where the end came from (check, flow_end, otlp) and what became of it.',
+      labelNames: ['source', 'result'],
+      registers: [opts.registry],
+    });
+  }
+
+  /**
+   * A CheckHTTP decision: answers the flow id the caller reports the end
+   * with, or undefined when no flux meter selected the flow or it was
+   * rejected (then recorded already).
+   */
+  begin(d: CheckDecision): string | undefined {
+    if (d.fluxMeters.length === 0) return undefined;
+    if (!d.accepted) {
+      const outcome: FlowOutcome = { decisionType: 'DECISION_TYPE_REJECTED', responseStatus: String(d.deniedStatus), flowStatus: 'Error' };
+      this.record(d.fluxMeters, Math.max(0, d.endMs - d.startMs), outcome);
+      this.count('check', 'recorded');
+      return undefined;
+    }
+    return this.inflight.add({ controlPoint: d.controlPoint, fluxMeters: d.fluxMeters, decisionType: 'DECISION_TYPE_ACCEPTED', startMs: d.startMs });
+  }
+
+  /** The end of a flow handed out by `begin`. */
+  end(report: FlowEndReport): FlowEndResult {
+    const found = this.inflight.end(report.flowId, report.controlPoint === '' ? undefined : report.controlPoint);
+    if (!found.ok) {
+      this.count('flow_end', found.reason);
+      return found.reason;
+    }
+    const flow = found.flow;
+    const given = report.durationMs;
+    const durationMs = given !== undefined && Number.isFinite(given) && given > 0 ? given : Math.max(0, this.now() - flow.startMs);
+    const code = Number.isInteger(report.statusCode) && report.statusCode > 0 ? report.statusCode : 0;
+    this.record(flow.fluxMeters, durationMs, {
+      decisionType: flow.decisionType,
+      responseStatus: code === 0 ? '' : String(code),
+      flowStatus: flowStatusOf(code),
+    });
+    this.count('flow_end', 'recorded');
+    return 'recorded';
+  }
+
+  /** One span received over OTLP: answers what became of it (`malformed` spans are the export's rejected ones). */
+  recordSpan(span: ReceivedSpan): FlowEndResult {
+    const reading = readSdkSpan(span);
+    if (reading.kind !== 'flow') {
+      this.count('otlp', reading.kind);
+      return reading.kind;
+    }
+    const f = reading.flow;
+    this.record(f.fluxMeters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
+    this.count('otlp', 'recorded');
+    return 'recorded';
+  }
+
+  private record(names: readonly string[], durationMs: number, outcome: FlowOutcome): void {
+    for (const name of names) {
+      const meter = this.meters.fluxMeter(name);
+      // a meter removed since the check (its policy deleted) has nothing left to record into
+      if (isMeasuringFluxMeter(meter)) this.histogram.record(meter, durationMs, outcome);
+    }
+  }
+
+  private count(source: FlowEndSource, result: FlowEndResult): void {
+    this.counter?.inc({ source, result });
+  }
+}

@@ -1,0 +1,94 @@
+/** An attribute value of a received span (OTLP AnyValue, scalars only). */
+export type SpanAttributeValue = string | number | boolean;
+
+/** A span as the OTLP receiver hands it over. */
+export interface ReceivedSpan {
+  readonly attributes: ReadonlyMap<string, SpanAttributeValue>;
+  /** Epoch ms; NaN when the span carries none. */
+  readonly startTimeMs: number;
+  readonly endTimeMs: number;
+}
+
+export const SDK_SOURCE_ATTRIBUTE = 'aperture.source';
+export const SDK_CHECK_RESPONSE_ATTRIBUTE = 'aperture.check_response';
+export const SDK_FLOW_STATUS_ATTRIBUTE = 'aperture.flow.status';
+export const SDK_FLOW_START_ATTRIBUTE = 'aperture.flow_start_timestamp_ms';
+export const SDK_WORKLOAD_START_ATTRIBUTE = 'aperture.workload_start_timestamp_ms';
+export const SDK_FLOW_END_ATTRIBUTE = 'aperture.flow_end_timestamp_ms';
+
+/** What an Aperture SDK's span says about one flow. */
+export interface SdkFlowEnd {
+  readonly controlPoint: string;
+  readonly fluxMeters: readonly string[];
+  readonly decisionType: 'DECISION_TYPE_ACCEPTED' | 'DECISION_TYPE_REJECTED';
+  readonly flowStatus: 'OK' | 'Error';
+  /** The workload's duration: flow end − workload start (or flow start, or the span's own times). */
+  readonly durationMs: number;
+}
+
+export type SdkSpanReading = { kind: 'flow'; flow: SdkFlowEnd } | { kind: 'not_aperture' } | { kind: 'malformed'; reason: string };
+
+const MAX_CHECK_RESPONSE_LENGTH = 1 << 20;
+const MAX_FLUX_METERS = 64;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function field(o: Record<string, unknown>, camel: string, snake: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, camel) ? o[camel] : Object.prototype.hasOwnProperty.call(o, snake) ? o[snake] : undefined;
+}
+
+function timestampMs(v: SpanAttributeValue | undefined): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function decisionTypeOf(v: unknown): SdkFlowEnd['decisionType'] | undefined {
+  if (v === undefined || v === 0 || v === 'DECISION_TYPE_ACCEPTED') return 'DECISION_TYPE_ACCEPTED';
+  if (v === 1 || v === 'DECISION_TYPE_REJECTED') return 'DECISION_TYPE_REJECTED';
+  return undefined;
+}
+
+/**
+ * Read one span as an Aperture SDK flow end. The SDK (`@fluxninja/aperture-js`
+ * 2.5) sets `aperture.source`, the check response as JSON (its proto-loader
+ * shape: camelCase keys, enums as numbers; snake_case and enum names are
+ * read too), `aperture.flow.status` (`OK`/`Error`) and the flow start,
+ * workload start and flow end times in epoch ms. A span with neither
+ * `aperture.source` nor `aperture.check_response` is someone else's
+ * (`not_aperture`); one that has them but cannot be read is `malformed`.
+ */
+export function readSdkSpan(span: ReceivedSpan): SdkSpanReading {
+  const a = span.attributes;
+  const raw = a.get(SDK_CHECK_RESPONSE_ATTRIBUTE);
+  if (raw === undefined && !a.has(SDK_SOURCE_ATTRIBUTE)) return { kind: 'not_aperture' };
+  if (typeof raw !== 'string') return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is missing or not a string` };
+  if (raw.length > MAX_CHECK_RESPONSE_LENGTH) return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is too long` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is not JSON` };
+  }
+  if (!isObject(parsed)) return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is not an object` };
+  const cp = field(parsed, 'controlPoint', 'control_point');
+  const controlPoint = typeof cp === 'string' ? cp : '';
+  const decisionType = decisionTypeOf(field(parsed, 'decisionType', 'decision_type'));
+  if (decisionType === undefined) return { kind: 'malformed', reason: 'the check response has an unknown decision type' };
+  const infos = field(parsed, 'fluxMeterInfos', 'flux_meter_infos') ?? [];
+  if (!Array.isArray(infos) || infos.length > MAX_FLUX_METERS) return { kind: 'malformed', reason: 'the check response\'s flux meter infos are not a list' };
+  const fluxMeters: string[] = [];
+  for (const info of infos) {
+    const name = isObject(info) ? field(info, 'fluxMeterName', 'flux_meter_name') : undefined;
+    if (typeof name !== 'string' || name === '') return { kind: 'malformed', reason: 'a flux meter info has no name' };
+    fluxMeters.push(name);
+  }
+  const status = a.get(SDK_FLOW_STATUS_ATTRIBUTE) ?? 'OK';
+  if (status !== 'OK' && status !== 'Error') return { kind: 'malformed', reason: `${SDK_FLOW_STATUS_ATTRIBUTE} is neither OK nor Error` };
+  const end = timestampMs(a.get(SDK_FLOW_END_ATTRIBUTE)) ?? (Number.isFinite(span.endTimeMs) ? span.endTimeMs : undefined);
+  const start = timestampMs(a.get(SDK_WORKLOAD_START_ATTRIBUTE)) ?? timestampMs(a.get(SDK_FLOW_START_ATTRIBUTE))
+    ?? (Number.isFinite(span.startTimeMs) ? span.startTimeMs : undefined);
+  if (end === undefined || start === undefined || end < start) return { kind: 'malformed', reason: 'the flow\'s start and end times are missing or out of order' };
+  return { kind: 'flow', flow: { controlPoint, fluxMeters, decisionType, flowStatus: status, durationMs: end - start } };
+}
