@@ -1,6 +1,6 @@
 import type { EtcdConfig } from '@sluice/config';
 import { PolicyEnforcement } from '@sluice/enforcement';
-import { createEtcd, etcdReadinessJob, type SluiceEtcd } from '@sluice/etcd';
+import { createEtcd, etcdReadinessJob, etcdReadinessStatus, type SluiceEtcd } from '@sluice/etcd';
 import type { Engine } from '@sluice/flowcontrol';
 import type { ProcessRuntime } from '@sluice/runtime';
 
@@ -19,7 +19,10 @@ export interface AgentPolicies {
 export function installPolicies(runtime: ProcessRuntime, engine: Engine, etcdConfig: EtcdConfig, agentGroup: string): AgentPolicies {
   const etcd = createEtcd(etcdConfig, { logger: runtime.logger, registry: runtime.registry });
   const enforcement = new PolicyEnforcement({ etcd, engine, agentGroup, logger: runtime.logger, registry: runtime.registry });
-  runtime.addReadinessJob(etcdReadinessJob(etcd));
+  const job = etcdReadinessJob(etcd);
+  runtime.addReadinessJob(job);
+  // A state change shows at once, not at the job's next period.
+  etcd.onStateChange((state) => { runtime.status.set(`readiness/service/${job.name}`, etcdReadinessStatus(state)); });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
   runtime.lifecycle.add({ name: 'policy-enforcement', start: () => enforcement.start(), shutdown: () => enforcement.shutdown() });
   runtime.server.app.get('/v1/policies/enforced', (_req, res) => {

@@ -2,5 +2,5 @@
 export { createEtcd, type CreateEtcdOptions } from './sluice-etcd.js';
 export type { SluiceEtcd, EtcdState, EtcdLogger, LeasedKeys, WatchHandler, PrefixWatch } from './types.js';
 export { EtcdUnavailableError } from './errors.js';
-export { etcdReadinessJob, type EtcdReadinessOptions } from './readiness.js';
+export { etcdReadinessJob, etcdReadinessStatus, type EtcdReadinessOptions } from './readiness.js';
 export { resolveEtcdOptions, type ResolvedEtcdOptions } from './client-options.js';

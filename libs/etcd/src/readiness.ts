@@ -1,5 +1,5 @@
 import type { Job } from '@sluice/jobs';
-import type { SluiceEtcd } from './types.js';
+import type { EtcdState, SluiceEtcd } from './types.js';
 
 export interface EtcdReadinessOptions {
   /** Job name under readiness; default `etcd`. */
@@ -13,22 +13,22 @@ export interface EtcdReadinessOptions {
   failWhenUnavailable?: boolean;
 }
 
+/** What the readiness check says in `state`. */
+export function etcdReadinessStatus(state: EtcdState, opts: EtcdReadinessOptions = {}): { healthy: boolean; message: string; details: { state: EtcdState } } {
+  if (state === 'connected') return { healthy: true, message: 'etcd connected', details: { state } };
+  return {
+    healthy: opts.failWhenUnavailable !== true,
+    message: `etcd ${state}: retrying with backoff; working from the last known state`,
+    details: { state },
+  };
+}
+
 /**
  * A readiness job that shows the etcd state (`details.state`, and the
  * message). Register it under readiness only: liveness never fails because
- * of etcd.
+ * of etcd. Between its runs, `etcdReadinessStatus` gives the same answer for
+ * a state change.
  */
 export function etcdReadinessJob(etcd: SluiceEtcd, opts: EtcdReadinessOptions = {}): Job {
-  return {
-    name: opts.name ?? 'etcd',
-    run() {
-      const state = etcd.state();
-      if (state === 'connected') return { healthy: true, message: 'etcd connected', details: { state } };
-      return {
-        healthy: opts.failWhenUnavailable !== true,
-        message: `etcd ${state}: retrying with backoff; working from the last known state`,
-        details: { state },
-      };
-    },
-  };
+  return { name: opts.name ?? 'etcd', run: () => etcdReadinessStatus(etcd.state(), opts) };
 }
