@@ -20,6 +20,9 @@ export class GrpcServer {
   readonly services = new Map<string, RegisteredService>();
   private injector: grpc.ConnectionInjector | undefined;
   private readonly metrics: GrpcMetrics;
+  /** Client-streaming and bidi calls open now, ended at the start of shutdown. */
+  private readonly streams = new Set<grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>>();
+  private draining = false;
 
   constructor(private readonly config: GRPCServerConfig, registry: Registry) {
     this.metrics = new GrpcMetrics(registry, config.latency_buckets_ms);
@@ -36,10 +39,40 @@ export class GrpcServer {
       const handler = own === undefined ? undefined : impl[own];
       if (own !== undefined && typeof handler === 'function' && !def.requestStream && !def.responseStream) {
         measured[own] = this.metrics.wrapUnary(def, handler as grpc.handleUnaryCall<unknown, unknown>);
+      } else if (own !== undefined && typeof handler === 'function' && def.requestStream) {
+        measured[own] = this.trackStreams(handler as (call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => void);
       }
     }
     this.server.addService(definition, measured);
     this.services.set(name, { name, definition });
+  }
+
+  /** Keep the calls of a client-streaming or bidi handler in `streams` while they are open. */
+  private trackStreams(
+    handler: (call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => void,
+  ): (call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => void {
+    return (call) => {
+      const forget = (): void => { this.streams.delete(call); };
+      this.streams.add(call);
+      call.once('cancelled', forget);
+      call.once('error', forget);
+      call.once('finish', forget);
+      call.once('close', forget);
+      handler(call);
+      if (this.draining) endRequestStream(call);
+    };
+  }
+
+  /**
+   * Start of shutdown: every open client-streaming or bidi call is told that its client is done
+   * sending (its 'end' event), as if the client had half-closed. A handler that ends its call on
+   * 'end' once its in-flight work is answered (CheckHTTPStream does) closes the stream with OK at
+   * once when idle, so a connected but idle client (a tap) holds the shutdown up no longer than its
+   * in-flight calls. Messages still arriving are ignored by such a handler's ended call.
+   */
+  endStreams(): void {
+    this.draining = true;
+    for (const call of [...this.streams]) endRequestStream(call);
   }
 
   /** Freeze registration: add reflection (when enabled) and open the connection injector. */
@@ -66,8 +99,12 @@ export class GrpcServer {
     reflection.addToServer(this.server);
   }
 
-  /** Stop: wait for in-flight calls to finish, or cancel them at the deadline. */
+  /**
+   * Stop: open request streams are ended (endStreams), every HTTP/2 session gets GOAWAY (idle ones
+   * close at once), in-flight calls finish, or are cancelled at the deadline.
+   */
   shutdown(deadlineMs: number): Promise<void> {
+    this.endStreams();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.server.forceShutdown();
@@ -79,4 +116,10 @@ export class GrpcServer {
       });
     });
   }
+}
+
+/** The client's half-close as the handler sees it, unless its real 'end' came already. */
+function endRequestStream(call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void {
+  if (call.readableEnded || call.destroyed) return;
+  call.emit('end');
 }
