@@ -3,6 +3,7 @@ import { createStaticDiscovery } from '@sluice/discovery';
 import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
+import { installFlowEnds } from './flow-ends.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 import { installPolicies } from './policies.js';
 
@@ -19,7 +20,7 @@ const { config, args } = loadConfigOrExit({
 const runtime = createProcessRuntime(config, 'agent');
 const discovery = createStaticDiscovery(config.service_discovery.static);
 const engine = new Engine({ agentGroup: config.agent_info.agent_group });
-registerFlowControlServices(runtime.server, engine, discovery);
+registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
 // A preview must answer inside the HTTP server's write timeout.
 const maxWaitMs = Math.max(1000, Math.min(30_000, parseDuration(config.server.http.write_timeout) - 1000));
 registerPreviewService(runtime.server, engine, config.flow_control.preview_service, { maxWaitMs });

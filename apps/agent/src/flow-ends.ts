@@ -1,0 +1,17 @@
+import { FlowEnds, FluxMeterHistogram, registerOtlpTraceService, type Engine } from '@sluice/flowcontrol';
+import type { ProcessRuntime } from '@sluice/runtime';
+
+/**
+ * Wires flux meters' measurements: the `flux_meter` histogram and
+ * `flow_ends_total` on the agent's /metrics, and the OTLP trace service
+ * (`opentelemetry.proto.collector.trace.v1.TraceService/Export`) on its gRPC
+ * port, where the Aperture SDKs export one span per flow. The answer is handed
+ * to registerFlowControlServices, so that CheckHTTP answers flow ids and
+ * FlowEnd ends them.
+ */
+export function installFlowEnds(runtime: ProcessRuntime, engine: Engine): FlowEnds {
+  const histogram = new FluxMeterHistogram(runtime.registry);
+  const flowEnds = new FlowEnds({ fluxMeters: engine, histogram, registry: runtime.registry });
+  registerOtlpTraceService(runtime.server, { consume: (span) => flowEnds.recordSpan(span) !== 'malformed' });
+  return flowEnds;
+}
