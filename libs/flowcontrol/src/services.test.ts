@@ -108,7 +108,9 @@ test('CheckHTTP over gRPC: labels from the request, services from the destinatio
   assert.equal(denied.denied_response.status, 429);
   const headers = Object.fromEntries(denied.denied_response.headers.map((h) => [h.key, h.value]));
   assert.equal(headers['retry-after'], '3', '2.5 s rounded up');
-  const body = JSON.parse(denied.denied_response.body) as { reason: string; retry_after_seconds: number };
+  const body = JSON.parse(denied.denied_response.body) as { code: number; details: unknown[]; reason: string; retry_after_seconds: number };
+  assert.equal(body.code, 8, 'the gRPC code RESOURCE_EXHAUSTED, as in every error body');
+  assert.deepEqual(body.details, []);
   assert.equal(body.reason, 'RATE_LIMITED');
   assert.ok(denied.check_response !== null);
   assert.equal(denied.check_response.reject_reason, 'REJECT_REASON_RATE_LIMITED');
