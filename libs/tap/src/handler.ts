@@ -5,6 +5,8 @@ import { hasBody, readBodyPrefix, unreadBody, wantsBodySample } from './proxy/bo
 import { denialHeaders, writeDenial } from './proxy/denial.js';
 import { forwardRequest, type ForwardContext } from './proxy/forward.js';
 import { endRawResponse } from './proxy/raw-response.js';
+import { requestHeadProblem } from './proxy/request-head.js';
+import { drainAfterResponse, mustCloseUnread } from './proxy/unread-body.js';
 import { forwardUpgrade, type TunnelSet } from './proxy/upgrade.js';
 import { writeGatewayError } from './proxy/upstream-error.js';
 
@@ -12,10 +14,13 @@ export interface TapContext extends AskContext, ForwardContext {
   /** Bytes of body sent with the check (0: none). */
   bodyBytes: number;
   tunnels: TunnelSet;
+  /** Most header fields a request may have (past it 431). */
+  maxRequestHeaders: number;
 }
 
 const FAIL_CLOSED_MESSAGE = 'flow control is unavailable and the tap runs with --fail-closed';
 const GRPC_UNAVAILABLE = 14;
+const GRPC_INVALID_ARGUMENT = 3;
 
 function expectsContinue(req: IncomingMessage): boolean {
   const expect = req.headers.expect;
@@ -39,6 +44,11 @@ export function requestHandler(ctx: TapContext): (req: IncomingMessage, res: Ser
 }
 
 async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const problem = requestHeadProblem(req, ctx.maxRequestHeaders);
+  if (problem !== undefined) {
+    writeGatewayError(res, problem.status, GRPC_INVALID_ARGUMENT, problem.message, true);
+    return;
+  }
   const waitsForContinue = expectsContinue(req);
   let clientGone = false;
   res.once('close', () => { clientGone = true; });
@@ -47,22 +57,27 @@ async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse
     : unreadBody(req);
   const verdict = await askAgent(ctx, req, prefix.sample);
   if (clientGone) return;
-  // A client that waits for 100 never sends the body of a refused request: close instead of reading it.
-  const closeAfter = ctx.draining() || (waitsForContinue && hasBody(req));
   switch (verdict.kind) {
     case 'ok':
-      forwardRequest(ctx, req, res, prefix, verdict.headers);
+      forwardRequest(ctx, req, res, prefix, verdict.headers, verdict.flowEnd);
       return;
     case 'fail_open':
-      forwardRequest(ctx, req, res, prefix, []);
+      forwardRequest(ctx, req, res, prefix, [], undefined);
       return;
     case 'denied':
-      writeDenial(res, verdict.status, verdict.headers, verdict.body, closeAfter);
+    case 'fail_closed': {
+      // A client that waits for 100 never sends the body of a refused request: close instead of reading it.
+      // Any other unread body is drained after the answer (closing past a bound), so the connection lives on.
+      const closeAfter = ctx.draining() || (waitsForContinue && hasBody(req)) || mustCloseUnread(req, prefix.ended);
+      if (!closeAfter) drainAfterResponse(req, res);
+      if (verdict.kind === 'denied') {
+        writeDenial(res, verdict.status, verdict.headers, verdict.body, closeAfter);
+      } else {
+        res.setHeader('retry-after', '1');
+        writeGatewayError(res, 503, GRPC_UNAVAILABLE, FAIL_CLOSED_MESSAGE, closeAfter);
+      }
       return;
-    case 'fail_closed':
-      res.setHeader('retry-after', '1');
-      writeGatewayError(res, 503, GRPC_UNAVAILABLE, FAIL_CLOSED_MESSAGE, closeAfter);
-      return;
+    }
   }
 }
 
@@ -76,14 +91,21 @@ export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: 
     socket.on('error', () => socket.destroy());
     ctx.tunnels.add(socket);
     socket.once('close', () => ctx.tunnels.delete(socket));
+    const problem = requestHeadProblem(req, ctx.maxRequestHeaders);
+    if (problem !== undefined) {
+      endRawResponse(socket, problem.status, [['content-type', 'application/json']],
+        JSON.stringify({ code: GRPC_INVALID_ARGUMENT, message: problem.message, details: [] }));
+      return;
+    }
     askAgent(ctx, req, unreadBody(req).sample).then((verdict) => {
       if (socket.destroyed) return;
       switch (verdict.kind) {
         case 'ok':
-          forwardUpgrade(ctx, req, socket, head, verdict.headers);
+          // A tunnel has no end the workload's status describes: its flow ends when it closes.
+          forwardUpgrade(ctx, req, socket, head, verdict.headers, verdict.flowEnd);
           return;
         case 'fail_open':
-          forwardUpgrade(ctx, req, socket, head, []);
+          forwardUpgrade(ctx, req, socket, head, [], undefined);
           return;
         case 'denied':
           endRawResponse(socket, verdict.status, denialHeaders(verdict.headers, verdict.body), verdict.body);

@@ -1,11 +1,12 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { FailOpenReason } from './check/fail-open.js';
+import type { FlowEndFailure } from './check/flow-end.js';
 
 /** How the tap settled a request. */
 export type TapDecision = 'accepted' | 'rejected' | 'fail_open' | 'fail_closed';
 
 /** Why forwarding to the workload failed. */
-export type UpstreamErrorReason = 'connect' | 'timeout' | 'reset';
+export type UpstreamErrorReason = 'connect' | 'timeout' | 'reset' | 'bad_response';
 
 export interface TapMetrics {
   readonly registry: Registry;
@@ -13,6 +14,7 @@ export interface TapMetrics {
   failOpen(reason: FailOpenReason): void;
   checkDuration(seconds: number): void;
   upstreamError(reason: UpstreamErrorReason): void;
+  flowEndFailure(reason: FlowEndFailure): void;
 }
 
 /** The tap's metrics, registered in `registry`. */
@@ -41,14 +43,22 @@ export function createTapMetrics(registry: Registry): TapMetrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const flowEndFailures = new Counter({
+    name: 'tap_flow_end_failures_total',
+    help: 'FlowEnd reports that did not reach the agent: dropped (too many under way) or error (the call failed).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const r of ['dropped', 'error'] as const) flowEndFailures.inc({ reason: r }, 0);
   for (const d of ['accepted', 'rejected', 'fail_open', 'fail_closed'] as const) requests.inc({ decision: d }, 0);
   for (const r of ['unavailable', 'deadline', 'error'] as const) failOpen.inc({ reason: r }, 0);
-  for (const r of ['connect', 'timeout', 'reset'] as const) upstreamErrors.inc({ reason: r }, 0);
+  for (const r of ['connect', 'timeout', 'reset', 'bad_response'] as const) upstreamErrors.inc({ reason: r }, 0);
   return {
     registry,
     request: (decision) => requests.inc({ decision }),
     failOpen: (reason) => failOpen.inc({ reason }),
     checkDuration: (seconds) => checkDuration.observe(seconds),
     upstreamError: (reason) => upstreamErrors.inc({ reason }),
+    flowEndFailure: (reason) => flowEndFailures.inc({ reason }),
   };
 }

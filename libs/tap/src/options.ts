@@ -20,6 +20,17 @@ export interface TapOptions {
   shutdownTimeoutMs: number;
   failClosed: boolean;
   logLevel: LogLevel;
+  /** Largest request head (request line and headers) accepted from a client; past it 431. */
+  maxRequestHeaderBytes: number;
+  /** Largest response head accepted from the workload; past it 502. */
+  maxResponseHeaderBytes: number;
+  /** Most request header fields accepted; past it 431 (never dropped silently). */
+  maxRequestHeaders: number;
 }
 
 export const BODY_BYTES_MAX = 1024 * 1024;
+
+/** Bounds of the header limits' flags. */
+export const HEADER_BYTES_MIN = 1024;
+export const HEADER_BYTES_MAX = 1024 * 1024;
+export const HEADER_COUNT_MAX = 10_000;

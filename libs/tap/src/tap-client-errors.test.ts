@@ -30,7 +30,7 @@ test('headers too large: 431, the connection closed, nothing reaches the agent o
   const upstream = await startUpstream(t, (_req, res) => { reached++; res.end('ok'); });
   const agent = await startTestAgent(t);
   const { tap } = await startTestTap(t, upstream, agent.address);
-  const reply = await raw(tap.address.port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const reply = await raw(tap.address.port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
   assert.match(reply, /^HTTP\/1\.1 431 /);
   assert.equal(reached, 0);
   assert.equal(agent.requests.length, 0);

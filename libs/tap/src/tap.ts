@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { createAdminServer } from './admin.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
+import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
 import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
 import { closed, listen } from './listen.js';
 import type { TapLogger } from './logger.js';
@@ -19,6 +20,8 @@ export interface TapDeps {
   registry?: Registry;
   /** Answers checks; a gRPC client to `options.agent` when absent. */
   checker?: Checker;
+  /** Where flow ends go; FlowEnd calls to `options.agent` when absent. */
+  flowEnds?: FlowEndSink;
 }
 
 export interface Tap {
@@ -45,6 +48,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   const metrics = createTapMetrics(registry);
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
+  const ownFlowEnds = deps.flowEnds === undefined ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason) }) : undefined;
+  const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndClient);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
   const tunnels: TunnelSet = new Set();
   let draining = false;
@@ -58,6 +63,9 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     upstream: options.upstream,
     agent: upstreamAgent,
     upstreamTimeoutMs: options.upstreamTimeoutMs,
+    maxResponseHeaderBytes: options.maxResponseHeaderBytes,
+    maxRequestHeaders: options.maxRequestHeaders,
+    flowEnds,
     metrics,
     logger,
     tunnels,
@@ -66,7 +74,9 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
 
   // Long keep-alive for the client side (load balancers keep idle connections
   // a minute); no whole-request timeout, so that long uploads stream.
-  const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000 }, requestHandler(ctx));
+  const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000, maxHeaderSize: options.maxRequestHeaderBytes }, requestHandler(ctx));
+  // One field more than the bound is kept, so that a request past it is seen (and refused) instead of cut short.
+  server.maxHeadersCount = options.maxRequestHeaders + 1;
   server.on('checkContinue', requestHandler(ctx));
   server.on('upgrade', upgradeHandler(ctx));
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
@@ -81,6 +91,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   } catch (err) {
     await Promise.all([closed(server), closed(admin)]);
     ownClient?.close();
+    ownFlowEnds?.close();
     upstreamAgent.destroy();
     await ownLogger?.close();
     throw err;
@@ -105,6 +116,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
     ownClient?.close();
+    ownFlowEnds?.close();
     upstreamAgent.destroy();
     await closed(admin);
     logger.info('tap stopped');

@@ -35,7 +35,7 @@ export async function askAgent(ctx: AskContext, req: IncomingMessage, body: Body
     ctx.metrics.request(verdict);
     return { kind: verdict };
   }
-  const decision = decisionOf(outcome.response);
+  const decision = decisionOf(outcome.response, started);
   ctx.metrics.request(decision.kind === 'ok' ? 'accepted' : 'rejected');
   return decision;
 }

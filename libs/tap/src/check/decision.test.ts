@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serviceClient, type CheckHTTPResponse, type CheckHTTPResponse__Output } from '@sluice/proto';
-import { decisionOf as decide, retryAfterSeconds } from './decision.js';
+import { decisionOf as decide, grpcCodeOfStatus, retryAfterSeconds } from './decision.js';
 
 const checkHttp = serviceClient('flowControlHttp').service.CheckHTTP;
 
 /** The decision on an answer as the tap gets it: through the wire and the loader (defaults, oneof names). */
-function decisionOf(answer: CheckHTTPResponse): ReturnType<typeof decide> {
-  return decide(checkHttp.responseDeserialize(checkHttp.responseSerialize(answer)) as CheckHTTPResponse__Output);
+function decisionOf(answer: CheckHTTPResponse, startedAt?: number): ReturnType<typeof decide> {
+  return decide(checkHttp.responseDeserialize(checkHttp.responseSerialize(answer)) as CheckHTTPResponse__Output, startedAt);
 }
 
 test('ok answers carry their headers; an empty answer lets the request through', () => {
@@ -25,10 +25,22 @@ test('denials keep the agent Retry-After, or get one from the wait time', () => 
 
 test('a rejected check without an HTTP answer is denied by its reason', () => {
   const rate = decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_RATE_LIMITED', wait_time: { seconds: 3, nanos: 0 } } });
-  assert.deepEqual(rate, { kind: 'denied', status: 429, headers: [{ key: 'retry-after', value: '3' }], body: '' });
+  assert.deepEqual(rate, { kind: 'denied', status: 429, headers: [{ key: 'content-type', value: 'application/json' }, { key: 'retry-after', value: '3' }],
+    body: JSON.stringify({ code: 8, message: 'request rejected: RATE_LIMITED', details: [] }) });
   assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_NO_TOKENS' } }) as { status: number }).status, 503);
   assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_REGULATED' } }) as { status: number }).status, 403);
   assert.equal(decisionOf({ check_response: { decision_type: 'DECISION_TYPE_ACCEPTED' } }).kind, 'ok');
+});
+
+test('an accepted check with expect_end and a flow id carries the flow to end; without either, none', () => {
+  const d = decisionOf({ ok_response: { headers: [] }, flow_id: 'f-1', check_response: { expect_end: true } }, 42);
+  assert.deepEqual(d, { kind: 'ok', headers: [], flowEnd: { flowId: 'f-1', startedAt: 42 } });
+  assert.equal((decisionOf({ ok_response: { headers: [] }, flow_id: 'f-1', check_response: { expect_end: false } }) as { flowEnd?: unknown }).flowEnd, undefined);
+  assert.equal((decisionOf({ ok_response: { headers: [] }, flow_id: '', check_response: { expect_end: true } }) as { flowEnd?: unknown }).flowEnd, undefined);
+});
+
+test('grpcCodeOfStatus: the gateway mapping read backwards', () => {
+  assert.deepEqual([429, 503, 403, 400, 504, 500, 418].map(grpcCodeOfStatus), [8, 14, 7, 3, 4, 13, 9]);
 });
 
 test('retryAfterSeconds rounds up and ignores absent or non-positive waits', () => {

@@ -1,7 +1,8 @@
+import type { FlowToEnd } from './flow-end.js';
 import type { CheckHTTPResponse__Output, Duration__Output, HeaderValue__Output } from '@sluice/proto';
 
 export type Decision =
-  | { kind: 'ok'; headers: HeaderValue__Output[] }
+  | { kind: 'ok'; headers: HeaderValue__Output[]; flowEnd?: FlowToEnd }
   | { kind: 'denied'; status: number; headers: HeaderValue__Output[]; body: string };
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -39,7 +40,7 @@ export function retryAfterSeconds(wait: Duration__Output | null | undefined): nu
  * agent adds) or answer the denial. A denial without Retry-After gets one
  * from the check's wait time, when there is a wait.
  */
-export function decisionOf(response: CheckHTTPResponse__Output): Decision {
+export function decisionOf(response: CheckHTTPResponse__Output, startedAt?: number): Decision {
   const denied = response.denied_response;
   if (response.http_response === 'denied_response' && denied !== null && denied !== undefined) {
     const headers = [...usableHeaders(denied.headers ?? [])];
@@ -53,11 +54,28 @@ export function decisionOf(response: CheckHTTPResponse__Output): Decision {
   if (response.http_response === undefined && check?.decision_type === 'DECISION_TYPE_REJECTED') {
     // An agent that filled only the check response: derive the HTTP denial from it.
     const seconds = retryAfterSeconds(check.wait_time);
-    const headers = seconds > 0 ? [{ key: 'retry-after', value: String(seconds) }] : [];
-    return { kind: 'denied', status: REASON_STATUS[check.reject_reason ?? ''] ?? 403, headers, body: '' };
+    const status = REASON_STATUS[check.reject_reason ?? ''] ?? 403;
+    const headers = [{ key: 'content-type', value: 'application/json' }];
+    if (seconds > 0) headers.push({ key: 'retry-after', value: String(seconds) });
+    const reason = (check.reject_reason ?? '').replace(/^REJECT_REASON_/, '') || 'REJECTED';
+    const body = JSON.stringify({ code: grpcCodeOfStatus(status), message: `request rejected: ${reason}`, details: [] });
+    return { kind: 'denied', status, headers, body };
   }
-  return { kind: 'ok', headers: usableHeaders(response.ok_response?.headers ?? []) };
+  const headers = usableHeaders(response.ok_response?.headers ?? []);
+  if (check?.expect_end === true && typeof response.flow_id === 'string' && response.flow_id.length > 0) {
+    return { kind: 'ok', headers, flowEnd: { flowId: response.flow_id, startedAt: startedAt ?? performance.now() } };
+  }
+  return { kind: 'ok', headers };
 }
+
+/** The gRPC code of a denial's HTTP status, as the gRPC-gateway maps them back (403 PERMISSION_DENIED, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE). */
+export function grpcCodeOfStatus(status: number): number {
+  return GRPC_CODE_OF_STATUS[status] ?? (status >= 500 ? 13 : 9);
+}
+
+const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
+  400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 412: 9, 429: 8, 499: 1, 501: 12, 503: 14, 504: 4,
+};
 
 const REASON_STATUS: Readonly<Record<string, number>> = {
   REJECT_REASON_RATE_LIMITED: 429,

@@ -29,6 +29,9 @@ test('defaults', () => {
     shutdownTimeoutMs: 10_000,
     failClosed: false,
     logLevel: 'info',
+    maxRequestHeaderBytes: 65_536,
+    maxResponseHeaderBytes: 65_536,
+    maxRequestHeaders: 100,
   });
 });
 
@@ -50,6 +53,10 @@ test('flags in both spellings, environment variables, and the flag winning over 
   assert.equal(options([], { SLUICE_TAP_UPSTREAM: 'http://w:80', SLUICE_TAP_FAIL_CLOSED: 'true' }).failClosed, true);
   assert.equal(options([...UP, '--fail-closed=false']).failClosed, false);
   assert.deepEqual(options(['--upstream', 'http://workload']).upstream, { host: 'workload', port: 80 });
+  const limits = options([...UP, '--max-request-header-bytes', '131072', '--max-request-headers=200'], { SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES: '32768' });
+  assert.equal(limits.maxRequestHeaderBytes, 131_072);
+  assert.equal(limits.maxResponseHeaderBytes, 32_768);
+  assert.equal(limits.maxRequestHeaders, 200);
 });
 
 test('env names', () => {
@@ -81,6 +88,10 @@ const BAD: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['bad shutdown timeout from env', UP, { SLUICE_TAP_SHUTDOWN_TIMEOUT: 'soon' }, /^--shutdown-timeout \(SLUICE_TAP_SHUTDOWN_TIMEOUT\): "soon" is not a duration.*\(from SLUICE_TAP_SHUTDOWN_TIMEOUT\)$/],
   ['fail-closed not a boolean', [...UP, '--fail-closed=maybe'], {}, /^--fail-closed \(SLUICE_TAP_FAIL_CLOSED\): "maybe" is not true or false/],
   ['unknown log level', [...UP, '--log-level', 'trace'], {}, /^--log-level \(SLUICE_TAP_LOG_LEVEL\): "trace" is not one of error, warn, info, debug/],
+  ['request head bound too small', [...UP, '--max-request-header-bytes', '100'], {}, /^--max-request-header-bytes \(SLUICE_TAP_MAX_REQUEST_HEADER_BYTES\): "100" is not an integer in 1024\.\.1048576/],
+  ['response head bound not a number', [...UP, '--max-response-header-bytes', '64k'], {}, /^--max-response-header-bytes \(SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES\): "64k" is not an integer/],
+  ['header count zero', [...UP, '--max-request-headers', '0'], {}, /^--max-request-headers \(SLUICE_TAP_MAX_REQUEST_HEADERS\): "0" is not an integer in 1\.\.10000/],
+  ['header count from env too large', UP, { SLUICE_TAP_MAX_REQUEST_HEADERS: '10001' }, /is not an integer in 1\.\.10000 \(from SLUICE_TAP_MAX_REQUEST_HEADERS\)$/],
   ['unknown flag', [...UP, '--listn', ':1'], {}, /^unknown flag --listn/],
   ['stray argument', [...UP, 'extra'], {}, /^unexpected argument "extra"/],
   ['missing value', [...UP, '--listen'], {}, /^--listen \(SLUICE_TAP_LISTEN\): needs a value/],

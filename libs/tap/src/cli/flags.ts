@@ -1,6 +1,6 @@
 import { tryParseDuration } from '@sluice/config';
 import { LOG_LEVELS, type LogLevel } from '../logger.js';
-import { BODY_BYTES_MAX, type TapOptions } from '../options.js';
+import { BODY_BYTES_MAX, HEADER_BYTES_MAX, HEADER_BYTES_MIN, HEADER_COUNT_MAX, type TapOptions } from '../options.js';
 import { parseHostPort, parseUpstreamUrl } from './address.js';
 
 type Parsed<T> = T | { problem: string };
@@ -24,6 +24,10 @@ function duration(value: string, minMs: number, maxMs: number): Parsed<number> {
   if (ms === undefined) return { problem: `"${value}" is not a duration like 250ms or 1m30s` };
   if (ms < minMs || ms > maxMs) return { problem: `${value} is out of range ${minMs}ms..${maxMs / 1000}s` };
   return ms;
+}
+
+function integer(value: string, min: number, max: number): Parsed<number> {
+  return /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max ? Number(value) : { problem: `"${value}" is not an integer in ${min}..${max}` };
 }
 
 function set<T>(v: Parsed<T>, assign: (x: T) => void): string | undefined {
@@ -59,6 +63,12 @@ export const TAP_FLAGS: readonly FlagSpec[] = [
     apply: (v, o) => set(duration(v, 0, 600_000), (ms) => { o.shutdownTimeoutMs = ms; }) },
   { name: 'fail-closed', default: 'false', boolean: true, help: 'answer 503 instead of forwarding when the agent does not answer',
     apply: (v, o) => set(/^(true|1)$/i.test(v) ? true : /^(false|0)$/i.test(v) ? false : { problem: `"${v}" is not true or false` }, (b) => { o.failClosed = b; }) },
+  { name: 'max-request-header-bytes', default: '65536', help: `largest request head (request line and headers) in bytes; past it 431 (${HEADER_BYTES_MIN}..${HEADER_BYTES_MAX})`,
+    apply: (v, o) => set(integer(v, HEADER_BYTES_MIN, HEADER_BYTES_MAX), (n) => { o.maxRequestHeaderBytes = n; }) },
+  { name: 'max-response-header-bytes', default: '65536', help: `largest response head from the workload in bytes; past it 502 (${HEADER_BYTES_MIN}..${HEADER_BYTES_MAX})`,
+    apply: (v, o) => set(integer(v, HEADER_BYTES_MIN, HEADER_BYTES_MAX), (n) => { o.maxResponseHeaderBytes = n; }) },
+  { name: 'max-request-headers', default: '100', help: `most header fields in a request; past it 431 (1..${HEADER_COUNT_MAX})`,
+    apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxRequestHeaders = n; }) },
   { name: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}`,
     apply: (v, o) => set((LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : { problem: `"${v}" is not one of ${LOG_LEVELS.join(', ')}` }, (l) => { o.logLevel = l; }) },
 ];

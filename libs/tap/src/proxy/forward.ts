@@ -1,10 +1,13 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FlowEndSink, FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
 import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
 import { hasBody, type BodyPrefix } from './body-prefix.js';
 import { pipeBody } from './pipe-body.js';
+import { writeRelayedHead } from './response-head.js';
+import { drainAfterResponse, mustCloseUnread } from './unread-body.js';
 import { classifyUpstreamError, UpstreamTimeoutError, writeGatewayError } from './upstream-error.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './upstream-headers.js';
 
@@ -19,6 +22,12 @@ export interface ForwardContext {
   agent: http.Agent;
   /** Longest silence from the workload before 504 (0: none). */
   upstreamTimeoutMs: number;
+  /** Largest response head accepted from the workload (past it 502). */
+  maxResponseHeaderBytes: number;
+  /** Control point of the flows whose end is reported. */
+  controlPoint: string;
+  /** Where the end of flows the agent measures goes. */
+  flowEnds: FlowEndSink;
   metrics: TapMetrics;
   logger: TapLogger;
   /** True once shutdown began: responses then close their connection. */
@@ -28,6 +37,15 @@ export interface ForwardContext {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** A response from the workload the tap will not relay (502). */
+export class BadUpstreamResponseError extends Error {
+  readonly code = 'SLUICE_ERR_BAD_UPSTREAM_RESPONSE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadUpstreamResponseError';
+  }
+}
 
 /**
  * Passes a 103 on to the client. Node refuses (throws on) a Link value it
@@ -42,36 +60,81 @@ function relayEarlyHints(res: ServerResponse, headers: http.IncomingHttpHeaders)
   }
 }
 
+/** Reports the flow's end (when the agent asked for it) once the client's response is over. */
+export function reportFlowEnd(ctx: ForwardContext, flow: FlowToEnd | undefined, status: () => number): (() => void) | undefined {
+  if (flow === undefined) return undefined;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    ctx.flowEnds.report({ controlPoint: ctx.controlPoint, flowId: flow.flowId, statusCode: status(), durationMs: performance.now() - flow.startedAt });
+  };
+}
+
 /**
  * Sends `req` to the workload and streams the answer back. The body goes
  * prefix first, then the rest of `req` with back-pressure. A request that
  * failed on a reused keep-alive connection before any answer is retried once
- * when that is safe (idempotent, body already in hand).
+ * when that is safe (idempotent, body already in hand). Whatever the workload
+ * sends ends in its response or a 502 for this request: a head Node will not
+ * write, or a 101 to a request that asked for no upgrade, is a bad response.
+ * A response that ends before the request body was sent stops the upload:
+ * the rest of the body is drained (or the connection closed past a bound).
  */
-export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[]): void {
+export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
   const headers = upstreamRequestHeaders(req, added);
   const replayable = IDEMPOTENT.has(req.method ?? '') && (prefix.ended || !hasBody(req));
   let clientGone = false;
   let current: http.ClientRequest | undefined;
+  let relayedStatus = 0;
 
+  const flowEnded = reportFlowEnd(ctx, flow, () => relayedStatus || 502);
   res.on('close', () => {
     if (!res.writableFinished) {
       clientGone = true;
       current?.destroy();
     }
+    flowEnded?.();
   });
 
+  let failed = false;
+  const fail = (err: Error, upReq: http.ClientRequest | undefined): void => {
+    if (failed) return;
+    failed = true;
+    const { reason, status } = err instanceof BadUpstreamResponseError ? { reason: 'bad_response' as const, status: 502 as const } : classifyUpstreamError(err);
+    ctx.metrics.upstreamError(reason);
+    ctx.logger.warn('upstream request failed', { reason, error: err.message, method: req.method, path: req.url });
+    upReq?.destroy();
+    if (res.headersSent) {
+      res.destroy(err);
+      return;
+    }
+    // The client's body may be half-sent: close rather than read the rest.
+    writeGatewayError(res, status, status === 504 ? GRPC_DEADLINE_EXCEEDED : GRPC_UNAVAILABLE,
+      status === 504 ? 'the workload did not answer in time' : reason === 'bad_response' ? 'the workload sent a response the tap cannot relay' : 'the workload is unreachable',
+      !req.readableEnded && !prefix.ended);
+  };
+
   const attempt = (retried: boolean): void => {
-    const upReq = http.request({
-      host: ctx.upstream.host,
-      port: ctx.upstream.port,
-      method: req.method,
-      path: req.url,
-      headers,
-      agent: ctx.agent,
-    });
+    let upReq: http.ClientRequest;
+    try {
+      upReq = http.request({
+        host: ctx.upstream.host,
+        port: ctx.upstream.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        agent: ctx.agent,
+        maxHeaderSize: ctx.maxResponseHeaderBytes,
+      });
+    } catch (err) {
+      // Bytes of the client's request line or headers that Node will not send.
+      fail(err instanceof Error ? err : new Error(String(err)), undefined);
+      return;
+    }
     current = upReq;
     let answered = false;
+    let upResponse: IncomingMessage | undefined;
     if (ctx.upstreamTimeoutMs > 0) {
       upReq.setTimeout(ctx.upstreamTimeoutMs, () => upReq.destroy(new UpstreamTimeoutError(ctx.upstreamTimeoutMs)));
     }
@@ -79,32 +142,46 @@ export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: S
     upReq.on('information', (info) => {
       if (info.statusCode === 103) relayEarlyHints(res, info.headers);
     });
+    // Node hands a 101 to 'upgrade' listeners, and without one it leaves the request hanging.
+    upReq.on('upgrade', (_upRes, socket) => {
+      socket.destroy();
+      answered = true;
+      fail(new BadUpstreamResponseError('the workload switched protocols on a request that asked for no upgrade'), upReq);
+    });
     upReq.on('response', (upRes) => {
       answered = true;
+      upResponse = upRes;
+      const bodySent = upReq.writableEnded;
       const out = clientResponseHeaders(upRes);
-      if (ctx.draining()) out['connection'] = 'close';
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, out);
+      if (ctx.draining() || (!bodySent && mustCloseUnread(req, prefix.ended))) out['connection'] = 'close';
+      if (!writeRelayedHead(res, upRes.statusCode, upRes.statusMessage, out)) {
+        upRes.resume();
+        fail(new BadUpstreamResponseError(`the workload's response head cannot be relayed (status ${upRes.statusCode})`), upReq);
+        return;
+      }
+      relayedStatus = upRes.statusCode ?? 502;
       upRes.on('error', () => res.destroy());
       upRes.on('aborted', () => res.destroy());
+      if (!bodySent) {
+        // The workload answered before it had the whole body: once its answer is over, stop the upload.
+        upRes.once('end', () => {
+          if (upReq.writableEnded) return;
+          req.unpipe(upReq);
+          upReq.destroy();
+          drainAfterResponse(req, res);
+        });
+      }
       pipeBody(upRes, res);
     });
     upReq.on('error', (err) => {
-      if (clientGone) return;
+      if (clientGone || failed) return;
+      if (upResponse?.complete === true) return; // the upload broke off after a whole answer
       if (!answered && !retried && replayable && upReq.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
         ctx.logger.debug('retrying on a fresh connection after a reset of a reused one', { path: req.url });
         attempt(true);
         return;
       }
-      const { reason, status } = classifyUpstreamError(err);
-      ctx.metrics.upstreamError(reason);
-      ctx.logger.warn('upstream request failed', { reason, error: err.message, method: req.method, path: req.url });
-      if (res.headersSent) {
-        res.destroy(err);
-        return;
-      }
-      // The client's body may be half-sent: close rather than read the rest.
-      writeGatewayError(res, status, status === 504 ? GRPC_DEADLINE_EXCEEDED : GRPC_UNAVAILABLE,
-        status === 504 ? 'the workload did not answer in time' : 'the workload is unreachable', !req.readableEnded);
+      fail(err, undefined);
     });
     pipeBody(req, upReq, prefix.chunks, prefix.ended);
   };

@@ -9,7 +9,13 @@ export function pipeBody(src: IncomingMessage, dst: OutgoingMessage, prefix: rea
   for (const chunk of prefix) dst.write(chunk);
   const end = (): void => {
     const trailers = src.trailers;
-    if (trailers !== undefined && Object.keys(trailers).length > 0) dst.addTrailers(trailers);
+    if (trailers !== undefined && Object.keys(trailers).length > 0) {
+      try {
+        dst.addTrailers(trailers);
+      } catch {
+        // A trailer Node will not write: the body still ends, without it.
+      }
+    }
     dst.end();
   };
   if (srcEnded || src.readableEnded) {

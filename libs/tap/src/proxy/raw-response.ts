@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { safeReason } from './response-head.js';
 
-/** The head of an HTTP/1.1 response as bytes for a raw socket; header values with CR/LF are dropped. */
+/** The head of an HTTP/1.1 response as bytes for a raw socket; a reason with control bytes becomes the standard one, header values with CR/LF are dropped. */
 export function rawResponseHead(status: number, statusMessage: string | undefined, headers: ReadonlyArray<readonly [string, string]>): string {
-  let head = `HTTP/1.1 ${status} ${statusMessage ?? STATUS_CODES[status] ?? ''}\r\n`;
+  let head = `HTTP/1.1 ${status} ${statusMessage === undefined ? STATUS_CODES[status] ?? '' : safeReason(status, statusMessage)}\r\n`;
   for (const [name, value] of headers) {
     if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) continue;
     head += `${name}: ${value}\r\n`;

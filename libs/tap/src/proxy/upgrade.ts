@@ -1,10 +1,12 @@
 import http from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
-import type { ForwardContext } from './forward.js';
+import { reportFlowEnd, type ForwardContext } from './forward.js';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.js';
+import { relayableStatus } from './response-head.js';
 import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 
@@ -16,20 +18,35 @@ export type TunnelSet = Set<Duplex>;
  * to the workload. On 101 the two sockets are joined and bytes flow both ways
  * untouched; any other answer is relayed and the client connection closed.
  */
-export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer, added: readonly HeaderValue[]): void {
+export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
   const headers = upstreamRequestHeaders(req, added);
   headers['connection'] = 'upgrade';
   headers['upgrade'] = req.headers.upgrade ?? '';
-  const upReq = http.request({ host: ctx.upstream.host, port: ctx.upstream.port, method: req.method, path: req.url, headers, agent: false });
+  let status = 502;
+  // The flow of a tunnel ends when the workload has answered the upgrade (its status) or failed.
+  const flowEnded = reportFlowEnd(ctx, flow, () => status);
+  let upReq: http.ClientRequest;
+  try {
+    upReq = http.request({ host: ctx.upstream.host, port: ctx.upstream.port, method: req.method, path: req.url, headers, agent: false, maxHeaderSize: ctx.maxResponseHeaderBytes });
+  } catch (err) {
+    ctx.metrics.upstreamError('bad_response');
+    ctx.logger.warn('upstream upgrade failed', { reason: 'bad_request', error: err instanceof Error ? err.message : String(err), path: req.url });
+    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the tap could not forward the request', details: [] }));
+    flowEnded?.();
+    return;
+  }
   if (ctx.upstreamTimeoutMs > 0) {
     upReq.setTimeout(ctx.upstreamTimeoutMs, () => upReq.destroy(new UpstreamTimeoutError(ctx.upstreamTimeoutMs)));
   }
   const onClientGone = (): void => {
+    flowEnded?.();
     upReq.destroy();
   };
   socket.once('close', onClientGone);
 
   upReq.on('upgrade', (upRes, upSocket, upHead) => {
+    status = 101;
+    flowEnded?.();
     socket.off('close', onClientGone);
     upSocket.setTimeout(0);
     const pairs = rawHeaderPairs(upRes.rawHeaders);
@@ -50,6 +67,15 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
 
   upReq.on('response', (upRes) => {
     // The workload declined the upgrade: relay its answer, then close.
+    if (!relayableStatus(upRes.statusCode)) {
+      upRes.destroy();
+      ctx.metrics.upstreamError('bad_response');
+      endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the workload sent a response the tap cannot relay', details: [] }));
+      flowEnded?.();
+      return;
+    }
+    status = upRes.statusCode;
+    flowEnded?.();
     const pairs = rawHeaderPairs(upRes.rawHeaders).filter(([n]) => !HOP_BY_HOP_HEADERS.has(n.toLowerCase()) && n.toLowerCase() !== 'content-length');
     pairs.push(['Connection', 'close']);
     socket.write(rawResponseHead(upRes.statusCode ?? 502, upRes.statusMessage, pairs));
@@ -58,6 +84,7 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
   });
 
   upReq.on('error', (err) => {
+    flowEnded?.();
     if (socket.destroyed) return;
     const { reason, status } = classifyUpstreamError(err);
     ctx.metrics.upstreamError(reason);

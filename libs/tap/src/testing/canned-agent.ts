@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { serviceClient } from '@sluice/proto';
 import type { CheckHTTPStreamRequest, CheckHTTPStreamResponse } from '../check/check-stream.js';
 import type { CheckHTTPRequest, CheckHTTPResponse } from '../check/types.js';
+import type { FlowEndRequest__Output } from '@sluice/proto';
 
 /** What the canned agent answers: a response, after an optional delay, or a gRPC error. */
 export type CannedAnswer =
@@ -21,6 +22,8 @@ export interface CannedAgent {
   readonly address: string;
   /** Every request received, in order. */
   readonly requests: CheckHTTPRequest[];
+  /** FlowEnd calls received (aperture.flowcontrol.check.v1.FlowControlService), in order. */
+  readonly flowEnds: FlowEndRequest__Output[];
   /** Requests received by way of unary CheckHTTP and of CheckHTTPStream, and streams opened. */
   readonly calls: { unary: number; streamed: number; streams: number };
   /** Replaces the answering function. */
@@ -37,12 +40,13 @@ type StreamCall = grpc.ServerDuplexStream<CheckHTTPStreamRequest, CheckHTTPStrea
 /**
  * A real gRPC server implementing FlowControlServiceHTTP (CheckHTTP and,
  * unless `unaryOnly`, CheckHTTPStream) with answers chosen by the test (or
- * benchmark), on 127.0.0.1 and a free port.
+ * benchmark), and FlowEnd (recorded), on 127.0.0.1 and a free port.
  */
 export async function startCannedAgent(answer: (request: CheckHTTPRequest) => CannedAnswer = () => ACCEPT, opts: CannedAgentOptions = {}): Promise<CannedAgent> {
   let fn = answer;
   const record = opts.record ?? true;
   const requests: CheckHTTPRequest[] = [];
+  const flowEnds: FlowEndRequest__Output[] = [];
   const calls = { unary: 0, streamed: 0, streams: 0 };
   const server = new grpc.Server();
   const timers = new Set<NodeJS.Timeout>();
@@ -87,12 +91,19 @@ export async function startCannedAgent(answer: (request: CheckHTTPRequest) => Ca
     };
   }
   server.addService(serviceClient('flowControlHttp').service, impl);
+  server.addService(serviceClient('flowControl').service, {
+    FlowEnd(call: grpc.ServerUnaryCall<FlowEndRequest__Output, object>, callback: grpc.sendUnaryData<object>) {
+      flowEnds.push(call.request);
+      callback(null, {});
+    },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`127.0.0.1:${opts.port ?? 0}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
   return {
     address: `127.0.0.1:${port}`,
     requests,
+    flowEnds,
     calls,
     answer(next) {
       fn = next;

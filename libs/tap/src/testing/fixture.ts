@@ -16,8 +16,8 @@ export interface Upstream {
 }
 
 /** A real HTTP server on 127.0.0.1, closed after the test. */
-export async function startUpstream(t: TestContext, handler: http.RequestListener): Promise<Upstream> {
-  const server = http.createServer(handler);
+export async function startUpstream(t: TestContext, handler: http.RequestListener, options: http.ServerOptions = {}): Promise<Upstream> {
+  const server = http.createServer(options, handler);
   const up: Upstream = { server, port: 0, connections: 0 };
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (socket) => {
@@ -45,10 +45,13 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
   shutdownTimeoutMs: 2000,
   failClosed: false,
   logLevel: 'error',
+  maxRequestHeaderBytes: 65_536,
+  maxResponseHeaderBytes: 65_536,
+  maxRequestHeaders: 100,
 };
 
 /** A tap in front of `upstream`, asking `agentAddress`, shut down after the test. */
-export async function startTestTap(t: TestContext, upstream: Upstream, agentAddress: string, overrides: Partial<TapOptions> = {}): Promise<{ tap: Tap; registry: Registry; base: string }> {
+export async function startTestTap(t: TestContext, upstream: Pick<Upstream, 'port'>, agentAddress: string, overrides: Partial<TapOptions> = {}): Promise<{ tap: Tap; registry: Registry; base: string }> {
   const registry = new Registry();
   const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agentAddress, ...overrides }, { logger: silentLogger, registry });
   t.after(() => tap.shutdown(200));
@@ -70,9 +73,9 @@ export interface Reply {
 }
 
 /** One request with node:http; resolves with the whole answer. */
-export function send(url: string, opts: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer; agent?: http.Agent } = {}): Promise<Reply> {
+export function send(url: string, opts: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer; agent?: http.Agent; maxHeaderSize?: number } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent: opts.agent ?? false }, (res) => {
+    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent: opts.agent ?? false, ...(opts.maxHeaderSize !== undefined ? { maxHeaderSize: opts.maxHeaderSize } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
