@@ -1,2 +1,10 @@
-// @sluice/kube: one Kubernetes client per process, shared informers, the Policy CR watcher, service discovery, the injection webhook.
-export {};
+// @sluice/kube: one Kubernetes client per process, shared informers, the Policy CR watcher.
+import './node20-compat.js';
+export { k8s } from './k8s.js';
+export type { ApiState, KubeLogger } from './api-state.js';
+export { Backoff, type BackoffOptions } from './backoff.js';
+export { loadKubeConfig, kubeConfigSource, inPod, proxyFor, applyHttpClient, KubeConfigError, type LoadedKubeConfig, type LoadKubeConfigOptions, type KubeConfigSource } from './kube-config.js';
+export { SharedInformer, informerKey, type InformerSpec, type InformerHandler, type ListFn, type SharedInformerOptions } from './shared-informer.js';
+export { KubeClient, type KubeClientOptions } from './kube-client.js';
+export { PolicyCrWatcher, POLICY_GROUP, POLICY_VERSION, POLICY_PLURAL, POLICY_KIND, type PolicySink, type PolicyApplyResult, type PolicyResource, type PolicyCrWatcherOptions } from './policy-cr-watcher.js';
+export { desiredStatus, sameStatus, type PolicyStatus, type PolicyPhase, type PolicyCondition } from './policy-status.js';

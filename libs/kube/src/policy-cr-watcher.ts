@@ -1,0 +1,275 @@
+// The Policy custom resource watcher (`policies.cr_watcher.enabled`): a shared informer on
+// policies.sluice.dev/v1alpha1 in every namespace feeds the controller's PolicySink.
+// Level-triggered: every change and every complete list marks resources dirty, and one worker
+// brings each to its desired state: the sink holds the spec of every Policy that exists (and
+// nothing else the watcher put there), and each Policy's status says how it went
+// (`uploading`, then `uploaded` or `failed` with the message, observedGeneration, a Ready
+// condition), with a Kubernetes Event (PolicyUploaded / PolicyFailed) when the outcome changes.
+// A spec already applied is not applied again, and a status equal to the one stored is not
+// written, so the watcher's own writes do not make it loop.
+import { hostname } from 'node:os';
+import { silentLogger, type KubeLogger } from './api-state.js';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import { k8s } from './k8s.js';
+import type { KubeClient } from './kube-client.js';
+import { desiredStatus, kubeTime, REASONS, sameStatus, statusPatch, type PolicyPhase, type PolicyStatus } from './policy-status.js';
+import type { SharedInformer } from './shared-informer.js';
+
+export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | { ok: false; message: string };
+
+/** What the controller provides (the same shape as @sluice/controller's PolicySink). */
+export interface PolicySink {
+  apply(name: string, spec: unknown): Promise<PolicyApplyResult>;
+  remove(name: string): Promise<void>;
+  /** The names the sink holds from custom resources, if it can tell: those without a Policy are removed at the first list. */
+  names?(): Promise<string[]>;
+}
+
+export interface PolicyResource extends k8s.KubernetesObject {
+  spec?: unknown;
+  status?: PolicyStatus;
+}
+
+export interface PolicyCrWatcherOptions {
+  client: KubeClient;
+  sink: PolicySink;
+  logger?: KubeLogger;
+  /** Watch one namespace only; default every namespace. */
+  namespace?: string;
+  /** `source.component` and `reportingComponent` of Events; default `sluice-controller`. */
+  component?: string;
+  /** `reportingInstance` of Events; default the host name. */
+  instance?: string;
+  backoff?: BackoffOptions;
+}
+
+export const POLICY_GROUP = 'sluice.dev';
+export const POLICY_VERSION = 'v1alpha1';
+export const POLICY_PLURAL = 'policies';
+export const POLICY_KIND = 'Policy';
+
+interface Applied {
+  /** `<namespace>/<name>` of the Policy it came from. */
+  key: string;
+  uid: string;
+  spec: string;
+  result: PolicyApplyResult;
+}
+
+function keyOf(o: k8s.KubernetesObject): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+export class PolicyCrWatcher {
+  readonly name = 'policy-cr-watcher';
+  private readonly informer: SharedInformer<PolicyResource>;
+  private readonly applied = new Map<string, Applied>();
+  private readonly dirty = new Set<string>();
+  private readonly retries = new Map<string, { backoff: Backoff; timer?: NodeJS.Timeout }>();
+  private working: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = true;
+  private prunedSink = false;
+  private readonly logger: KubeLogger;
+  private readonly counters = { applies: 0, removes: 0, statusWrites: 0, events: 0, errors: 0 };
+
+  constructor(private readonly opts: PolicyCrWatcherOptions) {
+    this.logger = opts.logger ?? silentLogger;
+    const custom = opts.client.api(k8s.CustomObjectsApi);
+    const ns = opts.namespace;
+    const path = ns ? `/apis/${POLICY_GROUP}/${POLICY_VERSION}/namespaces/${ns}/${POLICY_PLURAL}` : `/apis/${POLICY_GROUP}/${POLICY_VERSION}/${POLICY_PLURAL}`;
+    this.informer = opts.client.informer<PolicyResource>({ path }, (sel) => {
+      const base = { group: POLICY_GROUP, version: POLICY_VERSION, plural: POLICY_PLURAL, labelSelector: sel.labelSelector, fieldSelector: sel.fieldSelector };
+      const req = ns ? custom.listNamespacedCustomObject({ ...base, namespace: ns }, opts.client.requestOptions()) : custom.listClusterCustomObject(base, opts.client.requestOptions());
+      return req as Promise<k8s.KubernetesListObject<PolicyResource>>;
+    });
+  }
+
+  /** Counts of what the watcher did, for metrics and tests. */
+  stats(): Readonly<typeof this.counters> {
+    return { ...this.counters };
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unsubscribe = this.informer.subscribe({
+      add: (o) => this.mark(keyOf(o)),
+      update: (o) => this.mark(keyOf(o)),
+      delete: (o) => this.mark(keyOf(o)),
+      synced: (all) => {
+        for (const o of all) this.mark(keyOf(o));
+        for (const a of this.applied.values()) this.mark(a.key);
+        void this.pruneSink(all);
+      },
+    });
+    this.informer.start();
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    for (const r of this.retries.values()) if (r.timer) clearTimeout(r.timer);
+    this.retries.clear();
+    await this.working;
+  }
+
+  /** Resolves when no resource is waiting to be reconciled (for tests). */
+  async idle(): Promise<void> {
+    while (this.working) await this.working;
+  }
+
+  private mark(key: string): void {
+    if (this.stopped) return;
+    this.dirty.add(key);
+    if (!this.working) this.working = this.drain().finally(() => (this.working = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && this.dirty.size > 0) {
+      const key = this.dirty.values().next().value as string;
+      this.dirty.delete(key);
+      try {
+        await this.reconcile(key);
+        this.retries.delete(key);
+      } catch (err) {
+        this.counters.errors++;
+        this.retry(key, err);
+      }
+    }
+  }
+
+  private retry(key: string, err: unknown): void {
+    let r = this.retries.get(key);
+    if (!r) {
+      r = { backoff: new Backoff(this.opts.backoff) };
+      this.retries.set(key, r);
+    }
+    const delay = r.backoff.next();
+    this.logger.warn('Policy custom resource not reconciled; retrying', { policy: key, error: (err as Error).message, retry_ms: delay });
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = setTimeout(() => this.mark(key), delay);
+    r.timer.unref?.();
+  }
+
+  /** At the first complete list: sink entries from custom resources that no longer exist go. */
+  private async pruneSink(all: PolicyResource[]): Promise<void> {
+    if (this.prunedSink || !this.opts.sink.names) return;
+    this.prunedSink = true;
+    const present = new Set(all.map((o) => o.metadata?.name ?? ''));
+    try {
+      for (const n of await this.opts.sink.names()) {
+        if (present.has(n) || this.applied.has(n)) continue;
+        await this.opts.sink.remove(n);
+        this.counters.removes++;
+        this.logger.info('removed a policy whose custom resource is gone', { policy: n });
+      }
+    } catch (err) {
+      this.prunedSink = false;
+      this.logger.warn('could not list the policies held from custom resources', { error: (err as Error).message });
+    }
+  }
+
+  private async reconcile(key: string): Promise<void> {
+    const slash = key.indexOf('/');
+    const namespace = key.slice(0, slash);
+    const name = key.slice(slash + 1);
+    const cr = this.informer.get(name, namespace);
+    if (!cr || cr.metadata?.deletionTimestamp) {
+      for (const [sinkName, a] of [...this.applied]) {
+        if (a.key !== key) continue;
+        await this.opts.sink.remove(sinkName);
+        this.applied.delete(sinkName);
+        this.counters.removes++;
+        this.logger.info('policy removed with its custom resource', { policy: sinkName, namespace });
+      }
+      return;
+    }
+    const uid = cr.metadata?.uid ?? '';
+    const generation = cr.metadata?.generation ?? 0;
+    const owner = this.applied.get(name);
+    if (owner && owner.key !== key) {
+      const [ons, oname] = [owner.key.slice(0, owner.key.indexOf('/')), owner.key.slice(owner.key.indexOf('/') + 1)];
+      if (this.informer.get(oname, ons)) {
+        await this.finish(cr, 'failed', `a Policy named "${name}" is already applied from namespace "${ons}"; policy names must be unique across namespaces`, undefined);
+        return;
+      }
+    }
+    const spec = JSON.stringify(cr.spec ?? null);
+    let result: PolicyApplyResult;
+    let current = cr;
+    if (owner && owner.key === key && owner.uid === uid && owner.spec === spec) {
+      result = owner.result;
+    } else {
+      const before = cr.status;
+      current = await this.writeStatus(cr, desiredStatus(cr.status, 'uploading', '', generation, undefined)) ?? cr;
+      result = await this.opts.sink.apply(name, cr.spec ?? null);
+      this.counters.applies++;
+      this.applied.set(name, { key, uid, spec, result });
+      // The Event compares the outcome with what the resource said before this apply.
+      await this.finishWith(current, before, result, generation);
+      return;
+    }
+    await this.finishWith(current, cr.status, result, generation);
+  }
+
+  private async finishWith(cr: PolicyResource, before: PolicyStatus | undefined, result: PolicyApplyResult, generation: number): Promise<void> {
+    const phase: PolicyPhase = result.ok ? 'uploaded' : 'failed';
+    const message = result.ok ? (result.ignored.length ? `ignored: ${result.ignored.join(', ')}` : '') : result.message;
+    const desired = desiredStatus(cr.status, phase, message, generation, result.ok ? result.hash : undefined);
+    await this.writeStatus(cr, desired);
+    if (before?.status !== phase || (before?.message ?? '') !== message || before?.observedGeneration !== generation) {
+      await this.event(cr, phase, message);
+    }
+  }
+
+  private async finish(cr: PolicyResource, phase: PolicyPhase, message: string, hash: string | undefined): Promise<void> {
+    const generation = cr.metadata?.generation ?? 0;
+    const desired = desiredStatus(cr.status, phase, message, generation, hash);
+    if (await this.writeStatus(cr, desired)) await this.event(cr, phase, message);
+  }
+
+  /** Writes `desired` when it differs from the stored status; returns the updated resource, or undefined when nothing was written. */
+  private async writeStatus(cr: PolicyResource, desired: PolicyStatus): Promise<PolicyResource | undefined> {
+    if (sameStatus(cr.status, desired)) return undefined;
+    const custom = this.opts.client.api(k8s.CustomObjectsApi);
+    const options = this.opts.client.requestOptions({ 'Content-Type': k8s.PatchStrategy.MergePatch });
+    const updated = (await custom.patchNamespacedCustomObjectStatus({
+      group: POLICY_GROUP,
+      version: POLICY_VERSION,
+      plural: POLICY_PLURAL,
+      namespace: cr.metadata?.namespace ?? '',
+      name: cr.metadata?.name ?? '',
+      body: statusPatch(cr.status, desired),
+    }, options)) as PolicyResource;
+    this.counters.statusWrites++;
+    return updated;
+  }
+
+  private async event(cr: PolicyResource, phase: PolicyPhase, message: string): Promise<void> {
+    if (phase === 'uploading') return;
+    const now = kubeTime();
+    const ns = cr.metadata?.namespace ?? 'default';
+    const component = this.opts.component ?? 'sluice-controller';
+    const body: k8s.CoreV1Event = {
+      metadata: { name: `${cr.metadata?.name ?? 'policy'}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`, namespace: ns },
+      involvedObject: { apiVersion: `${POLICY_GROUP}/${POLICY_VERSION}`, kind: POLICY_KIND, name: cr.metadata?.name, namespace: ns, uid: cr.metadata?.uid, resourceVersion: cr.metadata?.resourceVersion },
+      reason: REASONS[phase],
+      message: phase === 'uploaded' ? `policy uploaded${message ? ` (${message})` : ''}` : `policy failed: ${message}`,
+      type: phase === 'uploaded' ? 'Normal' : 'Warning',
+      source: { component },
+      reportingComponent: component,
+      reportingInstance: this.opts.instance ?? hostname(),
+      firstTimestamp: new Date(now),
+      lastTimestamp: new Date(now),
+      count: 1,
+    };
+    try {
+      await this.opts.client.api(k8s.CoreV1Api).createNamespacedEvent({ namespace: ns, body }, this.opts.client.requestOptions());
+      this.counters.events++;
+    } catch (err) {
+      // An Event is informative: losing one must not block the status.
+      this.logger.warn('could not record a Kubernetes Event', { policy: keyOf(cr), reason: REASONS[phase], error: (err as Error).message });
+    }
+  }
+}
