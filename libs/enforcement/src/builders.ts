@@ -1,4 +1,4 @@
-import { LocalTokenBucketStore, RateLimiter, type FluxMeter } from '@sluice/flowcontrol';
+import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RateLimiter, Sampler } from '@sluice/flowcontrol';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
 import type { ComponentBuilder, ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 
@@ -41,10 +41,16 @@ export const buildRateLimiter: ComponentBuilder = (published, ctx): LiveComponen
   };
 };
 
-/** flux_meter: names the meter in the check response of the flows it selects (the histogram is recorded at flow end). */
+/** flux_meter: the engine's measuring flux meter (named in the check response; timed from check to flow end). */
 export const buildFluxMeter: ComponentBuilder = (published): LiveComponent => {
   if (published.kind !== 'flux_meter') throw new TypeError(`not a flux_meter: ${published.kind}`);
-  const meter: FluxMeter = { kind: 'flux_meter', name: published.name };
+  const meter = new FluxMeterComponent({
+    name: published.name,
+    policy_name: published.policy_name,
+    policy_hash: published.policy_hash,
+    ...(published.buckets.length > 0 ? { buckets: published.buckets } : {}),
+    attribute_key: published.attribute_key,
+  });
   return {
     component: meter,
     setDecision(decision) {
@@ -53,8 +59,46 @@ export const buildFluxMeter: ComponentBuilder = (published): LiveComponent => {
   };
 };
 
-/** The builders available in this lib; sampler and classifier builders are added by the caller when given. */
+/** sampler: pass-through until its first decision; a decision sets accept_percentage and pass_through in place. */
+export const buildSampler: ComponentBuilder = (published): LiveComponent => {
+  if (published.kind !== 'sampler') throw new TypeError(`not a sampler: ${published.kind}`);
+  const sampler = new Sampler({
+    identity: { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id },
+    ...(published.parameters.label_key !== undefined ? { labelKey: published.parameters.label_key } : {}),
+    passThroughLabelValues: published.pass_through_label_values,
+  });
+  return {
+    component: sampler,
+    setDecision(decision) {
+      if (decision === undefined) {
+        sampler.setDecision({ accept_percentage: 100, pass_through: true });
+        return;
+      }
+      if (decision.kind !== 'sampler') throw wrongKind(published, decision);
+      sampler.setDecision({ accept_percentage: decision.accept_percentage, pass_through: decision.pass_through });
+    },
+  };
+};
+
+/** classifier: its rules compiled once (a bad attribute path or JSON pointer refuses the component). */
+export const buildClassifier: ComponentBuilder = (published): LiveComponent => {
+  if (published.kind !== 'classifier') throw new TypeError(`not a classifier: ${published.kind}`);
+  const classifier = new PolicyClassifier({
+    identity: { policy_name: published.policy_name, policy_hash: published.policy_hash, classifier_index: published.classifier_index },
+    rules: published.rules,
+  });
+  return {
+    component: classifier,
+    setDecision(decision) {
+      if (decision !== undefined) throw wrongKind(published, decision);
+    },
+  };
+};
+
+/** The builders of the kinds this lib enforces; load_scheduler comes with the scheduler. */
 export const DEFAULT_BUILDERS: ComponentBuilders = {
   rate_limiter: buildRateLimiter,
+  sampler: buildSampler,
+  classifier: buildClassifier,
   flux_meter: buildFluxMeter,
 };

@@ -232,3 +232,35 @@ test('shutdown unregisters the published components but not the others', () => {
   etcd.put(CFG('p', 'flux_meter.y'), JSON.stringify({ kind: 'flux_meter', policy_name: 'p', policy_hash: 'h', component_id: 'flux_meter.y', agent_group: 'default', selectors: [{ control_point: 'ingress' }], name: 'y', attribute_key: 'a', buckets: [1] }));
   assert.deepEqual(check(engine).fluxMeters, ['local'], 'no watch after shutdown');
 });
+
+test('a sampler runs in pass-through until its decision, which it then applies in place', () => {
+  const { etcd, engine, enforcement } = setup();
+  enforcement.start();
+  etcd.put(CFG('s', 'root.0'), JSON.stringify({
+    kind: 'sampler', policy_name: 's', policy_hash: 'h', component_id: 'root.0', agent_group: 'default',
+    selectors: [{ control_point: 'ingress' }], parameters: { label_key: 'user' }, pass_through_label_values: ['vip'],
+  }));
+  assert.equal(admitted(engine, 5, { user: 'a' }), 5);
+  etcd.put(DEC('s', 'root.0'), JSON.stringify({ kind: 'sampler', accept_percentage: 0, pass_through: false }));
+  assert.equal(admitted(engine, 5, { user: 'a' }), 0);
+  assert.equal(check(engine, { user: 'a' }).deniedStatus, 403);
+  assert.equal(admitted(engine, 5, { user: 'vip' }), 5, 'pass-through label values');
+  etcd.put(DEC('s', 'root.0'), JSON.stringify({ kind: 'sampler', accept_percentage: 100, pass_through: false }));
+  assert.equal(admitted(engine, 5, { user: 'a' }), 5);
+});
+
+test('a classifier adds its label, which a published rate limiter keys on', () => {
+  const { etcd, engine, enforcement } = setup();
+  enforcement.start();
+  etcd.put(CFG('c', 'classifier.0'), JSON.stringify({
+    kind: 'classifier', policy_name: 'c', policy_hash: 'h', component_id: 'classifier.0', agent_group: 'default', classifier_index: 0,
+    selectors: [{ control_point: 'ingress' }], rules: { tier: { extractor: { from: 'request.http.headers.x-tier' } } },
+  }));
+  etcd.put(CFG('c', 'bad'), JSON.stringify({
+    kind: 'classifier', policy_name: 'c', policy_hash: 'h', component_id: 'bad', agent_group: 'default', classifier_index: 1,
+    selectors: [{ control_point: 'ingress' }], rules: { x: { extractor: { from: 'request.nowhere' } } },
+  }));
+  assert.deepEqual(enforcement.enforced().map((e) => e.component_id), ['classifier.0'], 'a bad attribute path refuses that classifier only');
+  const d = engine.check({ controlPoint: 'ingress', labels: {}, services: [], type: 'http', http: { request: { headers: { 'x-tier': 'gold' } } } as never }) as CheckDecision;
+  assert.equal(d.labels.tier, 'gold');
+});

@@ -17,7 +17,7 @@ export interface PolicyEnforcementOptions {
   registry?: Registry;
   /** Where rate limiters keep their buckets; default the local store. */
   tokenBucketStore?: TokenBucketStoreFactory;
-  /** Builders by kind, over the defaults (rate_limiter, flux_meter). */
+  /** Builders by kind, over the defaults (rate_limiter, sampler, classifier, flux_meter). */
   builders?: ComponentBuilders;
 }
 
