@@ -234,3 +234,13 @@ test('inert Aperture parts are accepted and listed as ignored', () => {
   assert.deepEqual(c.ignored, ['spec.circuit.components[1].alerter', 'spec.resources.infra_meters', 'spec.resources.telemetry_collectors']);
   assert.equal(c.components.length, 1);
 });
+
+test('a spec nested deeper than 64 levels is refused without recursing into it', () => {
+  let deep: unknown = {};
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  const spec = { resources: { infra_meters: { x: deep } } };
+  const problems = validatePolicy(spec);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0].path, /^spec\.resources\.infra_meters\.x\[0\]/);
+  assert.match(problems[0].message, /nested more than 64 levels/);
+});

@@ -7,7 +7,7 @@ import { schemaProblems } from './ajv.js';
 import { orderGraph, type GraphNode } from './graph.js';
 import { specHash } from './hash.js';
 import { findMarked } from './markers.js';
-import { isJsonObject, memberPath } from './path.js';
+import { isJsonObject, memberPath, tooDeep } from './path.js';
 import { PolicyCompileError, type PolicyProblem } from './problems.js';
 import type { PublishedComponent, PublishedSelector } from './published.js';
 import { constantValue, type InPort } from './schema/ports.js';
@@ -33,6 +33,9 @@ export interface CompiledPolicy {
   /** A fresh circuit (its own component state). */
   createCircuit(): Circuit;
 }
+
+/** Deeper specs are refused before anything recurses into them (label filters stop at 32 levels themselves). */
+const MAX_DEPTH = 64;
 
 const POLICY_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
 
@@ -72,6 +75,11 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
   }
   if (!isJsonObject(spec)) {
     problems.push({ path: 'spec', message: `a policy spec must be an object, got ${spec === null ? 'null' : Array.isArray(spec) ? 'array' : typeof spec}` });
+    return { problems };
+  }
+  const deep = tooDeep(spec, 'spec', MAX_DEPTH);
+  if (deep !== undefined) {
+    problems.push({ path: deep, message: `nested more than ${MAX_DEPTH} levels deep` });
     return { problems };
   }
   const marked = findMarked(spec);
