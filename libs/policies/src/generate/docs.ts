@@ -165,18 +165,18 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
 export function renderPolicyDocs(): string {
   const out: string[] = [INTRO];
   const root = PolicySpecSchema as unknown as Node;
-  const queue: [string, Node][] = [['spec', root]];
-  while (queue.length > 0) {
-    const [path, n] = queue.shift() as [string, Node];
-    section(path, n, out, queue);
-  }
+  // Depth first: each object's own members come right after it.
+  const render = (path: string, n: Node) => {
+    const children: [string, Node][] = [];
+    section(path, n, out, children);
+    for (const [p, child] of children) render(p, child);
+  };
+  render('spec', root);
   out.push('## Shared types', '');
   const shared = new Map<string, Node>();
   collectShared(root, shared);
   for (const [title, n] of shared) {
-    const nested: [string, Node][] = [];
-    section(title, n, out, nested);
-    for (const [p, child] of nested) section(p, child, out, []);
+    render(title, n);
   }
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
