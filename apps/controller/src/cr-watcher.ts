@@ -1,22 +1,27 @@
 import type { PolicySink } from '@sluice/controller';
+import type { Job } from '@sluice/jobs';
+import { KubeClient, PolicyCrWatcher, type KubeLogger } from '@sluice/kube';
 import type { Component } from '@sluice/runtime';
 
-export interface CrWatcherLogger {
-  warn(msg: string, meta?: Record<string, unknown>): void;
+/** What `policies.cr_watcher.enabled` adds to the controller: the Kubernetes client, the watcher, a readiness check. */
+export interface PolicyCrWatcherWiring {
+  components: Component[];
+  readiness: Job;
 }
 
 /**
- * The Policy custom resource watcher (`policies.cr_watcher.enabled`), feeding the
- * controller's PolicySink. The watcher itself belongs to @sluice/kube; until it
- * exports one, this component only says that custom resources are not watched.
+ * The Policy custom resource watcher feeding the controller's PolicySink. The client uses
+ * the in-cluster configuration in a pod and KUBECONFIG (or ~/.kube/config) otherwise;
+ * a kubeconfig that cannot be read throws (a start-up configuration error).
  */
-export function policyCrWatcherComponent(sink: PolicySink, logger: CrWatcherLogger): Component {
-  void sink;
+export function policyCrWatcher(sink: PolicySink, logger: KubeLogger): PolicyCrWatcherWiring {
+  const client = KubeClient.load({ env: process.env }, { logger });
+  const watcher = new PolicyCrWatcher({ client, sink, logger });
   return {
-    name: 'policy-cr-watcher',
-    start() {
-      logger.warn('policies.cr_watcher.enabled is set, but this build has no Policy custom resource watcher; policies come from the API only');
-    },
-    shutdown() {},
+    components: [
+      { name: client.name, start: () => client.start(), shutdown: () => client.shutdown() },
+      { name: watcher.name, start: () => watcher.start(), shutdown: () => watcher.shutdown() },
+    ],
+    readiness: client.readinessJob(),
   };
 }

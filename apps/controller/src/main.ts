@@ -3,7 +3,7 @@ import { createPolicyController } from '@sluice/controller';
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
-import { policyCrWatcherComponent } from './cr-watcher.js';
+import { policyCrWatcher } from './cr-watcher.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.slice(2), env: process.env });
@@ -19,7 +19,11 @@ try {
   });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
   runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
-  if (config.policies.cr_watcher.enabled) runtime.lifecycle.add(policyCrWatcherComponent(policies.sink, runtime.logger));
+  if (config.policies.cr_watcher.enabled) {
+    const crs = policyCrWatcher(policies.sink, runtime.logger);
+    runtime.addReadinessJob(crs.readiness);
+    for (const c of crs.components) runtime.lifecycle.add(c);
+  }
   exitCode = await runtime.run();
 } catch (err) {
   // Settings that cannot work (etcd TLS files, prometheus labels) are configuration problems: exit 2.

@@ -161,6 +161,7 @@ test('the CR sink: a good resource runs, a bad one reports its problems and keep
   assert.equal(decisionOf(etcd, 'ns.cr1')?.bucket_capacity, 8, 'last good version still runs');
   await assert.rejects(controller.store.upsert('ns', limiter({ constant_signal: { value: 1 } })).then(() => controller.store.remove('ns.cr1')), { name: 'PolicyManagedElsewhereError' });
   assert.deepEqual((await controller.sink.apply('Bad/Name', {})).ok, false);
+  assert.deepEqual(await controller.sink.names(), ['Bad/Name', 'ns.cr1'].filter((n) => n === 'ns.cr1'));
   await controller.sink.remove('ns.cr1');
   await controller.publisher.idle();
   assert.equal(etcd.data.has('sluice/config/default/ns.cr1/root.0'), false);

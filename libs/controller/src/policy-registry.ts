@@ -114,6 +114,11 @@ export class PolicyRegistry {
     return d === undefined ? undefined : { spec: d.spec, hash: d.compiled?.hash };
   }
 
+  /** The names a source wants, sorted. */
+  namesOf(source: PolicySource): string[] {
+    return [...this.desired[source].keys()].sort();
+  }
+
   has(name: string): boolean {
     return PRECEDENCE.some((s) => this.desired[s].has(name));
   }

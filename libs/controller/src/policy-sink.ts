@@ -7,6 +7,8 @@ export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | 
 export interface PolicySink {
   apply(name: string, spec: unknown): Promise<PolicyApplyResult>;
   remove(name: string): Promise<void>;
+  /** The names held from custom resources (the watcher removes those whose resource is gone). */
+  names(): Promise<string[]>;
 }
 
 const SINK_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -41,6 +43,9 @@ export function policySink(registry: PolicyRegistry): PolicySink {
     },
     async remove(name) {
       if (registry.delete('kubernetes', name)) await registry.reconcile();
+    },
+    names() {
+      return Promise.resolve(registry.namesOf('kubernetes'));
     },
   };
 }
