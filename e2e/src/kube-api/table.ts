@@ -56,20 +56,74 @@ function cell(col: PrinterColumn, obj: KubeObject): unknown {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+interface ComputedColumn {
+  name: string;
+  type: string;
+  priority?: number;
+  value(obj: KubeObject): unknown;
+}
+
+function str(v: unknown): string {
+  return v === undefined || v === null ? '' : String(v);
+}
+
+/** The columns the real server prints for a few built-in kinds (the rest get Name and Age). */
+const BUILT_IN_COLUMNS: Record<string, ComputedColumn[]> = {
+  '/events': [
+    { name: 'Last Seen', type: 'string', value: (o) => humanAge(str(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp)) },
+    { name: 'Type', type: 'string', value: (o) => str(o.type) },
+    { name: 'Reason', type: 'string', value: (o) => str(o.reason) },
+    { name: 'Object', type: 'string', value: (o) => { const io = (o.involvedObject ?? {}) as { kind?: string; name?: string }; return `${str(io.kind).toLowerCase()}/${str(io.name)}`; } },
+    { name: 'Message', type: 'string', value: (o) => str(o.message) },
+  ],
+  'events.k8s.io/events': [
+    { name: 'Last Seen', type: 'string', value: (o) => humanAge(str(o.eventTime ?? o.metadata.creationTimestamp)) },
+    { name: 'Type', type: 'string', value: (o) => str(o.type) },
+    { name: 'Reason', type: 'string', value: (o) => str(o.reason) },
+    { name: 'Object', type: 'string', value: (o) => { const r = (o.regarding ?? {}) as { kind?: string; name?: string }; return `${str(r.kind).toLowerCase()}/${str(r.name)}`; } },
+    { name: 'Message', type: 'string', value: (o) => str(o.note) },
+  ],
+  '/services': [
+    { name: 'Type', type: 'string', value: (o) => str((o.spec as { type?: string } | undefined)?.type ?? 'ClusterIP') },
+    { name: 'Cluster-IP', type: 'string', value: (o) => str((o.spec as { clusterIP?: string } | undefined)?.clusterIP) },
+    { name: 'Ports', type: 'string', value: (o) => ((o.spec as { ports?: { port?: number; protocol?: string }[] } | undefined)?.ports ?? []).map((p) => `${str(p.port)}/${p.protocol ?? 'TCP'}`).join(',') },
+    { name: 'Age', type: 'string', value: (o) => humanAge(o.metadata.creationTimestamp) },
+  ],
+  'discovery.k8s.io/endpointslices': [
+    { name: 'AddressType', type: 'string', value: (o) => str(o.addressType) },
+    { name: 'Ports', type: 'string', value: (o) => ((o.ports as { port?: number }[] | undefined) ?? []).map((p) => str(p.port)).join(',') || '<unset>' },
+    { name: 'Endpoints', type: 'string', value: (o) => ((o.endpoints as { addresses?: string[] }[] | undefined) ?? []).flatMap((e) => e.addresses ?? []).join(',') || '<unset>' },
+    { name: 'Age', type: 'string', value: (o) => humanAge(o.metadata.creationTimestamp) },
+  ],
+  'apps/deployments': [
+    { name: 'Ready', type: 'string', value: (o) => { const s = (o.status ?? {}) as { readyReplicas?: number }; return `${s.readyReplicas ?? 0}/${str((o.spec as { replicas?: number } | undefined)?.replicas ?? 1)}`; } },
+    { name: 'Age', type: 'string', value: (o) => humanAge(o.metadata.creationTimestamp) },
+  ],
+  '/pods': [
+    { name: 'Status', type: 'string', value: (o) => str((o.status as { phase?: string } | undefined)?.phase ?? 'Pending') },
+    { name: 'IP', type: 'string', priority: 1, value: (o) => str((o.status as { podIP?: string } | undefined)?.podIP) },
+    { name: 'Node', type: 'string', priority: 1, value: (o) => str((o.spec as { nodeName?: string } | undefined)?.nodeName) },
+    { name: 'Age', type: 'string', value: (o) => humanAge(o.metadata.creationTimestamp) },
+  ],
+};
+
 const AGE: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
 
 export function toTable(t: ResourceType, items: KubeObject[], listMeta: Record<string, unknown>, includeObject: string | null): unknown {
-  const columns = t.printerColumns.length > 0 ? t.printerColumns : [AGE];
+  const fromCrd = t.printerColumns.length > 0 ? t.printerColumns : t.builtIn ? undefined : [AGE];
+  const columns: ComputedColumn[] = fromCrd
+    ? fromCrd.map((c) => ({ name: c.name, type: c.type, priority: c.priority, value: (o: KubeObject) => cell(c, o) }))
+    : BUILT_IN_COLUMNS[`${t.group}/${t.resource}`] ?? [{ name: AGE.name, type: 'string', value: (o: KubeObject) => cell(AGE, o) }];
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: listMeta,
     columnDefinitions: [
       { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-      ...columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+      ...columns.map((c) => ({ name: c.name, type: c.type, format: '', description: '', priority: c.priority ?? 0 })),
     ],
     rows: items.map((obj) => {
-      const row: Record<string, unknown> = { cells: [obj.metadata.name, ...columns.map((c) => cell(c, obj))] };
+      const row: Record<string, unknown> = { cells: [obj.metadata.name, ...columns.map((c) => c.value(obj))] };
       if (includeObject === 'Object') row.object = obj;
       else if (includeObject !== 'None') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
       return row;

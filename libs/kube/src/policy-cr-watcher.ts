@@ -54,10 +54,17 @@ interface Applied {
   uid: string;
   spec: string;
   result: PolicyApplyResult;
+  /** The outcome differs from what the resource said before the apply, and its Event is not recorded yet. */
+  eventDue: boolean;
 }
 
 function keyOf(o: k8s.KubernetesObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+function outcome(result: PolicyApplyResult): { phase: PolicyPhase; message: string } {
+  if (!result.ok) return { phase: 'failed', message: result.message };
+  return { phase: 'uploaded', message: result.ignored.length ? `ignored: ${result.ignored.join(', ')}` : '' };
 }
 
 export class PolicyCrWatcher {
@@ -196,30 +203,25 @@ export class PolicyCrWatcher {
       }
     }
     const spec = JSON.stringify(cr.spec ?? null);
-    let result: PolicyApplyResult;
+    let entry: Applied;
     let current = cr;
     if (owner && owner.key === key && owner.uid === uid && owner.spec === spec) {
-      result = owner.result;
+      entry = owner;
     } else {
       const before = cr.status;
       current = await this.writeStatus(cr, desiredStatus(cr.status, 'uploading', '', generation, undefined)) ?? cr;
-      result = await this.opts.sink.apply(name, cr.spec ?? null);
+      const result = await this.opts.sink.apply(name, cr.spec ?? null);
       this.counters.applies++;
-      this.applied.set(name, { key, uid, spec, result });
-      // The Event compares the outcome with what the resource said before this apply.
-      await this.finishWith(current, before, result, generation);
-      return;
+      const { phase, message } = outcome(result);
+      const eventDue = before?.status !== phase || (before?.message ?? '') !== message || before?.observedGeneration !== generation;
+      entry = { key, uid, spec, result, eventDue };
+      this.applied.set(name, entry);
     }
-    await this.finishWith(current, cr.status, result, generation);
-  }
-
-  private async finishWith(cr: PolicyResource, before: PolicyStatus | undefined, result: PolicyApplyResult, generation: number): Promise<void> {
-    const phase: PolicyPhase = result.ok ? 'uploaded' : 'failed';
-    const message = result.ok ? (result.ignored.length ? `ignored: ${result.ignored.join(', ')}` : '') : result.message;
-    const desired = desiredStatus(cr.status, phase, message, generation, result.ok ? result.hash : undefined);
-    await this.writeStatus(cr, desired);
-    if (before?.status !== phase || (before?.message ?? '') !== message || before?.observedGeneration !== generation) {
-      await this.event(cr, phase, message);
+    const { phase, message } = outcome(entry.result);
+    await this.writeStatus(current, desiredStatus(current.status, phase, message, generation, entry.result.ok ? entry.result.hash : undefined));
+    if (entry.eventDue) {
+      entry.eventDue = false;
+      await this.event(current, phase, message);
     }
   }
 
