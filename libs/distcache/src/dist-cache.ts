@@ -89,9 +89,9 @@ export class DistCache implements PeerSink {
   private readonly ready = new Set<string>();
   private readonly probing = new Set<string>();
   private ring: Ring;
-  private prevRing: Ring | undefined;
+  private ringNoSelf: Ring | undefined;
   private ringChangedMs = -Infinity;
-  private readonly pulls = new Map<string, Promise<void>>();
+  private readonly pulls = new Map<string, Promise<string | undefined>>();
   private readonly peers = new Map<string, { record: PeerRecord; sources: Set<string> }>();
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
@@ -219,12 +219,21 @@ export class DistCache implements PeerSink {
 
   // ---- operations ----
 
-  /** Take on this member (it owns the key): no hop, unless the state must first be pulled from a previous owner. */
+  /**
+   * Take on this member (it owns the key): no hop, unless the ring changed
+   * lately and the state must first be pulled from the previous owner; while
+   * that one still owns the key in its own view, the take goes to it.
+   */
   localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
     this.counts.local++;
     if (!this.table.has(key)) {
       const pulling = this.pullFromPrevious(key, params);
-      if (pulling !== undefined) return pulling.then(() => this.takeHere(key, tokens, params));
+      if (pulling !== undefined) {
+        return pulling.then((holder) => {
+          if (holder === undefined || this.table.has(key)) return this.takeHere(key, tokens, params);
+          return this.remoteTake(holder, key, tokens, params).then((r) => (r.ok ? r.result : this.takeHere(key, tokens, params)));
+        });
+      }
     }
     return this.takeHere(key, tokens, params);
   }
@@ -266,7 +275,13 @@ export class DistCache implements PeerSink {
   async consume(key: string, consumed: number, params: TokenBucketParams): Promise<number | undefined> {
     const owner = this.ring.owner(key);
     if (owner === undefined || owner === this.id) {
-      if (!this.table.has(key)) await this.pullFromPrevious(key, params);
+      if (!this.table.has(key)) {
+        const holder = await this.pullFromPrevious(key, params);
+        if (holder !== undefined && !this.table.has(key)) {
+          const r = await this.call(holder, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs).catch(() => undefined);
+          if (r !== undefined && 'rem' in r) return r.rem;
+        }
+      }
       return this.table.consume(key, consumed, params, this.now());
     }
     try {
@@ -354,6 +369,7 @@ export class DistCache implements PeerSink {
         this.handover('received');
         return { done: true };
       case 'pull': {
+        if (this.ring.owner(op.k) === this.id) return { s: null, keep: true };
         const s = this.table.snapshot(op.k, now) ?? null;
         if (s !== null && this.ring.owner(op.k) !== this.id) {
           if (this.ownersOf(op.k).includes(this.id)) this.table.setRole(op.k, 'replica');
@@ -365,25 +381,37 @@ export class DistCache implements PeerSink {
     }
   }
 
-  /** When the ring changed lately and another live member owned `key` before, fetch its state first. */
-  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<void> | undefined {
-    const prev = this.prevRing;
-    if (prev === undefined || this.now() - this.ringChangedMs > (this.opts.handoverWindowMs ?? 5000)) return undefined;
-    const before = prev.owner(key);
-    if (before === undefined || before === this.id || !this.ring.has(before)) return undefined;
+  /**
+   * When the ring changed lately, fetch a key's state from the member that
+   * owns it in the ring without this one (the previous owner after a join;
+   * nobody has it after a death, and replicas were promoted). Resolves to that
+   * member's id when it still owns the key in its own view (its ring has not
+   * caught up), else undefined.
+   */
+  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<string | undefined> | undefined {
+    if (this.now() - this.ringChangedMs > (this.opts.handoverWindowMs ?? 5000)) return undefined;
+    const before = this.ringWithoutSelf().owner(key);
+    if (before === undefined || before === this.id) return undefined;
     const pending = this.pulls.get(key);
     if (pending !== undefined) return pending;
     const p = this.call(before, { o: 'pull', k: key }, this.ownerTimeoutMs)
-      .then((r) => {
+      .then((r): string | undefined => {
+        if ('keep' in r && r.keep) return before;
         if ('s' in r && r.s !== null) {
           this.table.adopt(key, r.s, params, this.now());
           this.handover('received');
         }
+        return undefined;
       })
       .catch(() => undefined)
       .finally(() => this.pulls.delete(key));
     this.pulls.set(key, p);
     return p;
+  }
+
+  private ringWithoutSelf(): Ring {
+    if (this.ringNoSelf === undefined) this.ringNoSelf = new Ring(this.ring.members.filter((m) => m !== this.id));
+    return this.ringNoSelf;
   }
 
   private replicate(key: string, params: TokenBucketParams): Promise<OpResult>[] {
@@ -492,7 +520,7 @@ export class DistCache implements PeerSink {
   private rebuildRing(): void {
     const next = new Ring([this.id, ...this.ready]);
     if (next.sameAs(this.ring)) return;
-    this.prevRing = this.ring;
+    this.ringNoSelf = undefined;
     this.ringChangedMs = this.now();
     this.ring = next;
     for (const key of [...this.table.keys()]) {

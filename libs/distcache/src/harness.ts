@@ -113,7 +113,7 @@ rl.on('line', (line) => {
     return;
   }
   run(cmd).then(
-    (r) => process.stdout.write(`${JSON.stringify({ id: cmd.id, ...(r as object) })}\n`),
+    (r) => process.stdout.write(`${JSON.stringify({ ...(r as object), id: cmd.id })}\n`),
     (e: unknown) => process.stdout.write(`${JSON.stringify({ id: cmd.id, error: String(e) })}\n`),
   );
 });

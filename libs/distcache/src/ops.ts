@@ -25,7 +25,7 @@ export type Op =
 
 export type OpResult =
   | { readonly ok: boolean; readonly rem: number; readonly cur: number; readonly wait: number }
-  | { readonly s: BucketSnapshot | null }
+  | { readonly s: BucketSnapshot | null; readonly keep?: boolean }
   | { readonly rem: number }
   | { readonly done: true }
   | { readonly err: string };
