@@ -32,11 +32,16 @@ function problemOf(error: ErrorObject): PolicyProblem | undefined {
   const parent = error.parentSchema as { properties?: Record<string, unknown>; format?: string } | undefined;
   const known = Object.keys(parent?.properties ?? {});
   switch (error.keyword) {
-    case 'additionalProperties':
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      // A kind written one level too high (`rate_limiter` instead of `flow_control.rate_limiter`).
+      const nested = known.find((k) => Object.hasOwn((parent?.properties?.[k] as { properties?: object } | undefined)?.properties ?? {}, key));
+      const hint = nested === undefined ? '' : `; did you mean ${nested}.${key}?`;
       return {
-        path: pathOfSegments('spec', [...segments, String(params.additionalProperty)]),
-        message: `unknown field ${JSON.stringify(params.additionalProperty)}; known fields here: ${known.join(', ')}`,
+        path: pathOfSegments('spec', [...segments, key]),
+        message: `unknown field ${JSON.stringify(key)}${hint}; known fields here: ${known.join(', ')}`,
       };
+    }
     case 'required':
       return { path: pathOfSegments('spec', [...segments, String(params.missingProperty)]), message: 'missing required field' };
     case 'minProperties':

@@ -20,11 +20,11 @@ interface Node {
 export function findMarked(spec: unknown): { unsupported: PolicyProblem[]; ignored: string[] } {
   const unsupported: PolicyProblem[] = [];
   const ignored: string[] = [];
-  const walk = (value: unknown, schema: TSchema | boolean | undefined, path: string, name: string) => {
+  const walk = (value: unknown, schema: TSchema | boolean | undefined, path: string, name: string): void => {
     if (schema === undefined || typeof schema === 'boolean') return;
     const n = schema as Node;
     if (n['x-sluice-unsupported'] === true) {
-      unsupported.push({ path, message: `${name} is an Aperture feature that Sluice does not support; remove it or use a supported component` });
+      unsupported.push({ path, message: `${name} is an Aperture feature that Sluice does not support; remove it or use a supported component (docs/policies.md)` });
       return;
     }
     if (n['x-sluice-ignored'] === true) {
@@ -32,15 +32,17 @@ export function findMarked(spec: unknown): { unsupported: PolicyProblem[]; ignor
       return;
     }
     if (Array.isArray(value)) {
-      if (n.items !== undefined) value.forEach((item, i) => walk(item, n.items, indexPath(path, i), name));
+      if (n.items !== undefined) value.forEach((item, i) => walk(item, n.items, indexPath(path, i), ''));
       return;
     }
     if (!isJsonObject(value)) return;
     for (const key of Object.keys(value)) {
-      const child = n.properties !== undefined && Object.hasOwn(n.properties, key) ? n.properties[key] : n.additionalProperties;
-      walk(value[key], child, memberPath(path, key), key);
+      const own = n.properties !== undefined && Object.hasOwn(n.properties, key);
+      // Names restart below list items and map values: `flow_control.quota_scheduler`, `extractor.jwt`.
+      const childName = !own ? '' : name === '' ? key : `${name}.${key}`;
+      walk(value[key], own ? n.properties?.[key] : n.additionalProperties, memberPath(path, key), childName);
     }
   };
-  walk(spec, PolicySpecSchema, 'spec', 'spec');
+  walk(spec, PolicySpecSchema, 'spec', '');
   return { unsupported, ignored };
 }

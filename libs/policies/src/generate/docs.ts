@@ -116,7 +116,7 @@ unchanged. Examples: [deploy/examples/](../deploy/examples/).
   when the policy is applied. Each run evaluates every component once, in an order where every
   signal is written before it is read (ties keep the list's order).
 - **Signals** are numbers or *invalid*. NaN is invalid; a PromQL query that fails, times out, or
-  answers anything but a scalar or a one-element vector is invalid. Invalid propagates as in
+  answers anything but one finite number (a scalar or a one-element vector) is invalid. Invalid propagates as in
   Aperture: \`arithmetic_combinator\` (and a division by zero), \`min\` and \`max\` are invalid when any
   input is; \`first_valid\` picks the first valid input; \`decider\` answers 0 when an input is invalid;
   \`switcher\` takes \`off_signal\` when \`switch\` is invalid or 0. So "capacity = 2 × a PromQL result, or
