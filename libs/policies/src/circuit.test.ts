@@ -161,3 +161,20 @@ test('a PromQL component reads its result by component id and lists its evaluati
   assert.equal(p.createCircuit().tick(0, promql('root.0', 2)).signals.Q, 2);
   assert.equal(p.createCircuit().tick(0, promql('root.9', 2)).signals.Q, null);
 });
+
+test('signal names and rule labels such as __proto__ are plain names', () => {
+  const components = [
+    { variable: { constant_output: { value: 4 }, out_ports: out('__proto__') } },
+    { arithmetic_combinator: { operator: 'add', in_ports: { lhs: s('__proto__'), rhs: c(1) }, out_ports: out('constructor') } },
+  ];
+  const signals = signalsOf(components);
+  assert.equal(Object.getOwnPropertyDescriptor(signals, '__proto__')?.value, 4);
+  assert.equal(signals.constructor, 5);
+  const spec = JSON.parse(
+    '{"resources":{"flow_control":{"classifiers":[{"selectors":[{"control_point":"a"}],"rules":{"__proto__":{"extractor":{"from":"request.http.method"}}}}]}}}',
+  ) as unknown;
+  const classifier = compilePolicy('p', spec).components[0];
+  assert.ok(classifier.kind === 'classifier');
+  assert.deepEqual(Object.keys(classifier.rules), ['__proto__']);
+  assert.equal(JSON.stringify(classifier.rules), '{"__proto__":{"extractor":{"from":"request.http.method"}}}');
+});

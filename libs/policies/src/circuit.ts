@@ -33,19 +33,20 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
   return {
     tick(nowMs, inputs) {
       const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables };
-      const signals: Record<string, number | null> = {};
+      // A Map, not an object: signal names such as `__proto__` are plain keys.
+      const signals = new Map<string, number | null>();
       const decisions = new Map<string, PublishedDecision>();
       for (const { node, runtime } of live) {
-        const values = node.inputs.map((input) => ('signal' in input ? (signals[input.signal] ?? null) : input.constant));
+        const values = node.inputs.map((input) => ('signal' in input ? (signals.get(input.signal) ?? null) : input.constant));
         const { outputs, decision } = runtime.tick(values, tick);
         node.outputs.forEach((signal, i) => {
           if (signal === undefined) return;
           const v = outputs[i];
-          signals[signal] = v === undefined || v === null || Number.isNaN(v) ? null : v;
+          signals.set(signal, v === undefined || v === null || Number.isNaN(v) ? null : v);
         });
         if (decision !== undefined) decisions.set(node.id, decision);
       }
-      return { decisions, signals };
+      return { decisions, signals: Object.fromEntries(signals) };
     },
   };
 }

@@ -5,6 +5,11 @@ import type { PolicySpec } from './schema/policy.js';
 import { DEFAULT_FLUX_METER_BUCKETS, type FluxMeter } from './schema/resources.js';
 import type { Selector } from './schema/selector.js';
 
+/** `obj[key] = value` that keeps keys such as `__proto__` as own properties. */
+function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 type CheckSelectors = (selectors: readonly Selector[], path: string) => Map<string, PublishedSelector[]>;
 
 /** The upper bounds of a flux meter's histogram, or a problem. */
@@ -64,8 +69,8 @@ export function compileResources(
         if (pointer !== '' && !pointer.startsWith('/')) {
           problems.push({ path: `${rulePath}.extractor.json.pointer`, message: `${JSON.stringify(pointer)} is not a JSON pointer: it must be empty or start with "/"` });
         }
-        rules[label] = { extractor: { json: { from: e.json.from, pointer } } };
-      } else if (e.from !== undefined) rules[label] = { extractor: { from: e.from } };
+        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer } } });
+      } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from } });
     }
     for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {
       out.push({
