@@ -27,8 +27,8 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   switcherKind,
 ];
 
-/** Aperture 2.8 components Sluice does not build (yet): a policy using one is refused by name. */
-export const UNSUPPORTED_COMPONENTS: readonly (readonly string[])[] = [
+/** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */
+const APERTURE_ONLY: readonly (readonly string[])[] = [
   ['gradient_controller'],
   ['ema'],
   ['sma'],
@@ -54,6 +54,11 @@ export const UNSUPPORTED_COMPONENTS: readonly (readonly string[])[] = [
   ['auto_scale', 'pod_scaler'],
   ['auto_scale', 'auto_scaler'],
 ];
+
+/** Aperture components a policy may not use: it is refused, naming the component. */
+export const UNSUPPORTED_COMPONENTS: readonly (readonly string[])[] = APERTURE_ONLY.filter(
+  (path) => !COMPONENT_KINDS.some((kind) => kind.path.join('.') === path.join('.')),
+);
 
 /** Aperture 2.8 components that have no effect on enforcement: accepted and reported as ignored. */
 export const IGNORED_COMPONENTS: readonly (readonly string[])[] = [['alerter']];

@@ -1,4 +1,9 @@
+import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
+
+/** Members marked unsupported outside the circuit (classifier parts). */
+const UNSUPPORTED_RESOURCES = ['rego classifiers', '\`address\`, \`jwt\` and \`path_templates\` extractors'];
+const UNSUPPORTED = [...UNSUPPORTED_COMPONENTS.map((p) => `\`${p.join('.')}\``), ...UNSUPPORTED_RESOURCES].join(', ');
 
 interface Node {
   type?: string;
@@ -97,7 +102,7 @@ function collectShared(n: Node, found: Map<string, Node>): void {
   if (typeof n.additionalProperties === 'object') collectShared(n.additionalProperties, found);
 }
 
-const INTRO = `# Policies
+const intro = () => `# Policies
 
 <!-- Generated from the policy schema in libs/policies; do not edit. Regenerate with
      node libs/policies/dist/generate/write-generated.js (a test fails when this file is stale). -->
@@ -142,10 +147,8 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
 
 - the schema below: unknown fields, missing required fields, types, enums, bounds, durations in Go
   syntax (\`10s\`, \`1m30s\`, \`250ms\`; intervals must be > 0);
-- a component names exactly one kind; Aperture components Sluice does not build
-  (\`quota_scheduler\`, \`load_scheduler\`, \`adaptive_load_scheduler\`, \`load_ramp\`, \`gradient_controller\`,
-  \`ema\`, \`nested_circuit\`, \`auto_scale\`, rego classifiers, \`address\`/\`jwt\`/\`path_templates\`
-  extractors, …) are refused by name;
+- a component names exactly one kind; Aperture parts Sluice does not build are refused by name:
+  ${UNSUPPORTED};
 - inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`, \`alerter\`
   components) are accepted and listed as ignored (in the API's answer and the resource's status);
 - every signal that is read is written by exactly one out-port;
@@ -156,14 +159,16 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
 - selectors: at least one per component, \`control_point\` set, \`label_matcher\` in the preview's filter
   language (\`match_labels\`, \`match_expressions\`, \`expression\`; RE2 regular expressions), the same
   rules and messages as the preview;
-- flux meter buckets: at most one bucket member, strictly increasing finite bounds, at most 1000.
+- flux meter buckets: at most one bucket member, strictly increasing finite bounds, at most 1000;
+- policy names: 1..253 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit;
+  a spec nested more than 64 levels deep is refused.
 
 ## Reference
 `;
 
 /** docs/policies.md, generated from the policy schema. */
 export function renderPolicyDocs(): string {
-  const out: string[] = [INTRO];
+  const out: string[] = [intro()];
   const root = PolicySpecSchema as unknown as Node;
   // Depth first: each object's own members come right after it.
   const render = (path: string, n: Node) => {
