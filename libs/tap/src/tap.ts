@@ -7,6 +7,7 @@ import { CheckHttpClient } from './check/client.js';
 import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
 import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
 import { closed, listen } from './listen.js';
+import { createUpstreamPool } from './proxy/pooled-forward.js';
 import type { TapLogger } from './logger.js';
 import { createTapLogger } from './telemetry.js';
 import { createTapMetrics, type TapMetrics } from './metrics.js';
@@ -50,6 +51,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
   const ownFlowEnds = deps.flowEnds === undefined ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason) }) : undefined;
   const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndClient);
+  const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
   const tunnels: TunnelSet = new Set();
   let draining = false;
@@ -62,6 +64,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     bodyBytes: options.bodyBytes,
     upstream: options.upstream,
     agent: upstreamAgent,
+    pool,
     upstreamTimeoutMs: options.upstreamTimeoutMs,
     maxResponseHeaderBytes: options.maxResponseHeaderBytes,
     maxRequestHeaders: options.maxRequestHeaders,
@@ -93,6 +96,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     ownClient?.close();
     ownFlowEnds?.close();
     upstreamAgent.destroy();
+    await pool.destroy();
     await ownLogger?.close();
     throw err;
   }
@@ -118,6 +122,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     ownClient?.close();
     ownFlowEnds?.close();
     upstreamAgent.destroy();
+    await pool.destroy();
     await closed(admin);
     logger.info('tap stopped');
     await ownLogger?.close();

@@ -1,51 +1,21 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FlowEndSink, FlowToEnd } from '../check/flow-end.js';
+import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
-import type { TapLogger } from '../logger.js';
-import type { TapMetrics } from '../metrics.js';
 import { hasBody, type BodyPrefix } from './body-prefix.js';
+import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
 import { pipeBody } from './pipe-body.js';
+import { forwardPooled, pooledPathFits } from './pooled-forward.js';
 import { writeRelayedHead } from './response-head.js';
 import { drainAfterResponse, mustCloseUnread } from './unread-body.js';
 import { classifyUpstreamError, UpstreamTimeoutError, writeGatewayError } from './upstream-error.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './upstream-headers.js';
 
-export interface UpstreamTarget {
-  host: string;
-  port: number;
-}
-
-export interface ForwardContext {
-  upstream: UpstreamTarget;
-  /** Keep-alive agent for the workload's connections. */
-  agent: http.Agent;
-  /** Longest silence from the workload before 504 (0: none). */
-  upstreamTimeoutMs: number;
-  /** Largest response head accepted from the workload (past it 502). */
-  maxResponseHeaderBytes: number;
-  /** Control point of the flows whose end is reported. */
-  controlPoint: string;
-  /** Where the end of flows the agent measures goes. */
-  flowEnds: FlowEndSink;
-  metrics: TapMetrics;
-  logger: TapLogger;
-  /** True once shutdown began: responses then close their connection. */
-  draining(): boolean;
-}
+export type { ForwardContext, UpstreamTarget } from './forward-context.js';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
-
-/** A response from the workload the tap will not relay (502). */
-export class BadUpstreamResponseError extends Error {
-  readonly code = 'SLUICE_ERR_BAD_UPSTREAM_RESPONSE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadUpstreamResponseError';
-  }
-}
 
 /**
  * Passes a 103 on to the client. Node refuses (throws on) a Link value it
@@ -60,17 +30,6 @@ function relayEarlyHints(res: ServerResponse, headers: http.IncomingHttpHeaders)
   }
 }
 
-/** Reports the flow's end (when the agent asked for it) once the client's response is over. */
-export function reportFlowEnd(ctx: ForwardContext, flow: FlowToEnd | undefined, status: () => number): (() => void) | undefined {
-  if (flow === undefined) return undefined;
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    ctx.flowEnds.report({ controlPoint: ctx.controlPoint, flowId: flow.flowId, statusCode: status(), durationMs: performance.now() - flow.startedAt });
-  };
-}
-
 /**
  * Sends `req` to the workload and streams the answer back. The body goes
  * prefix first, then the rest of `req` with back-pressure. A request that
@@ -82,6 +41,15 @@ export function reportFlowEnd(ctx: ForwardContext, flow: FlowToEnd | undefined, 
  * the rest of the body is drained (or the connection closed past a bound).
  */
 export function forwardRequest(ctx: ForwardContext, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
+  if (ctx.pool !== undefined && pooledPathFits(req, prefix)) {
+    forwardPooled(ctx, ctx.pool, req, res, prefix, added, flow);
+    return;
+  }
+  forwardStreaming(ctx, req, res, prefix, added, flow);
+}
+
+/** The node:http path: the body streams from the client as it comes. */
+function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
   const headers = upstreamRequestHeaders(req, added);
   const replayable = IDEMPOTENT.has(req.method ?? '') && (prefix.ended || !hasBody(req));
   let clientGone = false;

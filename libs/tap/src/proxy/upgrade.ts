@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
-import { reportFlowEnd, type ForwardContext } from './forward.js';
+import { reportFlowEnd, type ForwardContext } from './forward-context.js';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.js';
 import { relayableStatus } from './response-head.js';

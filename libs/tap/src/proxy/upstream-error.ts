@@ -17,7 +17,8 @@ export function classifyUpstreamError(err: unknown): { reason: UpstreamErrorReas
   if (err instanceof UpstreamTimeoutError) return { reason: 'timeout', status: 504 };
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && CONNECT_CODES.has(code)) return { reason: 'connect', status: 502 };
-  if (code === 'ETIMEDOUT') return { reason: 'timeout', status: 504 };
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return { reason: 'timeout', status: 504 };
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { reason: 'bad_response', status: 502 };
   return { reason: 'reset', status: 502 };
 }
 
