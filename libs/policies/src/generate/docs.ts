@@ -2,7 +2,7 @@ import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
-const UNSUPPORTED_RESOURCES = ['rego classifiers', '\`address\`, \`jwt\` and \`path_templates\` extractors'];
+const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
 const UNSUPPORTED = [...UNSUPPORTED_COMPONENTS.map((p) => `\`${p.join('.')}\``), ...UNSUPPORTED_RESOURCES].join(', ');
 
 interface Node {
