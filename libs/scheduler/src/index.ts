@@ -1,2 +1,10 @@
 // @sluice/scheduler: the weighted-fair load scheduler of the agent.
-export {};
+export { LoadScheduler, type LoadSchedulerOptions, type LoadSchedulerDecision, type SchedulerDecideContext } from './load-scheduler.js';
+export { parseSchedulerParameters, type SchedulerParameters, type WorkloadParameters, type WorkloadSpec } from './parameters.js';
+export { WorkloadTable, type MatchedWorkload } from './workloads.js';
+export { FairQueue, type QueuedFlow, type DropReason } from './fair-queue.js';
+export { TokenPacer } from './token-pacer.js';
+export { TokenRate } from './token-rate.js';
+export { TokenEstimator } from './token-estimator.js';
+export { schedulerMetrics, SCHEDULER_METRICS, type SchedulerMetrics, type ComponentMetrics, type RejectReason } from './metrics.js';
+export { realClock, type SchedulerClock } from './clock.js';

@@ -1,0 +1,111 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { ComponentIdentity } from '@sluice/flowcontrol';
+
+export const SCHEDULER_METRICS = {
+  accepted: 'sluice_scheduler_accepted_flows_total',
+  rejected: 'sluice_scheduler_rejected_flows_total',
+  waitTime: 'sluice_scheduler_wait_time_ms',
+  queueLength: 'sluice_scheduler_queue_length',
+  incomingRate: 'sluice_scheduler_incoming_token_rate',
+  acceptedRate: 'sluice_scheduler_accepted_token_rate',
+  loadMultiplier: 'sluice_scheduler_load_multiplier',
+} as const;
+
+/**
+ * Why a flow was turned away: no budget to wait, its wait ran out, its caller left, the scheduler
+ * stopped; `dry_run`: it would have been (a dry-run scheduler admits it all the same).
+ */
+export type RejectReason = 'no_budget' | 'timeout' | 'cancelled' | 'shutdown' | 'dry_run';
+
+/** The gauges' values of one scheduler, read at scrape time. */
+export interface SchedulerGaugeSource {
+  readonly identity: ComponentIdentity;
+  gauges(): { queueLength: number; incomingTokensPerSecond: number; acceptedTokensPerSecond: number; loadMultiplier: number };
+}
+
+/** What one scheduler records. */
+export interface ComponentMetrics {
+  accepted(workloadIndex: string, waitMs: number): void;
+  rejected(workloadIndex: string, reason: RejectReason, waitMs: number): void;
+  /** Stop reporting this scheduler's gauges. */
+  close(): void;
+}
+
+export interface SchedulerMetrics {
+  forScheduler(source: SchedulerGaugeSource): ComponentMetrics;
+}
+
+const WAIT_BUCKETS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500];
+
+function single<T>(registry: Registry, name: string, make: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+/**
+ * The schedulers' metrics in one registry (shared by every scheduler of the process):
+ * accepted and rejected flows and the wait time per workload, and, read at scrape
+ * time, each scheduler's queue length, incoming and accepted token rates (tokens
+ * per second) and load multiplier.
+ */
+export function schedulerMetrics(registry: Registry): SchedulerMetrics {
+  let m = byRegistry.get(registry);
+  if (m === undefined) {
+    m = createMetrics(registry);
+    byRegistry.set(registry, m);
+  }
+  return m;
+}
+
+const byRegistry = new WeakMap<Registry, SchedulerMetrics>();
+
+function createMetrics(registry: Registry): SchedulerMetrics {
+  const sources = new Set<SchedulerGaugeSource>();
+  const idLabels = ['policy_name', 'component_id'] as const;
+  const wlLabels = ['policy_name', 'component_id', 'workload_index'] as const;
+  const accepted = single(registry, SCHEDULER_METRICS.accepted, () => new Counter({
+    name: SCHEDULER_METRICS.accepted, help: 'Flows a load scheduler admitted, per workload.', labelNames: wlLabels, registers: [registry],
+  }));
+  const rejected = single(registry, SCHEDULER_METRICS.rejected, () => new Counter({
+    name: SCHEDULER_METRICS.rejected,
+    help: 'Flows a load scheduler turned away (503), per workload and reason: no_budget, timeout, cancelled, shutdown, dry_run (would have been; admitted).',
+    labelNames: [...wlLabels, 'reason'] as const,
+    registers: [registry],
+  }));
+  const wait = single(registry, SCHEDULER_METRICS.waitTime, () => new Histogram({
+    name: SCHEDULER_METRICS.waitTime, help: 'Time flows spent in a load scheduler\'s queue, in milliseconds, per workload.',
+    labelNames: wlLabels, buckets: WAIT_BUCKETS, registers: [registry],
+  }));
+  const gauge = (name: string, help: string, pick: (g: ReturnType<SchedulerGaugeSource['gauges']>) => number): void => {
+    if (registry.getSingleMetric(name) !== undefined) return;
+    new Gauge({
+      name, help, labelNames: idLabels, registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of sources) this.set({ policy_name: s.identity.policy_name, component_id: s.identity.component_id }, pick(s.gauges()));
+      },
+    });
+  };
+  gauge(SCHEDULER_METRICS.queueLength, 'Flows waiting in a load scheduler\'s queue.', (g) => g.queueLength);
+  gauge(SCHEDULER_METRICS.incomingRate, 'Tokens per second arriving at a load scheduler.', (g) => g.incomingTokensPerSecond);
+  gauge(SCHEDULER_METRICS.acceptedRate, 'Tokens per second a load scheduler admitted.', (g) => g.acceptedTokensPerSecond);
+  gauge(SCHEDULER_METRICS.loadMultiplier, 'The load multiplier in force (admitted ÷ incoming token rate); 0 in pass-through.', (g) => g.loadMultiplier);
+  return {
+    forScheduler(source) {
+      sources.add(source);
+      const { policy_name, component_id } = source.identity;
+      return {
+        accepted(workload_index, waitMs) {
+          accepted.inc({ policy_name, component_id, workload_index });
+          wait.observe({ policy_name, component_id, workload_index }, waitMs);
+        },
+        rejected(workload_index, reason, waitMs) {
+          rejected.inc({ policy_name, component_id, workload_index, reason });
+          wait.observe({ policy_name, component_id, workload_index }, waitMs);
+        },
+        close() {
+          sources.delete(source);
+        },
+      };
+    },
+  };
+}
