@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { tryParseDuration } from '@sluice/config';
 import { PolicySpecSchema } from './schema/policy.js';
 import type { PolicyProblem } from './problems.js';
+import { nearestName } from './nearest.js';
 import { isJsonObject, pathOfSegments, pointerSegments } from './path.js';
 
 let validate: ValidateFunction | undefined;
@@ -36,7 +37,8 @@ function problemOf(error: ErrorObject): PolicyProblem | undefined {
       const key = String(params.additionalProperty);
       // A kind written one level too high (`rate_limiter` instead of `flow_control.rate_limiter`).
       const nested = known.find((k) => Object.hasOwn((parent?.properties?.[k] as { properties?: object } | undefined)?.properties ?? {}, key));
-      const hint = nested === undefined ? '' : `; did you mean ${nested}.${key}?`;
+      const typo = nearestName(key, known);
+      const hint = nested !== undefined ? `; did you mean ${nested}.${key}?` : typo !== undefined ? `; did you mean ${typo}?` : '';
       return {
         path: pathOfSegments('spec', [...segments, key]),
         message: `unknown field ${JSON.stringify(key)}${hint}; known fields here: ${known.join(', ')}`,
