@@ -49,7 +49,7 @@ function storeFor(params: TokenBucketParams): TokenBucketStore {
   return s;
 }
 
-type Cmd = { id?: number; op: string; label?: string; count?: number; tokens?: number; params?: TokenBucketParams; ratePerSec?: number; durationMs?: number; seeds?: string[] };
+type Cmd = { id?: number; op: string; label?: string; count?: number; tokens?: number; params?: TokenBucketParams; ratePerSec?: number; durationMs?: number; seeds?: string[]; concurrency?: number; labels?: number };
 
 async function run(cmd: Cmd): Promise<unknown> {
   switch (cmd.op) {
@@ -80,6 +80,27 @@ async function run(cmd: Cmd): Promise<unknown> {
       }
       await Promise.all(pending);
       return { admitted, rejected, errors, maxMs };
+    }
+    case 'bench': {
+      // closed loop: `concurrency` takes in flight for `durationMs`, over `labels` labels
+      const store = storeFor(cmd.params as TokenBucketParams);
+      const end = Date.now() + (cmd.durationMs ?? 1000);
+      const lat: number[] = [];
+      let admitted = 0;
+      const worker = async (w: number): Promise<void> => {
+        for (let i = w; Date.now() < end; i++) {
+          const t0 = process.hrtime.bigint();
+          const r = await store.take(`l${i % (cmd.labels ?? 1)}`, 1, Date.now());
+          lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          if (r.ok) admitted++;
+          // a store that answers synchronously must still let timers (membership, lazy sync) run
+          if (i % 16 === 0) await new Promise((r) => setImmediate(r));
+        }
+      };
+      await Promise.all(Array.from({ length: cmd.concurrency ?? 32 }, (_, w) => worker(w)));
+      lat.sort((a, b) => a - b);
+      const q = (f: number): number => lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] ?? 0;
+      return { count: lat.length, admitted, p50: q(0.5), p99: q(0.99) };
     }
     case 'owner': {
       const s = storeFor(cmd.params as TokenBucketParams) as DistributedTokenBucketStore;
