@@ -4,6 +4,7 @@ import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
+import { installKubernetes } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 import { installPolicies } from './policies.js';
 
@@ -32,6 +33,8 @@ try {
     const n = installLocalLimiters(engine, limitersFile);
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
+  // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
+  installKubernetes(runtime, discovery, config);
   // Policies published in etcd for this agent's group, beside the local limiters.
   installPolicies(runtime, engine, config.etcd, config.agent_info.agent_group);
   exitCode = await runtime.run();

@@ -8,3 +8,6 @@ export { SharedInformer, informerKey, type InformerSpec, type InformerHandler, t
 export { KubeClient, type KubeClientOptions } from './kube-client.js';
 export { PolicyCrWatcher, POLICY_GROUP, POLICY_VERSION, POLICY_PLURAL, POLICY_KIND, type PolicySink, type PolicyApplyResult, type PolicyResource, type PolicyCrWatcherOptions } from './policy-cr-watcher.js';
 export { desiredStatus, sameStatus, type PolicyStatus, type PolicyPhase, type PolicyCondition } from './policy-status.js';
+export { KubernetesDiscovery, type KubernetesDiscoveryOptions, type DiscoveryScope, type SkipReason } from './kubernetes-discovery.js';
+export { entitiesPage, DEFAULT_ENTITIES_LIMIT, MAX_ENTITIES_LIMIT, type EntitiesQuery, type EntitiesPage } from './entities-page.js';
+export { discoveryScope } from './discovery-scope.js';

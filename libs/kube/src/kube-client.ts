@@ -116,23 +116,23 @@ export class KubeClient {
     for (const i of this.informers.values()) i.stop();
   }
 
+  /** The readiness verdict for the current state (the job's answer, also for pushing at a state change). */
+  readinessStatus(opts: { failWhenUnavailable?: boolean } = {}): { healthy: boolean; message: string; details: { state: ApiState; server: string } } {
+    const state = this.state();
+    const errors = [...this.informers.values()].map((i) => i.lastError()).filter((e) => e !== '');
+    if (state === 'connected') return { healthy: true, message: 'Kubernetes API connected', details: { state, server: this.loaded.server } };
+    return {
+      healthy: opts.failWhenUnavailable !== true,
+      message: `Kubernetes API ${state}${errors.length ? ` (${errors[0]})` : ''}: retrying with backoff; working from the last known objects`,
+      details: { state, server: this.loaded.server },
+    };
+  }
+
   /**
    * A readiness job showing the API state (`details.state`). Healthy unless `failWhenUnavailable`:
    * a process that works from what it last saw must not leave service because the API is away.
    */
   readinessJob(opts: { name?: string; failWhenUnavailable?: boolean } = {}): Job {
-    return {
-      name: opts.name ?? 'kubernetes',
-      run: () => {
-        const state = this.state();
-        const errors = [...this.informers.values()].map((i) => i.lastError()).filter((e) => e !== '');
-        if (state === 'connected') return { healthy: true, message: 'Kubernetes API connected', details: { state, server: this.loaded.server } };
-        return {
-          healthy: opts.failWhenUnavailable !== true,
-          message: `Kubernetes API ${state}${errors.length ? ` (${errors[0]})` : ''}: retrying with backoff; working from the last known objects`,
-          details: { state, server: this.loaded.server },
-        };
-      },
-    };
+    return { name: opts.name ?? 'kubernetes', run: () => this.readinessStatus(opts) };
   }
 }

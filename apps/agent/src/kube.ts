@@ -1,0 +1,41 @@
+import type { AgentConfig } from '@sluice/config';
+import type { EntityCache } from '@sluice/discovery';
+import { discoveryScope, entitiesPage, kubeConfigSource, KubeClient, KubernetesDiscovery } from '@sluice/kube';
+import type { ProcessRuntime } from '@sluice/runtime';
+
+/**
+ * `GET /v1/discovery/entities` (paged: `limit`, `page_token`; filters `service`, `ip`) and, when
+ * `service_discovery.kubernetes.enabled`, Kubernetes service discovery into the same cache as the
+ * static entities: one Kubernetes client (in-cluster, else KUBECONFIG or ~/.kube/config), its
+ * readiness check (never failing: the agent keeps its last entities), and the EndpointSlice and
+ * Service informers. Outside a pod with no kubeconfig the agent says so once and goes on.
+ */
+export function installKubernetes(runtime: ProcessRuntime, cache: EntityCache, config: AgentConfig, env: NodeJS.ProcessEnv = process.env): KubeClient | undefined {
+  runtime.server.app.get('/v1/discovery/entities', (req, res) => {
+    res.json(entitiesPage(cache, req.query as Record<string, unknown>));
+  });
+  if (!config.service_discovery.kubernetes.enabled) return undefined;
+  if (kubeConfigSource({ env }) === undefined) {
+    runtime.logger.info('Kubernetes service discovery skipped: not in a pod and no KUBECONFIG or ~/.kube/config (service_discovery.kubernetes.enabled)');
+    return undefined;
+  }
+  const client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
+  const { scope, describe } = discoveryScope(env, config.cloudext.installation_mode);
+  const discovery = new KubernetesDiscovery({ client, cache, scope, logger: runtime.logger, registry: runtime.registry });
+  const job = client.readinessJob();
+  runtime.addReadinessJob(job);
+  client.onStateChange(() => runtime.status.set(`readiness/service/${job.name}`, client.readinessStatus()));
+  runtime.lifecycle.add({
+    name: 'kubernetes-discovery',
+    start: () => {
+      discovery.start();
+      client.start();
+      runtime.logger.info('Kubernetes service discovery started', { server: client.loaded.server, source: client.loaded.source, scope: describe });
+    },
+    shutdown: () => {
+      discovery.shutdown();
+      client.shutdown();
+    },
+  });
+  return client;
+}
