@@ -1,7 +1,11 @@
+import { adaptiveLoadSchedulerKind } from './adaptive-load-scheduler.js';
 import { arithmeticCombinatorKind } from './arithmetic-combinator.js';
 import { deciderKind } from './decider.js';
+import { emaKind } from './ema.js';
 import { firstValidKind } from './first-valid.js';
+import { gradientControllerKind } from './gradient-controller.js';
 import type { ComponentKind } from './kind.js';
+import { loadSchedulerKind } from './load-scheduler.js';
 import { maxKind, minKind } from './min-max.js';
 import { promqlKind } from './promql.js';
 import { rateLimiterKind } from './rate-limiter.js';
@@ -25,12 +29,14 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   firstValidKind,
   deciderKind,
   switcherKind,
+  loadSchedulerKind,
+  adaptiveLoadSchedulerKind,
+  gradientControllerKind,
+  emaKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */
 const APERTURE_ONLY: readonly (readonly string[])[] = [
-  ['gradient_controller'],
-  ['ema'],
   ['sma'],
   ['unary_operator'],
   ['extrapolator'],
@@ -47,8 +53,6 @@ const APERTURE_ONLY: readonly (readonly string[])[] = [
   ['signal_generator'],
   ['bool_variable'],
   ['flow_control', 'quota_scheduler'],
-  ['flow_control', 'load_scheduler'],
-  ['flow_control', 'adaptive_load_scheduler'],
   ['flow_control', 'load_ramp'],
   ['flow_control', 'private'],
   ['auto_scale', 'pod_scaler'],

@@ -111,6 +111,9 @@ A policy is what a \`Policy\` resource (\`apiVersion: sluice.dev/v1alpha1\`, \`c
 holds in its \`spec\`, and what \`POST /v1/policies/{name}\` takes as \`{"policy": <spec>}\`. It follows
 the shape of Aperture 2.8's policy language, so Aperture policies that use the components below work
 unchanged. Examples: [deploy/examples/](../deploy/examples/).
+On Kubernetes the API server checks a resource against the CRD's schema first; it drops fields the
+CRD does not define (kubectl warns about them), so the controller's compile never sees them, while
+the API refuses them with a 400.
 
 ## How a policy works
 

@@ -1,0 +1,97 @@
+import { Type } from '@sinclair/typebox';
+import type { PublishedDecision } from '../published.js';
+import { bool, freeForm, num, obj, str } from '../schema/fields.js';
+import { InPort, OutPort } from '../schema/ports.js';
+import { gradientOf } from './gradient.js';
+import { GradientParameters } from './gradient-controller.js';
+import { defineKind, type SignalValue } from './kind.js';
+import { LoadSchedulerParameters, publishLoadScheduler } from './load-scheduler-parameters.js';
+
+const schema = obj(
+  {
+    in_ports: obj(
+      {
+        signal: InPort,
+        setpoint: InPort,
+        overload_confirmation: Type.Optional(InPort),
+      },
+      'Input ports: `signal` (e.g. the service\'s latency) and `setpoint` (e.g. its EMA × a tolerance) are required; when `overload_confirmation` is connected, an overload also needs it valid and non-zero.',
+    ),
+    out_ports: Type.Optional(
+      obj(
+        {
+          is_overload: Type.Optional(OutPort),
+          desired_load_multiplier: Type.Optional(OutPort),
+          observed_load_multiplier: Type.Optional(OutPort),
+        },
+        'Output ports: 1 while overloaded (else 0), the multiplier published, and the one in force before this tick (1 in pass-through).',
+      ),
+    ),
+    parameters: obj(
+      {
+        load_scheduler: LoadSchedulerParameters,
+        gradient: GradientParameters,
+        max_load_multiplier: Type.Optional(num('The multiplier at which recovery ends: the scheduler goes back to pass-through.', { default: 2, exclusiveMinimum: 0 })),
+        load_multiplier_linear_increment: Type.Optional(num('Added to the multiplier at each tick without overload.', { default: 0.0025, minimum: 0 })),
+        alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
+      },
+      'Parameters of the adaptive load scheduler.',
+    ),
+    dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
+    dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
+  },
+  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through.',
+);
+
+export const adaptiveLoadSchedulerKind = defineKind({
+  path: ['flow_control', 'adaptive_load_scheduler'],
+  schema,
+  compile(spec, ctx) {
+    const at = `${ctx.path}.in_ports`;
+    ctx.input(spec.in_ports.signal, `${at}.signal`);
+    ctx.input(spec.in_ports.setpoint, `${at}.setpoint`);
+    ctx.input(spec.in_ports.overload_confirmation, `${at}.overload_confirmation`);
+    const out = `${ctx.path}.out_ports`;
+    ctx.output(spec.out_ports?.is_overload, `${out}.is_overload`);
+    ctx.output(spec.out_ports?.desired_load_multiplier, `${out}.desired_load_multiplier`);
+    ctx.output(spec.out_ports?.observed_load_multiplier, `${out}.observed_load_multiplier`);
+    const p = spec.parameters;
+    publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx);
+    const minG = p.gradient.min_gradient ?? -Number.MAX_VALUE;
+    const maxG = p.gradient.max_gradient ?? Number.MAX_VALUE;
+    if (minG > maxG) ctx.problem(`${ctx.path}.parameters.gradient.min_gradient`, 'must not be above max_gradient');
+    const maxLm = p.max_load_multiplier ?? 2;
+    const increment = p.load_multiplier_linear_increment ?? 0.0025;
+    const confirmed = spec.in_ports.overload_confirmation !== undefined;
+    return {
+      createRuntime() {
+        let passThrough = true;
+        let multiplier = maxLm;
+        let decided = false;
+        return {
+          tick(inputs: readonly SignalValue[]) {
+            const [signal, setpoint, confirmation] = inputs;
+            const inForce = passThrough ? 1 : multiplier;
+            if (signal === null || signal === undefined || setpoint === null || setpoint === undefined) {
+              // an invalid reading changes nothing: the last decision stays
+              const last: PublishedDecision | undefined = decided ? { kind: 'load_scheduler', load_multiplier: multiplier, pass_through: passThrough } : undefined;
+              return { outputs: [null, decided ? multiplier : null, inForce], ...(last === undefined ? {} : { decision: last }) };
+            }
+            const overloaded = signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
+            if (overloaded) {
+              const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
+              multiplier = Math.min(maxLm, Math.max(0, inForce * g));
+              passThrough = false;
+            } else if (!passThrough) {
+              multiplier = Math.min(maxLm, multiplier + increment);
+              if (multiplier >= maxLm) passThrough = true;
+            }
+            decided = true;
+            const decision: PublishedDecision = { kind: 'load_scheduler', load_multiplier: multiplier, pass_through: passThrough };
+            return { outputs: [overloaded ? 1 : 0, multiplier, inForce], decision };
+          },
+        };
+      },
+    };
+  },
+});
