@@ -29,9 +29,11 @@ bench:
 	@npx tsc -b
 	@node scripts/run-bench.mjs
 
-# docs/configuration.md from the configuration schema (a test fails when it is stale).
+# docs/configuration.md from the configuration schema, crds/ and docs/policies.md from the policy
+# schema (a test fails when any of them is stale).
 docs: build
 	@node libs/config/dist/docs/write-docs.js
+	@node libs/policies/dist/generate/write-generated.js
 
 # libs/proto/src/generated from the .proto files (a test fails when they are stale).
 proto: setup
