@@ -150,7 +150,7 @@ test('compile errors name the JSON path of the field', async (t) => {
     ['two kinds in one component', edited(rateLimiterPolicy(), (s) => (s.circuit.components[0].variable = { constant_output: { value: 1 } })), 'spec.circuit.components[0]', /exactly one of/],
     ['empty component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({})), 'spec.circuit.components[1]', /exactly one of/],
     ['unsupported component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({ flow_control: { quota_scheduler: { in_ports: {} } } })), 'spec.circuit.components[1].flow_control.quota_scheduler', /^flow_control\.quota_scheduler is an Aperture feature that Sluice does not support/],
-    ['unsupported top-level component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({ gradient_controller: {} })), 'spec.circuit.components[1].gradient_controller', /not support/],
+    ['unsupported top-level component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({ integrator: {} })), 'spec.circuit.components[1].integrator', /not support/],
     ['unsupported extractor', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: { x: { extractor: { jwt: {} } } } }] } } }, 'spec.resources.flow_control.classifiers[0].rules.x.extractor.jwt', /^extractor\.jwt is an Aperture feature/],
     ['rego classifier', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rego: { module: 'x' } }] } } }, 'spec.resources.flow_control.classifiers[0].rego', /not support/],
     ['classifier without rules', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: {} }] } } }, 'spec.resources.flow_control.classifiers[0].rules', /at least one rule/],
