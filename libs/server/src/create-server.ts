@@ -6,6 +6,7 @@ import { durationMs } from './durations.js';
 import { GatewayClient, type GatewayTarget } from './gateway-client.js';
 import { gatewayHandler } from './gateway.js';
 import { GrpcServer } from './grpc-server.js';
+import { Http2RestBridge, injectorHttp2Server } from './h2-rest-bridge.js';
 import { errorHandler, notFoundHandler } from './http-errors.js';
 import { httpMetricsMiddleware } from './http-metrics.js';
 import { createHttpServer, httpTimeouts } from './http-server.js';
@@ -57,6 +58,8 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     ...tlsOptions,
     handshakeTimeout: firstBytesTimeoutMs > 0 ? firstBytesTimeoutMs : 120_000,
   });
+  // HTTP/2 requests that are not gRPC (curl over https negotiates h2) reach the same routes.
+  const h2Rest = new Http2RestBridge(createHttpServer(config.http, timeouts, (req: IncomingMessage, res: ServerResponse) => app(req, res)), logger);
   const listener = new SharedListener(httpServer, injector, {
     firstBytesTimeoutMs,
     keepAliveMs,
@@ -91,22 +94,33 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       app.use(notFoundHandler);
       app.use(errorHandler(logger));
       grpcServer.open();
+      if (!h2Rest.attach(injectorHttp2Server(grpcServer.server))) logger?.warn('HTTP/2 requests other than gRPC cannot reach the HTTP routes (grpc-js internals not found)');
       const target = await resolveListenTarget(config.listener.addr, config.listener.network);
-      if (internal !== undefined) await internal.listen();
-      await listener.listen(target, `${config.listener.network} ${config.listener.addr}`);
+      try {
+        await h2Rest.listen();
+        if (internal !== undefined) await internal.listen();
+        await listener.listen(target, `${config.listener.network} ${config.listener.addr}`);
+      } catch (err) {
+        await Promise.all([h2Rest.close(), internal?.close()]);
+        throw err;
+      }
       state = 'started';
       logger?.info('server listening', { addr: config.listener.addr, ...listener.address(), tls: tlsOptions !== undefined });
     },
     async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
       if (state === 'stopped') return;
       state = 'stopped';
-      const closed = Promise.all([listener.close(), internal?.close(), grpcServer.shutdown(deadlineMs)]);
-      const idle = setInterval(() => listener.closeIdle(), 25);
+      const closed = Promise.all([listener.close(), internal?.close(), grpcServer.shutdown(deadlineMs), h2Rest.close()]);
+      const idle = setInterval(() => {
+        listener.closeIdle();
+        h2Rest.closeIdle();
+      }, 25);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
           listener.destroyAll();
           internal?.destroyAll();
+          h2Rest.destroyAll();
           resolve();
         }, deadlineMs);
       });

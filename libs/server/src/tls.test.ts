@@ -103,3 +103,58 @@ test('TLS 1.2 minimum; without client_ca_file any client may connect; the gatewa
   });
   assert.equal(answer, '200 {"message":"gw","served_by":"echo"}');
 });
+
+interface H2Answer { status: number; type: string; body: string }
+
+function h2Request(session: import('node:http2').ClientHttp2Session, path: string, method = 'GET', body?: string, type?: string): Promise<H2Answer> {
+  return new Promise((resolve, reject) => {
+    const req = session.request({ ':method': method, ':path': path, ...(type !== undefined ? { 'content-type': type } : {}) });
+    let status = 0;
+    let ctype = '';
+    let text = '';
+    req.on('response', (h) => { status = Number(h[':status']); ctype = String(h['content-type'] ?? ''); });
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => { text += d; });
+    req.on('end', () => resolve({ status, type: ctype, body: text }));
+    req.on('error', reject);
+    req.setTimeout(3000, () => req.close());
+    if (body !== undefined) req.end(body);
+    else req.end();
+  });
+}
+
+test('HTTP/2 negotiated by ALPN reaches the HTTP routes (not a 415 from gRPC), and gRPC still works on the same port', async (t) => {
+  const http2 = await import('node:http2');
+  const pki = createTestPki([]);
+  t.after(() => pki.cleanup());
+  const s = await startTls(t, pki, false);
+  const session = http2.connect(`https://127.0.0.1:${s.port}`, { ca: readFileSync(pki.caCert), ALPNProtocols: ['h2', 'http/1.1'] });
+  t.after(() => session.close());
+  session.on('error', () => {});
+  const hello = await h2Request(session, '/hello');
+  assert.equal(hello.status, 200, hello.body);
+  assert.match(hello.type, /^application\/json/);
+  assert.deepEqual(JSON.parse(hello.body), { hello: 'world' });
+  assert.equal((session.socket as tls.TLSSocket).alpnProtocol, 'h2');
+  const echo = await h2Request(session, '/v1/echo', 'POST', JSON.stringify({ message: 'over h2' }), 'application/json');
+  assert.equal(echo.status, 200, echo.body);
+  assert.deepEqual(JSON.parse(echo.body), { message: 'over h2', served_by: 'echo' });
+  const missing = await h2Request(session, '/v1/nowhere');
+  assert.equal(missing.status, 404);
+  assert.equal((JSON.parse(missing.body) as { code: number }).code, 5, 'the gateway error shape');
+  const c = grpcClient(s.port, pki, undefined);
+  t.after(() => c.close());
+  assert.deepEqual(await callEcho(c, { message: 'grpc' }, 2000), { message: 'grpc', served_by: 'echo' });
+});
+
+test('plain HTTP/2 with prior knowledge (h2c) reaches the HTTP routes too', async (t) => {
+  const http2 = await import('node:http2');
+  const s = await startEchoServer(defaultConfig());
+  t.after(() => s.server.shutdown(1000));
+  const session = http2.connect(`http://127.0.0.1:${s.port}`);
+  t.after(() => session.close());
+  session.on('error', () => {});
+  const hello = await h2Request(session, '/hello');
+  assert.equal(hello.status, 200, hello.body);
+  assert.deepEqual(JSON.parse(hello.body), { hello: 'world' });
+});
