@@ -11,3 +11,6 @@ export { desiredStatus, sameStatus, type PolicyStatus, type PolicyPhase, type Po
 export { KubernetesDiscovery, type KubernetesDiscoveryOptions, type DiscoveryScope, type SkipReason } from './kubernetes-discovery.js';
 export { entitiesPage, DEFAULT_ENTITIES_LIMIT, MAX_ENTITIES_LIMIT, type EntitiesQuery, type EntitiesPage } from './entities-page.js';
 export { discoveryScope } from './discovery-scope.js';
+export { AdmissionWebhook, ADMISSION_API_VERSION, MAX_ADMISSION_BYTES, type AdmissionAnswer, type AdmissionResult, type AdmissionWebhookOptions } from './webhook/admission-webhook.js';
+export { planInjection, pointerToken, ANNOTATIONS, NAMESPACE_LABEL, NAMESPACE_LABEL_VALUE, TAP_CONTAINER, AGENT_CONTAINER, UPSTREAM_PORT_NAME, type InjectionPlan, type JsonPatchOp, type InjectionContext } from './webhook/pod-injection.js';
+export { injectOptionsFromEnv, DEFAULT_INJECT_OPTIONS, INJECTOR_ENV, type InjectOptions, type InjectMode } from './webhook/inject-options.js';

@@ -72,7 +72,11 @@ export class KubeClient {
         logger: this.logger,
         backoff: this.opts.backoff,
         watchIdleTimeoutMs: this.opts.watchIdleTimeoutMs ?? (this.loaded.requestTimeoutMs > 0 ? this.loaded.requestTimeoutMs : 60_000),
-        onStateChange: () => this.emitState(),
+        onStateChange: (s) => {
+          // The API answers again: the informers still waiting out their backoff try now.
+          if (s === 'connected') for (const other of this.informers.values()) if (other.state() === 'unavailable') other.retryNow();
+          this.emitState();
+        },
       });
       this.informers.set(key, inf as unknown as SharedInformer<k8s.KubernetesObject>);
       if (this.started) inf.start();

@@ -107,6 +107,14 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
     void lw?.stop();
   }
 
+  /** When waiting to reconnect, reconnects now (another informer just reached the API). */
+  retryNow(): void {
+    if (!this.running || this.restartTimer === undefined) return;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.connect();
+  }
+
   private setState(s: ApiState): void {
     if (s === this.stateValue) return;
     this.stateValue = s;

@@ -1,0 +1,225 @@
+// What the webhook adds to a pod, as a JSON Patch (RFC 6902) against the pod it was sent.
+//
+// The workload's port is routed through the tap by a container port rewrite: the tap takes the
+// workload port's name (so a Service whose targetPort is that name now reaches the tap), the
+// workload keeps its number under the name `sluice-upstream`, and the tap forwards to it on
+// 127.0.0.1. The workload's own probes that named the port are rewritten to its number, so the
+// kubelet keeps probing the workload directly. A port without a name gets a tap port named
+// `sluice-tap`; its Services then name `sluice-tap` as their targetPort.
+import type { InjectOptions } from './inject-options.js';
+
+export const ANNOTATIONS = {
+  /** "true" asks for injection, "false" refuses it even in a labelled namespace. */
+  inject: 'sluice.dev/inject',
+  /** Set on every injected pod: a second admission leaves the pod alone. */
+  injected: 'sluice.dev/injected',
+  controlPoint: 'sluice.dev/control-point',
+  /** The workload's port, by number or by the name of a declared container port. */
+  upstreamPort: 'sluice.dev/upstream-port',
+  /** "true" (default): requests go through when the agent does not answer; "false": 503. */
+  failOpen: 'sluice.dev/fail-open',
+} as const;
+
+/** The namespace label that asks for injection of every pod in it. */
+export const NAMESPACE_LABEL = 'sluice.dev/inject';
+export const NAMESPACE_LABEL_VALUE = 'enabled';
+export const TAP_CONTAINER = 'sluice-tap';
+export const AGENT_CONTAINER = 'sluice-agent';
+export const UPSTREAM_PORT_NAME = 'sluice-upstream';
+const TAP_PORT_NAME = 'sluice-tap';
+const AGENT_CONFIG_VOLUME = 'sluice-agent-config';
+/** Ports a sidecar agent binds besides its server port (dist_cache defaults). */
+const SIDECAR_AGENT_EXTRA_PORTS = [3320, 3322];
+
+export interface JsonPatchOp {
+  op: 'add' | 'replace';
+  path: string;
+  value: unknown;
+}
+
+export type SkipReason = 'not_requested' | 'opted_out' | 'already_injected';
+export type RefuseReason = 'malformed_pod' | 'bad_annotation' | 'no_port' | 'port_conflict';
+
+export type InjectionPlan =
+  | { action: 'inject'; patch: JsonPatchOp[]; upstreamPort: number; controlPoint: string; failOpen: boolean }
+  | { action: 'skip'; reason: SkipReason }
+  | { action: 'refuse'; reason: RefuseReason; message: string };
+
+export interface InjectionContext {
+  /** The pod's namespace carries `sluice.dev/inject=enabled`. */
+  namespaceEnabled: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** RFC 6901 escaping of one reference token. */
+export const pointerToken = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+interface PortRef { container: number; port?: number; number: number; name?: string }
+
+function refuse(reason: RefuseReason, message: string): InjectionPlan {
+  return { action: 'refuse', reason, message };
+}
+
+function portsOf(container: Obj): Obj[] {
+  return Array.isArray(container.ports) ? container.ports.filter(isObj) : [];
+}
+
+function isTcp(p: Obj): boolean {
+  return p.protocol === undefined || p.protocol === 'TCP';
+}
+
+/** The workload's port: the annotation's, or the first TCP port declared by a container. */
+function findUpstream(containers: Obj[], annotation: string | undefined): PortRef | string {
+  if (annotation !== undefined) {
+    const asNumber = /^\d+$/.test(annotation) ? Number(annotation) : undefined;
+    if (asNumber !== undefined && (asNumber < 1 || asNumber > 65535)) return `${ANNOTATIONS.upstreamPort}: ${annotation} is not a port (1..65535)`;
+    for (let c = 0; c < containers.length; c++) {
+      const ports = portsOf(containers[c]);
+      for (let p = 0; p < ports.length; p++) {
+        const n = ports[p].containerPort;
+        if (typeof n !== 'number' || !isTcp(ports[p])) continue;
+        if (asNumber === n || (asNumber === undefined && ports[p].name === annotation)) {
+          return { container: c, port: p, number: n, ...(typeof ports[p].name === 'string' ? { name: ports[p].name as string } : {}) };
+        }
+      }
+    }
+    // A number the pod does not declare: the first container serves it.
+    if (asNumber !== undefined) return { container: 0, number: asNumber };
+    return `${ANNOTATIONS.upstreamPort}: no container declares a TCP port named "${annotation}"`;
+  }
+  for (let c = 0; c < containers.length; c++) {
+    const ports = portsOf(containers[c]);
+    for (let p = 0; p < ports.length; p++) {
+      const n = ports[p].containerPort;
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 65535 && isTcp(ports[p])) {
+        return { container: c, port: p, number: n, ...(typeof ports[p].name === 'string' ? { name: ports[p].name as string } : {}) };
+      }
+    }
+  }
+  return `no container declares a TCP port; set the ${ANNOTATIONS.upstreamPort} annotation`;
+}
+
+function fieldRef(name: string, fieldPath: string): Obj {
+  return { name, valueFrom: { fieldRef: { fieldPath } } };
+}
+
+const SECURITY_CONTEXT = { runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
+
+function tapContainer(o: InjectOptions, portName: string, upstream: number, controlPoint: string, failOpen: boolean): Obj {
+  const agent = o.mode === 'sidecar' ? `127.0.0.1:${o.sidecarAgentPort}` : o.agentAddress;
+  return {
+    name: TAP_CONTAINER,
+    image: o.tapImage,
+    imagePullPolicy: o.imagePullPolicy,
+    args: ['--listen', `0.0.0.0:${o.tapPort}`, '--upstream', `http://127.0.0.1:${upstream}`, '--agent', agent,
+      '--control-point', controlPoint, ...(failOpen ? [] : ['--fail-closed'])],
+    ports: [{ name: portName, containerPort: o.tapPort, protocol: 'TCP' }],
+    env: [fieldRef('POD_NAME', 'metadata.name'), fieldRef('POD_NAMESPACE', 'metadata.namespace')],
+    readinessProbe: { tcpSocket: { port: o.tapPort }, periodSeconds: 5 },
+    livenessProbe: { tcpSocket: { port: o.tapPort }, periodSeconds: 10, failureThreshold: 6 },
+    resources: { requests: { cpu: '20m', memory: '32Mi' }, limits: { memory: '128Mi' } },
+    securityContext: SECURITY_CONTEXT,
+  };
+}
+
+function agentContainer(o: InjectOptions): Obj {
+  const probe = (path: string) => ({ httpGet: { path, port: o.sidecarAgentPort }, periodSeconds: 10 });
+  return {
+    name: AGENT_CONTAINER,
+    image: o.agentImage,
+    imagePullPolicy: o.imagePullPolicy,
+    env: [
+      fieldRef('POD_NAME', 'metadata.name'), fieldRef('POD_NAMESPACE', 'metadata.namespace'),
+      fieldRef('NODE_NAME', 'spec.nodeName'), fieldRef('POD_IP', 'status.podIP'),
+      { name: 'SLUICE_AGENT_SERVER_LISTENER_ADDR', value: `:${o.sidecarAgentPort}` },
+      { name: 'SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR', value: '$(POD_IP):3320' },
+      { name: 'SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR', value: '$(POD_IP):3322' },
+    ],
+    ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
+    volumeMounts: [{ name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true }],
+    livenessProbe: probe('/v1/status/system/liveness'),
+    readinessProbe: probe('/v1/status/system/readiness'),
+    resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
+    securityContext: SECURITY_CONTEXT,
+  };
+}
+
+/** Rewrites the workload container's probes that name `portName` to its number. */
+function probePatches(container: Obj, base: string, portName: string, number: number): JsonPatchOp[] {
+  const out: JsonPatchOp[] = [];
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const p = container[probe];
+    if (!isObj(p)) continue;
+    for (const handler of ['httpGet', 'tcpSocket', 'grpc']) {
+      const h = p[handler];
+      if (isObj(h) && h.port === portName) out.push({ op: 'replace', path: `${base}/${probe}/${handler}/port`, value: number });
+    }
+  }
+  return out;
+}
+
+/** Decides what to do with one pod (an AdmissionReview's `request.object`) and builds the patch. */
+export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOptions): InjectionPlan {
+  if (!isObj(pod)) return refuse('malformed_pod', 'the object is not a mapping');
+  const metadata = pod.metadata;
+  if (metadata !== undefined && !isObj(metadata)) return refuse('malformed_pod', 'metadata is not a mapping');
+  const annotations = metadata?.annotations;
+  if (annotations !== undefined && annotations !== null && !isObj(annotations)) return refuse('malformed_pod', 'metadata.annotations is not a mapping');
+  const ann = (k: string): string | undefined => {
+    const v = isObj(annotations) ? annotations[k] : undefined;
+    return typeof v === 'string' ? v : undefined;
+  };
+  const spec = pod.spec;
+  if (!isObj(spec) || !Array.isArray(spec.containers) || spec.containers.length === 0) return refuse('malformed_pod', 'spec.containers is missing or empty');
+  const containers = spec.containers;
+  if (!containers.every((c) => isObj(c) && typeof c.name === 'string')) return refuse('malformed_pod', 'a container is not a mapping with a name');
+  const cs = containers as Obj[];
+
+  if (ann(ANNOTATIONS.injected) === 'true' || cs.some((c) => c.name === TAP_CONTAINER)) return { action: 'skip', reason: 'already_injected' };
+  const wanted = ann(ANNOTATIONS.inject);
+  if (wanted === 'false') return { action: 'skip', reason: 'opted_out' };
+  if (wanted !== undefined && wanted !== 'true') return refuse('bad_annotation', `${ANNOTATIONS.inject}: "${wanted}" is not "true" or "false"`);
+  if (wanted === undefined && !ctx.namespaceEnabled) return { action: 'skip', reason: 'not_requested' };
+
+  const failOpenText = ann(ANNOTATIONS.failOpen);
+  if (failOpenText !== undefined && failOpenText !== 'true' && failOpenText !== 'false') {
+    return refuse('bad_annotation', `${ANNOTATIONS.failOpen}: "${failOpenText}" is not "true" or "false"`);
+  }
+  const controlPoint = ann(ANNOTATIONS.controlPoint) ?? o.controlPoint;
+  if (controlPoint === '' || controlPoint.length > 253 || /\s/.test(controlPoint)) {
+    return refuse('bad_annotation', `${ANNOTATIONS.controlPoint}: "${controlPoint.slice(0, 64)}" is not a control point (1..253 characters, no spaces)`);
+  }
+  const upstream = findUpstream(cs, ann(ANNOTATIONS.upstreamPort));
+  if (typeof upstream === 'string') return refuse(upstream.startsWith(ANNOTATIONS.upstreamPort) ? 'bad_annotation' : 'no_port', upstream);
+
+  const taken = new Set<number>();
+  for (const list of [cs, Array.isArray(spec.initContainers) ? spec.initContainers.filter(isObj) : []]) {
+    for (const c of list) for (const p of portsOf(c)) if (typeof p.containerPort === 'number') taken.add(p.containerPort);
+  }
+  taken.add(upstream.number);
+  const ours = [o.tapPort, ...(o.mode === 'sidecar' ? [o.sidecarAgentPort, ...SIDECAR_AGENT_EXTRA_PORTS] : [])];
+  const clash = ours.find((p) => taken.has(p));
+  if (clash !== undefined) return refuse('port_conflict', `the pod already uses port ${clash}, which the injected containers need`);
+
+  const patch: JsonPatchOp[] = [];
+  const base = `/spec/containers/${upstream.container}`;
+  let tapPortName = TAP_PORT_NAME;
+  if (upstream.port !== undefined && upstream.name !== undefined) {
+    tapPortName = upstream.name;
+    patch.push({ op: 'replace', path: `${base}/ports/${upstream.port}/name`, value: UPSTREAM_PORT_NAME });
+    patch.push(...probePatches(cs[upstream.container], base, upstream.name, upstream.number));
+  }
+  const failOpen = failOpenText !== 'false';
+  if (o.mode === 'sidecar') {
+    patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o) });
+    const volume = { name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } };
+    if (Array.isArray(spec.volumes)) patch.push({ op: 'add', path: '/spec/volumes/-', value: volume });
+    else patch.push({ op: 'add', path: '/spec/volumes', value: [volume] });
+  }
+  patch.push({ op: 'add', path: '/spec/containers/-', value: tapContainer(o, tapPortName, upstream.number, controlPoint, failOpen) });
+  if (metadata === undefined) patch.push({ op: 'add', path: '/metadata', value: { annotations: { [ANNOTATIONS.injected]: 'true' } } });
+  else if (!isObj(annotations)) patch.push({ op: 'add', path: '/metadata/annotations', value: { [ANNOTATIONS.injected]: 'true' } });
+  else patch.push({ op: 'add', path: `/metadata/annotations/${pointerToken(ANNOTATIONS.injected)}`, value: 'true' });
+  return { action: 'inject', patch, upstreamPort: upstream.number, controlPoint, failOpen };
+}
