@@ -1,0 +1,222 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
+import fastJsonPatch from 'fast-json-patch';
+import { Registry } from 'prom-client';
+import { AdmissionWebhook, MAX_ADMISSION_BYTES } from './admission-webhook.js';
+import { DEFAULT_INJECT_OPTIONS, injectOptionsFromEnv, type InjectOptions } from './inject-options.js';
+import { POD_SCHEMA, podCrossFieldProblems } from './pod-check.js';
+import { planInjection } from './pod-injection.js';
+
+type Obj = Record<string, unknown>;
+const validate = new Ajv({ allErrors: true, strict: false }).compile(POD_SCHEMA);
+
+function pod(annotations?: Record<string, string>, extra: Obj = {}): Obj {
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: 'web-1', namespace: 'shop', ...(annotations ? { annotations } : {}) },
+    spec: {
+      containers: [{
+        name: 'web', image: 'nginx',
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+        readinessProbe: { httpGet: { path: '/ready', port: 'http' } },
+        livenessProbe: { tcpSocket: { port: 8080 } },
+      }],
+      ...extra,
+    },
+  };
+}
+
+function review(object: unknown, over: Obj = {}): string {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+    request: {
+      uid: 'u-1', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'shop', operation: 'CREATE', object, ...over,
+    },
+  });
+}
+
+interface Response { uid: string; allowed: boolean; patchType?: string; patch?: string; warnings?: string[] }
+function responseOf(body: unknown): Response {
+  return (body as { response: Response }).response;
+}
+
+/** The patched pod, checked against the schema and the cross-field rules. */
+function patched(original: Obj, r: Response): Obj {
+  assert.equal(r.patchType, 'JSONPatch');
+  const ops = JSON.parse(Buffer.from(r.patch ?? '', 'base64').toString()) as fastJsonPatch.Operation[];
+  assert.equal(fastJsonPatch.validate(ops, structuredClone(original)), undefined, 'the patch applies');
+  const out = fastJsonPatch.applyPatch(structuredClone(original), ops, true, false).newDocument;
+  assert.ok(validate(out), JSON.stringify(validate.errors));
+  assert.deepEqual(podCrossFieldProblems(out), []);
+  return out;
+}
+
+const containers = (p: Obj): Obj[] => (p.spec as { containers: Obj[] }).containers;
+const webhook = (o: InjectOptions = DEFAULT_INJECT_OPTIONS, registry?: Registry) => new AdmissionWebhook({ inject: o, ...(registry ? { registry } : {}) });
+
+test('an annotated pod gets the tap, which takes over the workload port name', () => {
+  const w = webhook();
+  const p = pod({ 'sluice.dev/inject': 'true', 'sluice.dev/control-point': 'checkout' });
+  const a = w.review(review(p), false);
+  assert.equal(a.status, 200);
+  assert.equal(a.result, 'injected');
+  const r = responseOf(a.body);
+  assert.equal(r.uid, 'u-1');
+  assert.equal(r.allowed, true);
+  const out = patched(p, r);
+  const [web, tap] = containers(out);
+  assert.equal(tap.name, 'sluice-tap');
+  assert.deepEqual(tap.args, ['--listen', '0.0.0.0:8081', '--upstream', 'http://127.0.0.1:8080', '--agent',
+    DEFAULT_INJECT_OPTIONS.agentAddress, '--control-point', 'checkout']);
+  assert.deepEqual(tap.ports, [{ name: 'http', containerPort: 8081, protocol: 'TCP' }]);
+  assert.deepEqual(web.ports, [{ name: 'sluice-upstream', containerPort: 8080, protocol: 'TCP' }]);
+  // The workload's probe that named the port now names its number.
+  assert.deepEqual(web.readinessProbe, { httpGet: { path: '/ready', port: 8080 } });
+  assert.equal((out.metadata as { annotations: Obj }).annotations['sluice.dev/injected'], 'true');
+});
+
+test('injection is idempotent: the injected pod is left alone', () => {
+  const w = webhook();
+  const p = pod({ 'sluice.dev/inject': 'true' });
+  const once = patched(p, responseOf(w.review(review(p), false).body));
+  const again = w.review(review(once), true);
+  assert.equal(again.result, 'skipped');
+  assert.equal(again.reason, 'already_injected');
+  assert.equal(responseOf(again.body).patch, undefined);
+  // A pod that already has a container named sluice-tap (but no annotation) too.
+  const manual = pod({ 'sluice.dev/inject': 'true' });
+  containers(manual).push({ name: 'sluice-tap', image: 'x' });
+  assert.equal(w.review(review(manual), false).reason, 'already_injected');
+});
+
+test('namespace label, opt-out and no request', () => {
+  const w = webhook();
+  assert.equal(w.review(review(pod()), false).reason, 'not_requested');
+  assert.equal(w.review(review(pod()), true).result, 'injected');
+  assert.equal(w.review(review(pod({ 'sluice.dev/inject': 'false' })), true).reason, 'opted_out');
+});
+
+test('fail-open, upstream port by annotation, unnamed port, no annotations', () => {
+  const p = pod({ 'sluice.dev/inject': 'true', 'sluice.dev/fail-open': 'false', 'sluice.dev/upstream-port': '9000' });
+  const out = patched(p, responseOf(webhook().review(review(p), false).body));
+  const tap = containers(out)[1];
+  assert.deepEqual((tap.args as string[]).slice(2, 4), ['--upstream', 'http://127.0.0.1:9000']);
+  assert.equal((tap.args as string[]).at(-1), '--fail-closed');
+  assert.equal((tap.ports as Obj[])[0].name, 'sluice-tap', 'an undeclared port: the tap port has its own name');
+  assert.deepEqual(containers(out)[0].ports, [{ name: 'http', containerPort: 8080, protocol: 'TCP' }], 'the workload is unchanged');
+  // By name, in the second container; no metadata.annotations at all with the namespace label.
+  const two = pod(undefined, {});
+  containers(two).push({ name: 'api', image: 'api', ports: [{ name: 'grpc', containerPort: 7000 }] });
+  delete (two.metadata as Obj).annotations;
+  const out2 = patched(two, responseOf(webhook().review(review(two), true).body));
+  assert.equal((containers(out2)[2].args as string[])[3], 'http://127.0.0.1:8080');
+  const named = pod({ 'sluice.dev/inject': 'true', 'sluice.dev/upstream-port': 'grpc' });
+  containers(named).push({ name: 'api', image: 'api', ports: [{ name: 'grpc', containerPort: 7000 }] });
+  const out3 = patched(named, responseOf(webhook().review(review(named), false).body));
+  assert.equal((containers(out3)[2].args as string[])[3], 'http://127.0.0.1:7000');
+  assert.deepEqual(containers(out3)[1].ports, [{ name: 'sluice-upstream', containerPort: 7000 }]);
+});
+
+test('sidecar mode adds the agent with its config volume, and the tap talks to it on loopback', () => {
+  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'sidecar', SLUICE_INJECTOR_SIDECAR_AGENT_PORT: '8095' });
+  const p = pod({ 'sluice.dev/inject': 'true' }, { volumes: [{ name: 'data', emptyDir: {} }] });
+  const out = patched(p, responseOf(webhook(o).review(review(p), false).body));
+  const names = containers(out).map((c) => c.name);
+  assert.deepEqual(names, ['web', 'sluice-agent', 'sluice-tap']);
+  assert.equal((containers(out)[2].args as string[])[5], '127.0.0.1:8095');
+  const agentEnv = containers(out)[1].env as Obj[];
+  assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_SERVER_LISTENER_ADDR' && e.value === ':8095'));
+  assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config']);
+  // Without volumes the list is created.
+  const bare = pod({ 'sluice.dev/inject': 'true' });
+  const out2 = patched(bare, responseOf(webhook(o).review(review(bare), false).body));
+  assert.equal((out2.spec as { volumes: Obj[] }).volumes.length, 1);
+});
+
+test('pods it cannot inject are admitted unchanged with a warning, and counted', async () => {
+  const registry = new Registry();
+  const w = webhook(DEFAULT_INJECT_OPTIONS, registry);
+  const cases: [unknown, string][] = [
+    [pod({ 'sluice.dev/inject': 'yes' }), 'bad_annotation'],
+    [pod({ 'sluice.dev/inject': 'true', 'sluice.dev/fail-open': 'maybe' }), 'bad_annotation'],
+    [pod({ 'sluice.dev/inject': 'true', 'sluice.dev/upstream-port': '70000' }), 'bad_annotation'],
+    [pod({ 'sluice.dev/inject': 'true', 'sluice.dev/upstream-port': 'nope' }), 'bad_annotation'],
+    [pod({ 'sluice.dev/inject': 'true', 'sluice.dev/control-point': 'a b' }), 'bad_annotation'],
+    [pod({ 'sluice.dev/inject': 'true', 'sluice.dev/upstream-port': '8081' }), 'port_conflict'],
+    [{ metadata: { annotations: { 'sluice.dev/inject': 'true' } }, spec: { containers: [{ name: 'x', image: 'x' }] } }, 'no_port'],
+    [{ metadata: { annotations: { 'sluice.dev/inject': 'true' } }, spec: { containers: [] } }, 'malformed_pod'],
+    [{ metadata: { annotations: 'true' }, spec: { containers: [{ name: 'x' }] } }, 'malformed_pod'],
+    [{ metadata: 5, spec: {} }, 'malformed_pod'],
+    [{ spec: { containers: [null, 3] } }, 'malformed_pod'],
+    [[], 'malformed_pod'],
+    [null, 'malformed_pod'],
+    ['pod', 'malformed_pod'],
+  ];
+  for (const [object, reason] of cases) {
+    const a = w.review(review(object), true);
+    assert.equal(a.status, 200, JSON.stringify(object));
+    assert.equal(a.result, 'refused', JSON.stringify(object));
+    assert.equal(a.reason, reason, JSON.stringify(object));
+    const r = responseOf(a.body);
+    assert.equal(r.allowed, true);
+    assert.equal(r.patch, undefined);
+    assert.match(r.warnings?.[0] ?? '', /^sluice: not injected: /);
+  }
+  const counts = await w.counts();
+  assert.equal(counts.get('refused/bad_annotation'), 5);
+  assert.equal(counts.get('refused/malformed_pod'), 7);
+  assert.match(await registry.metrics(), /admission_reviews_total\{result="refused",reason="port_conflict"\} 1/);
+});
+
+test('reviews that are empty, not JSON, of another kind or huge are answered without a patch', () => {
+  const w = webhook();
+  const invalid: [string | undefined, string, number][] = [
+    [undefined, 'empty', 400],
+    ['', 'empty', 400],
+    ['{', 'malformed_json', 400],
+    ['[]', 'not_a_review', 400],
+    ['{}', 'not_a_review', 400],
+    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x' } }), 'not_a_review', 400],
+    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), 'no_request', 400],
+    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 7 } }), 'no_request', 400],
+    ['x'.repeat(MAX_ADMISSION_BYTES + 1), 'too_large', 413],
+  ];
+  for (const [body, reason, status] of invalid) {
+    const a = w.review(body, true);
+    assert.equal(a.result, 'invalid', reason);
+    assert.equal(a.reason, reason);
+    assert.equal(a.status, status);
+    assert.equal((a.body as Obj).kind, 'Status');
+  }
+  const deployment = review({ spec: {} }, { kind: { group: 'apps', version: 'v1', kind: 'Deployment' } });
+  assert.equal(w.review(deployment, true).reason, 'not_a_pod');
+  assert.equal(w.review(review(pod(), { subResource: 'status' }), true).reason, 'not_a_pod');
+  assert.equal(w.review(review(pod(), { operation: 'UPDATE' }), true).reason, 'not_create');
+  // A big pod (5 000 env entries, ~0.5 MB) under the limit is still injected.
+  const big = pod({ 'sluice.dev/inject': 'true' });
+  (containers(big)[0] as Obj).env = Array.from({ length: 5_000 }, (_, i) => ({ name: `V${i}`, value: 'x'.repeat(100) }));
+  const a = w.review(review(big), false);
+  assert.equal(a.result, 'injected');
+  patched(big, responseOf(a.body));
+});
+
+test('annotation keys are escaped as JSON pointers', () => {
+  const plan = planInjection(pod({ 'sluice.dev/inject': 'true', 'a~b/c': 'x' }), { namespaceEnabled: false }, DEFAULT_INJECT_OPTIONS);
+  assert.equal(plan.action, 'inject');
+  if (plan.action === 'inject') assert.equal(plan.patch.at(-1)?.path, '/metadata/annotations/sluice.dev~1injected');
+});
+
+test('injector options from the environment; bad values are refused naming the variable', () => {
+  assert.deepEqual(injectOptionsFromEnv({}), DEFAULT_INJECT_OPTIONS);
+  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_INJECTOR_TAP_PORT: '9999', SLUICE_INJECTOR_CONTROL_POINT: 'edge' });
+  assert.equal(o.tapImage, 'r/tap:1');
+  assert.equal(o.tapPort, 9999);
+  assert.equal(o.controlPoint, 'edge');
+  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'node' }), /SLUICE_INJECTOR_MODE=node/);
+  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '0' }), /SLUICE_INJECTOR_TAP_PORT=0/);
+  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '80a' }), /a port/);
+  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_IMAGE_PULL_POLICY: 'sometimes' }), /IMAGE_PULL_POLICY/);
+  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '8090' }), /both 8090/);
+});
