@@ -13,6 +13,11 @@
  * time per request (from /proc) is reported beside the rate: it does not depend on how busy
  * the machine is.
  *
+ * The TLS case (`server.tls` on) compares the shared port with an https express server and a grpc-js
+ * server with TLS credentials: HTTP/1.1 over TLS from wrk, gRPC over TLS from node:http2 (h2 by ALPN,
+ * which the shared port routes by content type), and, for information, the HTTP route over h2 (curl's
+ * default over https), which the shared port relays to its HTTP handler.
+ *
  *   npx tsc -p bench && node bench/dist/shared-port.js [seconds-per-variant=4] [concurrency=16]
  */
 import os from 'node:os';
@@ -23,6 +28,7 @@ import { closedLoop } from './support/load-loops.js';
 import { PING_MESSAGE, PING_PATH } from './support/ping-fixture.js';
 import { processCpuMs } from './support/proc-cpu.js';
 import { printResult } from './support/result-line.js';
+import { selfSignedCert } from './support/tls-fixture.js';
 import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
 
 const phaseMs = Math.min(5, Math.max(1, Number(process.argv[2] ?? 4))) * 1000;
@@ -42,18 +48,46 @@ interface Variant {
   cpuMs: number | undefined;
 }
 
-async function httpVariant(name: string, server: ChildServer): Promise<Variant> {
-  const url = `http://127.0.0.1:${server.port}/hello`;
+async function httpVariant(name: string, server: ChildServer, scheme = 'http'): Promise<Variant> {
+  const url = `${scheme}://127.0.0.1:${server.port}/hello`;
   return { name, server, run: (ms) => httpLoad(url, concurrency, ms), close: () => undefined, ok: 0, errors: 0, seconds: 0, cpuMs: 0 };
 }
 
-async function grpcVariant(name: string, server: ChildServer): Promise<Variant> {
-  const target = { port: server.port, path: PING_PATH, message: PING_MESSAGE, connections: 1 };
+async function grpcVariant(name: string, server: ChildServer, tlsCa?: Buffer): Promise<Variant> {
+  const target = { port: server.port, path: PING_PATH, message: PING_MESSAGE, connections: 1, ...(tlsCa !== undefined ? { tlsCa } : {}) };
   await verifyUnary(target);
-  const caller: UnaryCaller = await unaryCaller('raw-h2', target);
+  const caller: UnaryCaller = await unaryCaller(tlsCa === undefined ? 'raw-h2' : 'node-h2', target);
   return {
     name, server, run: (ms) => closedLoop(caller, concurrency, ms), close: () => caller.close(), ok: 0, errors: 0, seconds: 0, cpuMs: 0,
   };
+}
+
+/** GET /hello over HTTP/2 (TLS, ALPN h2), `concurrency` streams on one session: curl's default over https. */
+async function h2RestVariant(name: string, server: ChildServer, ca: Buffer): Promise<Variant> {
+  const http2 = await import('node:http2');
+  const session = http2.connect(`https://127.0.0.1:${server.port}`, { ca, ALPNProtocols: ['h2'] });
+  session.on('error', () => undefined);
+  const once = (): Promise<boolean> => new Promise((resolve) => {
+    const req = session.request({ ':path': '/hello' });
+    let status = 0;
+    req.on('response', (h) => { status = Number(h[':status']); });
+    req.on('error', () => resolve(false));
+    req.on('close', () => resolve(status === 200));
+    req.resume();
+    req.end();
+  });
+  if (!(await once())) throw new Error(`${name}: GET /hello over h2 did not answer 200`);
+  const run = async (ms: number): Promise<{ rps: number; errors: number }> => {
+    const end = performance.now() + ms;
+    const t0 = performance.now();
+    let ok = 0;
+    let errors = 0;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) { if (await once()) ok++; else errors++; }
+    }));
+    return { rps: ok / ((performance.now() - t0) / 1000), errors };
+  };
+  return { name, server, run, close: () => session.destroy(), ok: 0, errors: 0, seconds: 0, cpuMs: 0 };
 }
 
 async function measure(v: Variant, ms: number): Promise<void> {
@@ -72,11 +106,13 @@ const rpsOf = (v: Variant): number => v.ok / v.seconds;
 const usPerRequest = (v: Variant): number => (v.cpuMs === undefined ? NaN : (v.cpuMs * 1000) / (v.ok + v.errors));
 
 async function main(): Promise<void> {
-  limitRunTime('shared-port', 60_000);
+  limitRunTime('shared-port', 110_000);
   const servers: ChildServer[] = [];
   const variants: Variant[] = [];
+  const cert = selfSignedCert();
+  const env = { ...process.env, SLUICE_BENCH_TLS_CERT: cert.cert, SLUICE_BENCH_TLS_KEY: cert.key };
   const start = async (variant: string): Promise<ChildServer> => {
-    const s = await startChildServer({ name: variant, command: process.execPath, args: [serverScript('shared-port-server'), variant], portPattern: /^PORT (\d+)$/m });
+    const s = await startChildServer({ name: variant, command: process.execPath, args: [serverScript('shared-port-server'), variant], env, portPattern: /^PORT (\d+)$/m });
     servers.push(s);
     return s;
   };
@@ -86,17 +122,25 @@ async function main(): Promise<void> {
     variants.push(await httpVariant('http shared', shared));
     variants.push(await grpcVariant('grpc dedicated', await start('dedicated-grpc')));
     variants.push(await grpcVariant('grpc shared', shared));
+    const sharedTls = await start('shared-tls');
+    variants.push(await httpVariant('https dedicated', await start('dedicated-https'), 'https'));
+    variants.push(await httpVariant('https shared', sharedTls, 'https'));
+    variants.push(await grpcVariant('grpcs dedicated', await start('dedicated-grpcs'), cert.ca));
+    variants.push(await grpcVariant('grpcs shared', sharedTls, cert.ca));
+    variants.push(await h2RestVariant('https h2 shared', sharedTls, cert.ca));
     console.log(`shared-port: servers in their own processes, HTTP load from ${wrk() ?? 'node:http (wrk not installed)'}, gRPC from pre-encoded HTTP/2 frames; `
       + `${phaseMs / 1000}s per variant in ${ROUNDS} interleaved rounds, ${concurrency} concurrent; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     for (const v of variants) await v.run(WARMUP_MS);
     for (let r = 0; r < ROUNDS; r++) for (const v of variants) await measure(v, phaseMs / ROUNDS);
     for (const v of variants) {
-      console.log(`  ${v.name.padEnd(16)} ${rpsOf(v).toFixed(0).padStart(8)} req/s  errors ${v.errors}  server CPU ${usPerRequest(v).toFixed(1)} us/request`);
+      console.log(`  ${v.name.padEnd(17)} ${rpsOf(v).toFixed(0).padStart(8)} req/s  errors ${v.errors}  server CPU ${usPerRequest(v).toFixed(1)} us/request`);
     }
-    const [httpDedicated, httpShared, grpcDedicated, grpcShared] = variants;
+    const [httpDedicated, httpShared, grpcDedicated, grpcShared, httpsDedicated, httpsShared, grpcsDedicated, grpcsShared, h2Rest] = variants;
     const ratio = (s: Variant, d: Variant): number => rpsOf(s) / rpsOf(d);
     const cpuRatio = (s: Variant, d: Variant): number => usPerRequest(d) / usPerRequest(s);
-    for (const [what, s, d] of [['http', httpShared, httpDedicated], ['grpc', grpcShared, grpcDedicated]] as const) {
+    for (const [what, s, d] of [
+      ['http', httpShared, httpDedicated], ['grpc', grpcShared, grpcDedicated], ['https', httpsShared, httpsDedicated], ['grpcs', grpcsShared, grpcsDedicated],
+    ] as const) {
       console.log(`${what}: shared/dedicated = ${ratio(s, d).toFixed(3)} (cost ${((1 - ratio(s, d)) * 100).toFixed(1)}%); `
         + `CPU per request dedicated/shared = ${cpuRatio(s, d).toFixed(3)}`);
     }
@@ -105,11 +149,15 @@ async function main(): Promise<void> {
       grpc_ratio: ratio(grpcShared, grpcDedicated).toFixed(3),
       http_cpu_ratio: cpuRatio(httpShared, httpDedicated).toFixed(3),
       grpc_cpu_ratio: cpuRatio(grpcShared, grpcDedicated).toFixed(3),
+      https_ratio: ratio(httpsShared, httpsDedicated).toFixed(3),
+      grpcs_ratio: ratio(grpcsShared, grpcsDedicated).toFixed(3),
+      h2_rest_vs_https: ratio(h2Rest, httpsShared).toFixed(3),
       errors: variants.reduce((a, v) => a + v.errors, 0),
     });
   } finally {
     for (const v of variants) v.close();
     await Promise.all(servers.map((s) => s.stop()));
+    cert.cleanup();
   }
 }
 

@@ -28,6 +28,8 @@ export interface UnaryTarget {
   message: Buffer;
   /** HTTP/2 connections the calls are spread over, round robin. */
   connections: number;
+  /** Connect over TLS (node-h2 only), trusting this CA. */
+  tlsCa?: Buffer;
 }
 
 function frame(message: Buffer): Buffer {
@@ -38,20 +40,20 @@ function frame(message: Buffer): Buffer {
   return f;
 }
 
-function connectH2(port: number): Promise<http2.ClientHttp2Session> {
+function connectH2(port: number, ca?: Buffer): Promise<http2.ClientHttp2Session> {
   return new Promise((resolve, reject) => {
-    const s = http2.connect(`http://127.0.0.1:${port}`);
+    const s = ca === undefined ? http2.connect(`http://127.0.0.1:${port}`) : http2.connect(`https://127.0.0.1:${port}`, { ca, ALPNProtocols: ['h2'] });
     s.once('connect', () => { s.off('error', reject); resolve(s); });
     s.once('error', reject);
   });
 }
 
 async function h2Caller(t: UnaryTarget): Promise<UnaryCaller> {
-  const sessions = await Promise.all(Array.from({ length: t.connections }, () => connectH2(t.port)));
+  const sessions = await Promise.all(Array.from({ length: t.connections }, () => connectH2(t.port, t.tlsCa)));
   for (const s of sessions) s.on('error', () => undefined);
   const body = frame(t.message);
   const headers: http2.OutgoingHttpHeaders = {
-    ':method': 'POST', ':path': t.path, ':scheme': 'http', ':authority': `127.0.0.1:${t.port}`,
+    ':method': 'POST', ':path': t.path, ':scheme': t.tlsCa === undefined ? 'http' : 'https', ':authority': `127.0.0.1:${t.port}`,
     'content-type': 'application/grpc', te: 'trailers', 'grpc-accept-encoding': 'identity', 'user-agent': 'sluice-bench',
   };
   let next = 0;
