@@ -1,5 +1,6 @@
 import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RateLimiter, Sampler } from '@sluice/flowcontrol';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
+import { buildLoadScheduler } from './load-scheduler.js';
 import type { ComponentBuilder, ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 
 /** The local token-bucket store, with the component's max idle time. */
@@ -95,10 +96,11 @@ export const buildClassifier: ComponentBuilder = (published): LiveComponent => {
   };
 };
 
-/** The builders of the kinds this lib enforces; load_scheduler comes with the scheduler. */
+/** The builders of the kinds this lib enforces. */
 export const DEFAULT_BUILDERS: ComponentBuilders = {
   rate_limiter: buildRateLimiter,
   sampler: buildSampler,
   classifier: buildClassifier,
   flux_meter: buildFluxMeter,
+  load_scheduler: buildLoadScheduler,
 };

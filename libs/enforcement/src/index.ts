@@ -3,3 +3,4 @@ export { PolicyEnforcement, type PolicyEnforcementOptions, type EnforcedComponen
 export { buildRateLimiter, buildSampler, buildClassifier, buildFluxMeter, localTokenBucketStore, DEFAULT_BUILDERS } from './builders.js';
 export type { LiveComponent, ComponentBuilder, ComponentBuilders, BuildContext, TokenBucketStoreFactory } from './live-component.js';
 export { parseComponent, parseDecision, type Parsed } from './parse-published.js';
+export { buildLoadScheduler } from './load-scheduler.js';

@@ -1,4 +1,5 @@
 import type { FlowComponent, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import type { Registry } from 'prom-client';
 import type { PublishedComponent, PublishedDecision, PublishedRateLimiter } from '@sluice/policies';
 
 /** A component built from its published configuration, registered in the engine and updated in place. */
@@ -10,6 +11,8 @@ export interface LiveComponent {
    * the component (another kind), changing nothing.
    */
   setDecision(decision: PublishedDecision | undefined): void;
+  /** Called once after the component is unregistered (a scheduler turns its waiting flows away). */
+  dispose?(): void;
 }
 
 /** Makes the token-bucket store of a published rate limiter (the local store by default; later the distributed cache). */
@@ -17,6 +20,8 @@ export type TokenBucketStoreFactory = (params: TokenBucketParams, component: Pub
 
 export interface BuildContext {
   tokenBucketStore: TokenBucketStoreFactory;
+  /** Where components register their metrics (the agent's registry). */
+  registry?: Registry;
 }
 
 /** Builds the live component of one kind; throws (an InvalidArgumentError, say) for a configuration it cannot use. */

@@ -183,7 +183,7 @@ export class PolicyEnforcement {
     }
     let live: LiveComponent;
     try {
-      live = builder(published, { tokenBucketStore: this.storeFactory });
+      live = builder(published, { tokenBucketStore: this.storeFactory, ...(this.o.registry !== undefined ? { registry: this.o.registry } : {}) });
     } catch (err) {
       return this.refuseConfig(id, raw, message(err));
     }
@@ -202,7 +202,7 @@ export class PolicyEnforcement {
       for (const u of undo) u();
       return this.refuseConfig(id, raw, message(err));
     }
-    return { raw, published, live, unregister: () => { for (const u of undo) u(); }, decisionRaw: undefined, decision: undefined };
+    return { raw, published, live, unregister: () => { for (const u of undo) u(); live.dispose?.(); }, decisionRaw: undefined, decision: undefined };
   }
 
   private applyDecision(id: string, e: Entry): void {
