@@ -62,10 +62,15 @@ export class AdmissionWebhook {
     return this.answer(status, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason: 'BadRequest', code: status }, 'invalid', reason);
   }
 
+  /** Answers a body the route stopped reading at `bytes` (more than MAX_ADMISSION_BYTES). */
+  tooLarge(bytes: number): AdmissionAnswer {
+    return this.invalid('too_large', `the review is more than ${Math.max(bytes, MAX_ADMISSION_BYTES)} bytes (limit ${MAX_ADMISSION_BYTES})`, 413);
+  }
+
   /** Answers one request body. `namespaceEnabled`: it came through the labelled-namespace webhook. */
   review(body: Buffer | string | undefined, namespaceEnabled: boolean): AdmissionAnswer {
     const size = body === undefined ? 0 : Buffer.byteLength(body);
-    if (size > MAX_ADMISSION_BYTES) return this.invalid('too_large', `the review is ${size} bytes, more than ${MAX_ADMISSION_BYTES}`, 413);
+    if (size > MAX_ADMISSION_BYTES) return this.tooLarge(size);
     if (size === 0) return this.invalid('empty', 'the request has no body');
     let review: unknown;
     try {
