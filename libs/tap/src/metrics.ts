@@ -53,9 +53,16 @@ export function createTapMetrics(registry: Registry): TapMetrics {
   for (const d of ['accepted', 'rejected', 'fail_open', 'fail_closed'] as const) requests.inc({ decision: d }, 0);
   for (const r of ['unavailable', 'deadline', 'error'] as const) failOpen.inc({ reason: r }, 0);
   for (const r of ['connect', 'timeout', 'reset', 'bad_response'] as const) upstreamErrors.inc({ reason: r }, 0);
+  // Children bound once: no label hashing on every request.
+  const byDecision = {
+    accepted: requests.labels('accepted'),
+    rejected: requests.labels('rejected'),
+    fail_open: requests.labels('fail_open'),
+    fail_closed: requests.labels('fail_closed'),
+  };
   return {
     registry,
-    request: (decision) => requests.inc({ decision }),
+    request: (decision) => byDecision[decision].inc(),
     failOpen: (reason) => failOpen.inc({ reason }),
     checkDuration: (seconds) => checkDuration.observe(seconds),
     upstreamError: (reason) => upstreamErrors.inc({ reason }),

@@ -72,3 +72,20 @@ test('a late answer after the check timeout is dropped; the next check on the sa
   assert.deepEqual(next.kind === 'answer' ? next.response.ok_response?.headers : [], [{ key: 'n', value: '0' }]);
   assert.equal(agent.calls.streams, 1);
 });
+
+test('checks with different timeouts on one stream each fail at their own deadline, answered ones are unaffected', async (t) => {
+  const agent = await startCannedAgent((r) => ({ response: { ok_response: { headers: [] } }, delayMs: r.request.path === '/fast' ? 0 : 5000 }));
+  t.after(() => agent.close());
+  const client = new CheckHttpClient(agent.address);
+  t.after(() => client.close());
+  assert.equal((await client.check(request('/fast'), 2000)).kind, 'answer');
+  const started = Date.now();
+  const settled = (p: Promise<unknown>): Promise<number> => p.then(() => Date.now() - started);
+  const long = settled(client.check(request('/slow-long'), 900));
+  const short = settled(client.check(request('/slow-short'), 150));
+  const fast = client.check(request('/fast'), 2000);
+  assert.equal((await fast).kind, 'answer');
+  const [shortMs, longMs] = await Promise.all([short, long]);
+  assert.ok(shortMs >= 140 && shortMs < 600, `the short check settled after ${shortMs} ms`);
+  assert.ok(longMs >= 880 && longMs < 1800, `the long check settled after ${longMs} ms`);
+});

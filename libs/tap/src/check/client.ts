@@ -70,14 +70,8 @@ export class CheckHttpClient {
     if (stream === undefined) return unaryCheck(this.#unary, request, deadline);
     return new Promise((resolve) => {
       const id = this.#nextId++;
-      const check: PendingCheck = { request, deadline, resolve, timer: undefined };
-      check.timer = setTimeout(() => {
-        if (stream.take(id) !== undefined) resolve(failed('deadline', new Error(`no answer from the agent within ${timeoutMs} ms`)));
-      }, timeoutMs);
-      if (!stream.send(id, check)) {
-        clearTimeout(check.timer);
-        resolve(failed('unavailable', new Error('the check stream has ended')));
-      }
+      const check: PendingCheck = { request, deadline, timeoutMs, resolve };
+      if (!stream.send(id, check)) resolve(failed('unavailable', new Error('the check stream has ended')));
     });
   }
 
@@ -115,19 +109,13 @@ export class CheckHttpClient {
     if (end.status.code === grpc.status.UNIMPLEMENTED) {
       // An agent without the stream: ask the same questions unary, and keep to unary for a while.
       this.#streamAfter = Date.now() + this.#probeMs;
-      for (const check of end.unanswered) {
-        clearTimeout(check.timer);
-        void unaryCheck(this.#unary, check.request, check.deadline).then(check.resolve);
-      }
+      for (const check of end.unanswered) void unaryCheck(this.#unary, check.request, check.deadline).then(check.resolve);
       return;
     }
     this.#retryLater(end.answered);
     const reason = end.status.code === grpc.status.OK || end.status.code === grpc.status.CANCELLED ? 'unavailable' : failOpenReason(end.status);
     const error = new Error(`the check stream ended: ${end.status.code} ${end.status.details}`);
-    for (const check of end.unanswered) {
-      clearTimeout(check.timer);
-      check.resolve(failed(reason, error));
-    }
+    for (const check of end.unanswered) check.resolve(failed(reason, error));
   }
 
   /** Backoff before the next stream: from the initial wait after a stream that answered, doubling while they do not. */
