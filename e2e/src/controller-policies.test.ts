@@ -221,13 +221,18 @@ test('etcd stopped for 3 × lease_ttl: the controller stays up, keeps evaluating
   assert.equal((await call(c, 'POST', '/v1/policies/away', { policy: limiter({ signal_name: 'CAP' }, undefined, [variable('CAP', 4)]) })).status, 200);
   await until(async () => (await decision(etcd, 'away'))?.bucket_capacity === 4, 2000, 'published');
   await etcd.stop();
+  const stoppedAt = Date.now();
   // Readiness names etcd's state (the etcd check reports it without taking the controller out of service).
   const etcdCheck = async (): Promise<{ details?: { state?: string } } | undefined> =>
     ((await call(c, 'GET', '/v1/status/system/readiness')).body.checks as Record<string, { details?: { state?: string } }> | undefined)?.['readiness/service/etcd'];
   await until(async () => (await etcdCheck())?.details?.state === 'unavailable', 10_000, 'readiness shows etcd away');
   // The circuit keeps running in memory: a new value while etcd is away.
   assert.equal((await call(c, 'POST', '/v1/policies/away/variables/CAP', { value: 11 })).status, 200);
-  await new Promise((r) => setTimeout(r, 6000));
+  // A write that cannot be stored is refused whole (503), not half-done.
+  const refused = await call(c, 'POST', '/v1/policies/while-away', { policy: limiter(constant(1)) });
+  assert.equal(refused.status, 503, JSON.stringify(refused.body));
+  // etcd stays away for 3 × lease_ttl (the controller's lease expires on the way).
+  await new Promise((r) => setTimeout(r, Math.max(0, 3 * 2000 - (Date.now() - stoppedAt))));
   assert.equal(c.child.exitCode, null, 'still running');
   assert.equal((await call(c, 'GET', '/v1/status/system/liveness')).status, 200, 'liveness does not depend on etcd');
   assert.equal((await call(c, 'GET', '/v1/policies/away')).body.status, 'running');
@@ -235,4 +240,5 @@ test('etcd stopped for 3 × lease_ttl: the controller stays up, keeps evaluating
   await until(async () => (await decision(etcd, 'away'))?.bucket_capacity === 11, 15_000, 'republished after etcd returned');
   assert.ok((await etcdPrefix(etcd, 'sluice/config/default/away/')).size === 1, 'config key back');
   await until(async () => (await etcdCheck())?.details?.state === 'connected', 10_000, 'readiness shows etcd back');
+  assert.equal((await call(c, 'GET', '/v1/policies/while-away')).status, 404, 'the refused policy does not exist');
 });

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@sluice/config';
-import { createPolicyController } from '@sluice/controller';
+import { createPolicyController, settledReadinessJob } from '@sluice/controller';
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
@@ -14,7 +14,7 @@ let exitCode: number;
 try {
   const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry });
   // Readiness shows etcd's state; liveness does not depend on it (etcd away never stops the controller).
-  runtime.addReadinessJob(etcdReadinessJob(etcd));
+  runtime.addReadinessJob(settledReadinessJob(etcd, etcdReadinessJob(etcd)));
   const policies = createPolicyController({
     config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger,
   });

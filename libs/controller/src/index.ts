@@ -17,3 +17,4 @@ export { registerPolicyService } from './register-policy-service.js';
 export { policyServiceDefinition, policyServiceImpl, POLICY_SERVICE_NAME } from './policy-grpc.js';
 export { policyGatewayRoutes, POLICIES_PATH, POLICY_PATH, DECISIONS_PATH, VARIABLE_PATH } from './policy-routes.js';
 export { RunningPolicy, type PolicySource } from './running-policy.js';
+export { settledReadinessJob, SETTLE_WAIT_MS } from './settled-readiness.js';

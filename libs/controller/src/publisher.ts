@@ -103,7 +103,6 @@ export class Publisher {
 
   /** One pass over the differences; answers true when some write failed. */
   private async flushOnce(): Promise<boolean> {
-    let failed = false;
     const puts = [...this.desired].filter(([k, d]) => this.written.get(k)?.value !== d.value);
     const deletes = [...this.written].filter(([k]) => !this.desired.has(k));
     for (const [key, d] of puts) {
@@ -112,10 +111,11 @@ export class Publisher {
         this.written.set(key, d);
         this.metrics.publications.inc({ kind: d.kind, operation: 'put' });
       } catch (err) {
-        failed = true;
+        // etcd is likely away: stop this pass (each call would wait for its own timeout) and retry later.
         this.failure(d.kind, 'put', key, err);
+        return true;
       }
-      if (this.closed) return failed;
+      if (this.closed) return false;
     }
     for (const [key, w] of deletes) {
       if (this.desired.has(key)) continue;
@@ -124,12 +124,12 @@ export class Publisher {
         if (!this.desired.has(key)) this.written.delete(key);
         this.metrics.publications.inc({ kind: w.kind, operation: 'delete' });
       } catch (err) {
-        failed = true;
         this.failure(w.kind, 'delete', key, err);
+        return true;
       }
-      if (this.closed) return failed;
+      if (this.closed) return false;
     }
-    return failed;
+    return false;
   }
 
   private failure(kind: PublicationKind, operation: 'put' | 'delete', key: string, err: unknown): void {

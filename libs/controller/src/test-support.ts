@@ -52,9 +52,15 @@ export class MemoryEtcd implements ControllerEtcd {
 }
 
 /** A loopback HTTP server answering /api/v1/query like Prometheus with what `answer` says. */
-export async function fakePrometheus(answer: (query: string) => { status?: number; body: unknown; delayMs?: number }): Promise<{ url: string; queries: string[]; close(): Promise<void> }> {
+export async function fakePrometheus(answer: (query: string) => { status?: number; body: unknown; delayMs?: number }): Promise<{ url: string; queries: string[]; mostOpen(): number; close(): Promise<void> }> {
   const queries: string[] = [];
+  let open = 0;
+  let most = 0;
   const server = http.createServer((req, res) => {
+    // Requests open at once, as the client sees them (a request it abandons closes).
+    open++;
+    most = Math.max(most, open);
+    res.once('close', () => { open--; });
     let data = '';
     req.on('data', (c: Buffer) => { data += c.toString(); });
     req.on('end', () => {
@@ -70,6 +76,7 @@ export async function fakePrometheus(answer: (query: string) => { status?: numbe
   return {
     url: `http://127.0.0.1:${port}`,
     queries,
+    mostOpen: () => most,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
