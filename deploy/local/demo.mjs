@@ -1,20 +1,34 @@
 #!/usr/bin/env node
-// The local demo: a controller, an agent (static service discovery, local rate
-// limiters), a demo workload, the traffic tap in front of it, and a load
-// generator with a few kinds of users. It then runs previews with label
-// filters and prints the samples. Interactive: runs until Ctrl-C. With CI set
-// or without a terminal: stops by itself after printing.
+// The local demo: real etcd and Prometheus, the controller, two agents of one
+// agent group, each with a traffic tap in front of its own demo workload, and
+// a load generator with three users (one of them heavy). It applies a
+// rate-limit policy keyed on the `user` header through the controller's API,
+// prints accepted and rejected requests per user before and after, a preview
+// of the ingress control point narrowed by a label filter, and where to look.
+//
+// Interactive (a terminal, CI not set): runs until Ctrl-C. Otherwise it stops
+// by itself after printing, exit 0, with everything it started stopped.
+// SLUICE_DEMO_DIR names the working directory (default: a new temporary one);
+// SLUICE_ETCD_BIN and SLUICE_PROMETHEUS_BIN override the binaries.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('.', import.meta.url).pathname;
-const work = mkdtempSync(join(tmpdir(), 'sluice-demo-'));
-const interactive = process.stdout.isTTY && process.stdin.isTTY && !process.env.CI;
+const work = process.env.SLUICE_DEMO_DIR ?? mkdtempSync(join(tmpdir(), 'sluice-demo-'));
+mkdirSync(work, { recursive: true });
+const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY && !process.env.CI);
+const etcdBin = process.env.SLUICE_ETCD_BIN ?? '/usr/bin/etcd';
+const promBin = process.env.SLUICE_PROMETHEUS_BIN ?? '/usr/bin/prometheus';
+const POLICY_FILE = 'deploy/examples/rate-limit.yaml';
+const FLUX_FILE = 'deploy/local/flux-meter.yaml';
+/** Started processes, in start order; stopped in reverse. */
 const children = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function step(text) { console.log(`\n== ${text}`); }
 
@@ -26,127 +40,292 @@ async function freePort() {
   });
 }
 
-function start(name, cmd, args, env = {}) {
+/** Distinct free loopback ports. */
+async function freePorts(n) {
+  const ports = new Set();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Spawns a process with its output in `<work>/<name>.log`; `onLine` also sees its stdout lines. */
+function start(name, cmd, args, { env = {}, onLine } = {}) {
   const log = join(work, `${name}.log`);
   const fd = openSync(log, 'a');
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', onLine ? 'pipe' : fd, fd] });
+  if (onLine) {
+    let pending = '';
+    child.stdout.on('data', (d) => {
+      writeFileSync(log, d, { flag: 'a' });
+      pending += d.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const l of lines) onLine(l);
+    });
+  }
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   child.on('exit', (code, signal) => { if (!stopping) console.log(`${name} exited (${code ?? signal}); see ${log}`); });
-  children.push({ name, child });
+  child.on('error', (err) => console.log(`${name}: ${err.message}`));
+  children.push({ name, child, exited });
   return child;
 }
 
-async function waitFor(name, url, timeoutMs = 20_000) {
+async function waitFor(name, url, timeoutMs = 90_000, ok = (r) => r.ok) {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     try {
-      const r = await fetch(url);
-      if (r.ok) return;
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const passed = await ok(r);
+      if (!r.bodyUsed) await r.arrayBuffer();
+      if (passed) return;
     } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   throw new Error(`${name} did not become ready at ${url} within ${timeoutMs} ms (logs in ${work})`);
 }
 
-async function post(url, body) {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
+async function call(method, url, body) {
+  const r = await fetch(url, {
+    method,
+    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(40_000),
+  });
+  const text = await r.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = text; }
+  return { status: r.status, body: json };
 }
 
 let stopping = false;
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  for (const { child } of children.reverse()) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1500));
-  for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  console.log(`logs and effective configuration are kept in ${work}`);
+  // Reverse start order: traffic first, etcd last (the controller and agents revoke their leases).
+  for (const { child, exited } of [...children].reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  for (const data of ['etcd-data', 'prometheus-data']) rmSync(join(work, data), { recursive: true, force: true });
+  console.log(`everything the demo started is stopped; logs and configuration are kept in ${work}`);
   process.exit(code);
 }
 process.on('SIGINT', () => { console.log('\nstopping…'); void stopAll(0); });
+process.on('SIGTERM', () => void stopAll(0));
 // However the demo ends (even a broken pipe), it leaves no process behind.
 process.on('exit', () => { for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
 process.stdout.on('error', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+
+/** The latest cumulative counts the load generator printed (user → status → n). */
+let latestCounts = {};
+const snapshot = () => JSON.parse(JSON.stringify(latestCounts));
+
+/** Prints sent, accepted (2xx), rejected (429) and other answers per user between two snapshots. */
+function printCounts(title, before, after, seconds) {
+  console.log(`${title} (${seconds.toFixed(1)} s)`);
+  console.log(`  ${'user'.padEnd(10)} ${'sent'.padStart(6)} ${'accepted'.padStart(9)} ${'rejected'.padStart(9)} ${'other'.padStart(6)}`);
+  const rows = {};
+  for (const user of Object.keys(after)) {
+    const diff = (key) => (after[user]?.[key] ?? 0) - (before[user]?.[key] ?? 0);
+    const keys = Object.keys(after[user]);
+    const sent = keys.reduce((n, k) => n + diff(k), 0);
+    const accepted = keys.filter((k) => /^2\d\d$/.test(k)).reduce((n, k) => n + diff(k), 0);
+    const rejected = diff('429');
+    rows[user] = { sent, accepted, rejected };
+    console.log(`  ${user.padEnd(10)} ${String(sent).padStart(6)} ${String(accepted).padStart(9)} ${String(rejected).padStart(9)} ${String(sent - accepted - rejected).padStart(6)}`);
+  }
+  return rows;
+}
+
+/** Counts over `ms` of traffic from now. */
+async function measure(title, ms) {
+  const before = snapshot();
+  const t0 = Date.now();
+  await sleep(ms);
+  await sleep(1100); // the load generator's next report includes the window's last answers
+  return printCounts(title, before, snapshot(), (Date.now() - t0 - 1100) / 1000);
+}
+
+function policySpec(file) {
+  const doc = parseYaml(readFileSync(join(root, file), 'utf8'));
+  return { name: doc.metadata.name, spec: doc.spec };
+}
 
 try {
-  const [agentPort, controllerPort, appPort, tapPort, tapAdmin] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  step(`working directory ${work} (process logs are kept there)`);
-  // etcd and Prometheus are named because the key trees require them; policies
-  // through etcd are not part of this demo yet.
-  const common = { log: { level: 'info' } };
-  writeFileSync(join(work, 'agent.yaml'), JSON.stringify({
-    ...common,
-    server: { listener: { addr: `127.0.0.1:${agentPort}` } },
-    etcd: { endpoints: ['http://127.0.0.1:2379'] },
-    service_discovery: { static: { entities: [{ ip_address: '127.0.0.1', uid: 'demo-app-0', name: 'demo-app-0', namespace: 'demo', services: ['demo-app.demo.svc.cluster.local'] }] } },
-  }, null, 2));
+  for (const [what, bin] of [['etcd', etcdBin], ['prometheus', promBin]]) {
+    if (!existsSync(bin)) throw new Error(`${what} is not installed at ${bin}: run \`make setup\` (as root it installs the Debian package), or set SLUICE_${what.toUpperCase()}_BIN`);
+  }
+  const [etcdPort, etcdPeer, promPort, controllerPort, agentA, agentB, appA, appB, tapA, tapB, adminA, adminB, dcA, dcB, mlA, mlB] = await freePorts(16);
+  const agents = [
+    { name: 'agent-a', port: agentA, app: appA, tap: tapA, admin: adminA, dc: dcA, ml: mlA },
+    { name: 'agent-b', port: agentB, app: appB, tap: tapB, admin: adminB, dc: dcB, ml: mlB },
+  ];
+  step(`working directory ${work} (every process's log is kept there)`);
+
+  step('starting etcd and Prometheus');
+  const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+  start('etcd', etcdBin, [
+    '--name', 'sluice-demo', '--data-dir', join(work, 'etcd-data'),
+    '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl,
+    '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`,
+    '--initial-cluster', `sluice-demo=http://127.0.0.1:${etcdPeer}`, '--log-level', 'warn', '--logger', 'zap',
+  ]);
+  const scrapeTargets = [controllerPort, agentA, agentB].map((p) => `127.0.0.1:${p}`);
+  writeFileSync(join(work, 'prometheus.yml'), [
+    'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s', 'scrape_configs:',
+    '  - job_name: sluice', '    scrape_interval: 1s', '    scrape_timeout: 900ms', '    static_configs:',
+    `      - targets: ${JSON.stringify(scrapeTargets)}`, '',
+  ].join('\n'));
+  const promUrl = `http://127.0.0.1:${promPort}`;
+  start('prometheus', promBin, [
+    `--config.file=${join(work, 'prometheus.yml')}`, `--storage.tsdb.path=${join(work, 'prometheus-data')}`,
+    `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn', '--storage.tsdb.retention.time=1h',
+  ]);
+  await waitFor('etcd', `${etcdUrl}/health`, 60_000, async (r) => (await r.json()).health === 'true');
+  await waitFor('prometheus', `${promUrl}/-/ready`);
+  console.log(`etcd        ${etcdUrl}  (data in ${join(work, 'etcd-data')})`);
+  console.log(`prometheus  ${promUrl}  (scrapes ${scrapeTargets.join(', ')} every 1 s)`);
+
+  const common = { log: { level: 'info' }, etcd: { endpoints: [etcdUrl] } };
+  for (const a of agents) {
+    writeFileSync(join(work, `${a.name}.yaml`), JSON.stringify({
+      ...common,
+      server: { listener: { addr: `127.0.0.1:${a.port}` } },
+      agent_info: { agent_group: 'default' },
+      dist_cache: { bind_addr: `127.0.0.1:${a.dc}`, memberlist_bind_addr: `127.0.0.1:${a.ml}` },
+      service_discovery: { static: { entities: [{ ip_address: '127.0.0.1', uid: 'demo-app-0', name: 'demo-app-0', namespace: 'demo', services: ['demo-app.demo.svc.cluster.local'] }] } },
+    }, null, 2));
+  }
   writeFileSync(join(work, 'controller.yaml'), JSON.stringify({
     ...common,
     server: { listener: { addr: `127.0.0.1:${controllerPort}` } },
-    etcd: { endpoints: ['http://127.0.0.1:2379'] },
-    prometheus: { address: 'http://127.0.0.1:9090' },
+    prometheus: { address: promUrl },
   }, null, 2));
 
-  step('effective configuration (sluice-agent --print-config; the full trees are saved beside the logs)');
-  for (const [name, bin] of [['agent', 'bin/sluice-agent'], ['controller', 'bin/sluice-controller']]) {
+  step('effective configuration (--print-config; the full trees are saved beside the logs)');
+  for (const [name, bin] of [['agent-a', 'bin/sluice-agent'], ['controller', 'bin/sluice-controller']]) {
     const r = spawnSync(join(root, bin), ['--config', join(work, `${name}.yaml`), '--print-config'], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${bin} --print-config failed: ${r.stderr}`);
     writeFileSync(join(work, `${name}.effective.json`), r.stdout);
     const c = JSON.parse(r.stdout);
-    const summary = name === 'agent'
-      ? `listener ${c.server.listener.addr}, agent_group ${c.agent_info.agent_group}, preview enabled ${c.flow_control.preview_service.enabled}, `
-        + `${c.service_discovery.static.entities.length} static entity, http write_timeout ${c.server.http.write_timeout}, log ${c.log.level}`
-      : `listener ${c.server.listener.addr}, cr_watcher enabled ${c.policies.cr_watcher.enabled}, prometheus ${c.prometheus.address}, log ${c.log.level}`;
-    console.log(`${name.padEnd(10)}  ${summary}  (${Object.keys(c).length} top-level keys: ${join(work, `${name}.effective.json`)})`);
+    const summary = name === 'controller'
+      ? `listener ${c.server.listener.addr}, etcd ${c.etcd.endpoints.join(',')} (namespace ${c.etcd.namespace}), prometheus ${c.prometheus.address}, cr_watcher ${c.policies.cr_watcher.enabled}`
+      : `listener ${c.server.listener.addr}, agent_group ${c.agent_info.agent_group}, etcd ${c.etcd.endpoints.join(',')}, preview ${c.flow_control.preview_service.enabled}`;
+    console.log(`${name.padEnd(10)}  ${summary}  (${join(work, `${name}.effective.json`)})`);
   }
 
-  step('starting the controller, the agent, the demo workload and the tap');
+  step('starting the controller, two agents (group "default"), two demo workloads and a tap in front of each');
   start('controller', join(root, 'bin/sluice-controller'), ['--config', join(work, 'controller.yaml')]);
-  start('agent', join(root, 'bin/sluice-agent'), ['--config', join(work, 'agent.yaml'), '--local-limiters', join(here, 'limiters.yaml')]);
-  start('demo-app', process.execPath, [join(here, 'demo-app.mjs'), String(appPort)]);
-  start('tap', join(root, 'bin/sluice-tap'), ['--listen', `127.0.0.1:${tapPort}`, '--upstream', `http://127.0.0.1:${appPort}`, '--agent', `127.0.0.1:${agentPort}`, '--control-point', 'ingress', '--admin', `127.0.0.1:${tapAdmin}`]);
-  await waitFor('controller', `http://127.0.0.1:${controllerPort}/v1/status/system/readiness`);
-  await waitFor('agent', `http://127.0.0.1:${agentPort}/v1/status/system/readiness`);
-  await waitFor('demo-app', `http://127.0.0.1:${appPort}/healthz`);
-  await waitFor('tap', `http://127.0.0.1:${tapAdmin}/healthz`);
-  console.log(`controller  http://127.0.0.1:${controllerPort}  (gRPC + HTTP)`);
-  console.log(`agent       http://127.0.0.1:${agentPort}  (gRPC + HTTP)`);
-  console.log(`demo-app    http://127.0.0.1:${appPort}`);
-  console.log(`tap         http://127.0.0.1:${tapPort} -> demo-app  (metrics at http://127.0.0.1:${tapAdmin}/metrics)`);
+  for (const a of agents) {
+    start(a.name, join(root, 'bin/sluice-agent'), ['--config', join(work, `${a.name}.yaml`)]);
+    start(`demo-app-${a.name.slice(-1)}`, process.execPath, [join(here, 'demo-app.mjs'), String(a.app)]);
+    start(`tap-${a.name.slice(-1)}`, join(root, 'bin/sluice-tap'), ['--listen', `127.0.0.1:${a.tap}`, '--upstream', `http://127.0.0.1:${a.app}`,
+      '--agent', `127.0.0.1:${a.port}`, '--control-point', 'ingress', '--admin', `127.0.0.1:${a.admin}`]);
+  }
+  const controller = `http://127.0.0.1:${controllerPort}`;
+  await waitFor('controller', `${controller}/v1/status/system/readiness`);
+  for (const a of agents) {
+    await waitFor(a.name, `http://127.0.0.1:${a.port}/v1/status/system/readiness`);
+    await waitFor(`demo-app-${a.name.slice(-1)}`, `http://127.0.0.1:${a.app}/healthz`);
+    await waitFor(`tap-${a.name.slice(-1)}`, `http://127.0.0.1:${a.admin}/healthz`);
+  }
+  for (const a of agents) await waitFor(`${a.name} synced with etcd`, `http://127.0.0.1:${a.port}/v1/policies/enforced`, 30_000, async (r) => (await r.json()).synced === true);
+  console.log(`controller  ${controller}  (gRPC + HTTP: the policy API)`);
+  for (const a of agents) {
+    const x = a.name.slice(-1);
+    console.log(`${a.name.padEnd(10)}  http://127.0.0.1:${a.port}  (gRPC + HTTP)   tap-${x} http://127.0.0.1:${a.tap} -> demo-app-${x} http://127.0.0.1:${a.app}`);
+  }
 
-  step('sending traffic through the tap: alice (gold), bob (silver), two crawlers (free, 5 req/s each)');
-  start('load', process.execPath, [join(here, 'load.mjs'), `http://127.0.0.1:${tapPort}`, '40']);
-  await new Promise((r) => setTimeout(r, 1500));
+  step('traffic through both taps, 72 requests/s: alice (gold) and bob (silver) 6/s each, crawler-7 (free) 60/s');
+  start('load', process.execPath, [join(here, 'load.mjs'), agents.map((a) => `http://127.0.0.1:${a.tap}`).join(','), '72', '0', '1000'], {
+    onLine: (line) => { if (line.startsWith('counts ')) { try { latestCounts = JSON.parse(line.slice(7).replace(/ skipped \d+$/, '')); } catch { /* partial line */ } } },
+  });
+  await sleep(1500);
+  await measure('before any policy: requests per user, both taps', 4000);
 
-  const base = `http://127.0.0.1:${agentPort}/v1/flowcontrol`;
-  step(`control points the agent has seen: GET ${base}/controlpoints`);
-  console.log(JSON.stringify(await (await fetch(`${base}/controlpoints`)).json(), null, 2));
+  const flux = policySpec(FLUX_FILE);
+  const limit = policySpec(POLICY_FILE);
+  step(`applying two policies through the controller's API: POST ${controller}/v1/policies/{name} {"policy": <spec>}`);
+  const fluxReply = await call('POST', `${controller}/v1/policies/${flux.name}`, { policy: flux.spec });
+  console.log(`${flux.name} (${FLUX_FILE}, a flux meter timing every ingress flow): status ${fluxReply.status}`);
+  if (fluxReply.status !== 200) throw new Error(`POST ${flux.name} answered ${fluxReply.status}: ${JSON.stringify(fluxReply.body)}`);
+  const limiter = limit.spec.circuit.components[0].flow_control.rate_limiter;
+  console.log(`${limit.name} (${POLICY_FILE}): ${limiter.in_ports.fill_amount.constant_signal.value} requests per ${limiter.parameters.interval} `
+    + `per value of ${limiter.parameters.label_key}, bursts of ${limiter.in_ports.bucket_capacity.constant_signal.value}, on control point ingress`);
+  const applied = Date.now();
+  const limitReply = await call('POST', `${controller}/v1/policies/${limit.name}`, { policy: limit.spec });
+  console.log(`${limit.name}: status ${limitReply.status}, hash ${String(limitReply.body.hash).slice(0, 12)}…, components ${JSON.stringify(limitReply.body.components)}`);
+  if (limitReply.status !== 200) throw new Error(`POST ${limit.name} answered ${limitReply.status}`);
+  for (const a of agents) {
+    await waitFor(`${a.name} enforcing ${limit.name}`, `http://127.0.0.1:${a.port}/v1/policies/enforced`, 15_000,
+      async (r) => (await r.json()).components.some((c) => c.policy_name === limit.name));
+  }
+  console.log(`both agents list ${limit.name} in GET /v1/policies/enforced ${Date.now() - applied} ms after the POST`);
+  console.log('(a kubectl user applies the same file instead: see "with kubectl" below)');
 
-  step(`preview of 2 HTTP requests of gold users: POST ${base}/preview/http_requests/ingress?samples=2`);
-  const filter = { match_labels: { 'http.request.header.user_tier': 'gold' } };
+  await sleep(500);
+  const after = await measure('with the policy: requests per user, both taps (each agent keeps its own buckets: 10/s per user per agent after a burst of 20)', 6000);
+  const limited = Object.entries(after).filter(([, r]) => r.rejected > 0).map(([u]) => u);
+  console.log(limited.length > 0 ? `rejected with 429: ${limited.join(', ')}` : 'no user was rejected (see the agents\' logs)');
+
+  const agentBase = `http://127.0.0.1:${agentA}`;
+  step(`preview of the ingress control point on agent-a, narrowed to crawler-7's POSTs: POST ${agentBase}/v1/flowcontrol/preview/http_requests/ingress?samples=1`);
+  const filter = { match_labels: { 'http.request.header.user': 'crawler-7', 'http.method': 'POST' } };
   console.log(`filter: ${JSON.stringify(filter)}`);
-  const http = await post(`${base}/preview/http_requests/ingress?samples=2`, filter);
-  console.log(`status ${http.status}`);
-  console.log(JSON.stringify(http.body, null, 2));
+  const preview = await call('POST', `${agentBase}/v1/flowcontrol/preview/http_requests/ingress?samples=1`, filter);
+  console.log(`status ${preview.status}`);
+  console.log(JSON.stringify(preview.body, null, 2));
 
-  step(`preview of the flow labels of crawler POSTs: POST ${base}/preview/labels/ingress?samples=1`);
-  const labelsFilter = { expression: { all: { of: [{ label_matches: { label: 'http.request.header.user_agent', regex: '^crawler/' } }, { label_equals: { label: 'http.method', value: 'POST' } }] } } };
-  console.log(`filter: ${JSON.stringify(labelsFilter)}`);
-  const labels = await post(`${base}/preview/labels/ingress?samples=1`, labelsFilter);
-  console.log(`status ${labels.status}`);
-  console.log(JSON.stringify(labels.body, null, 2));
+  step(`flow labels of gold users (what label_key and label_matcher can use): POST ${agentBase}/v1/flowcontrol/preview/labels/ingress?samples=1`);
+  const labels = await call('POST', `${agentBase}/v1/flowcontrol/preview/labels/ingress?samples=1`, { match_labels: { 'http.request.header.user_tier': 'gold' } });
+  console.log(`status ${labels.status}: ${JSON.stringify(labels.body)}`);
 
-  step('a bad filter is refused with the path of the field at fault');
-  const bad = await post(`${base}/preview/http_requests/ingress`, { match_expressions: [{ key: 'user', operator: 'Within' }] });
-  console.log(`status ${bad.status}: ${JSON.stringify(bad.body)}`);
+  step('a bad policy is refused with the path of the field at fault, and nothing else changes');
+  const bad = structuredClone(limit.spec);
+  bad.circuit.components[0].flow_control.rate_limiter.in_ports.bucket_capacity.constant_signal.value = -1;
+  const refused = await call('POST', `${controller}/v1/policies/broken`, { policy: bad });
+  console.log(`status ${refused.status}: ${refused.body.message ?? JSON.stringify(refused.body)}`);
 
-  await new Promise((r) => setTimeout(r, 4000));
-  step('decisions so far (from the tap\'s metrics)');
-  const metrics = await (await fetch(`http://127.0.0.1:${tapAdmin}/metrics`)).text();
-  for (const line of metrics.split('\n')) if (line.startsWith('tap_requests_total')) console.log(line);
+  step('where to look');
+  const list = await call('GET', `${controller}/v1/policies`);
+  console.log(`GET ${controller}/v1/policies`);
+  for (const p of list.body.policies ?? []) console.log(`  ${p.name}: status ${p.status}, hash ${String(p.hash).slice(0, 12)}…`);
+  console.log(`GET ${controller}/v1/decisions/rate_limiter`);
+  const decisions = await call('GET', `${controller}/v1/decisions/rate_limiter`);
+  for (const d of decisions.body.decisions ?? []) console.log(`  ${d.key}: ${JSON.stringify(d.decision)}`);
+  console.log(`GET ${agentBase}/v1/policies/enforced`);
+  const enforced = await call('GET', `${agentBase}/v1/policies/enforced`);
+  console.log(`  agent_group ${enforced.body.agent_group}, etcd ${enforced.body.etcd_state}, synced ${enforced.body.synced}: `
+    + (enforced.body.components ?? []).map((c) => `${c.policy_name}/${c.component_id}`).join(', '));
+  console.log(`GET ${agentBase}/metrics (the flux meter's histogram, flux_meter_count lines):`);
+  const metrics = await (await fetch(`${agentBase}/metrics`)).text();
+  for (const line of metrics.split('\n').filter((l) => l.startsWith('flux_meter_count')).slice(0, 4)) console.log(`  ${line}`);
+  const query = 'sum by (flow_status, decision_type) (rate(flux_meter_count{flux_meter_name="demo-ingress"}[10s]))';
+  console.log(`Prometheus ${promUrl}/graph, e.g. ${query}:`);
+  let series = [];
+  const end = Date.now() + 15_000;
+  while (series.length === 0 && Date.now() < end) {
+    const r = await call('GET', `${promUrl}/api/v1/query?query=${encodeURIComponent(query)}`);
+    series = r.body?.data?.result ?? [];
+    if (series.length === 0) await sleep(1000);
+  }
+  for (const s of series) console.log(`  ${JSON.stringify(s.metric)} ${Number(s.value[1]).toFixed(1)}/s`);
+  if (series.length === 0) console.log('  (no samples yet)');
+
+  step('with kubectl instead of the API');
+  console.log([
+    'make kube-api                      # a test Kubernetes API server; prints its kubeconfig',
+    'export KUBECONFIG=.kube-api/kubeconfig',
+    'kubectl apply -f crds/ && kubectl apply -f deploy/examples/rate-limit.yaml',
+    'SLUICE_CONTROLLER_POLICIES_CR_WATCHER_ENABLED=true bin/sluice-controller --config <work>/controller.yaml',
+    'kubectl get policies               # status uploaded, or failed with the field at fault',
+    'Guide: docs/guides/policies.md; the language: docs/policies.md',
+  ].map((l) => `  ${l}`).join('\n'));
 
   if (interactive) {
-    step('running; the load generator prints a summary every 5 s to its log. Ctrl-C stops everything.');
+    step('running; the load generator writes its counts every second to load.log. Ctrl-C stops everything.');
     await new Promise(() => {});
   } else {
     step('done (not interactive): stopping everything');
