@@ -120,7 +120,8 @@ test('fail-open, upstream port by annotation, unnamed port, no annotations', () 
 });
 
 test('sidecar mode adds the agent with its config volume, and the tap talks to it on loopback', () => {
-  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'sidecar', SLUICE_INJECTOR_SIDECAR_AGENT_PORT: '8095' });
+  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'sidecar', SLUICE_INJECTOR_SIDECAR_AGENT_PORT: '8095',
+    SLUICE_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_ETCD_ENDPOINTS":"[\\"http://etcd:2379\\"]"}' });
   const p = pod({ 'sluice.dev/inject': 'true' }, { volumes: [{ name: 'data', emptyDir: {} }] });
   const out = patched(p, responseOf(webhook(o).review(review(p), false).body));
   const names = containers(out).map((c) => c.name);
@@ -128,6 +129,7 @@ test('sidecar mode adds the agent with its config volume, and the tap talks to i
   assert.equal((containers(out)[2].args as string[])[5], '127.0.0.1:8095');
   const agentEnv = containers(out)[1].env as Obj[];
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_SERVER_LISTENER_ADDR' && e.value === ':8095'));
+  assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_ETCD_ENDPOINTS' && e.value === '["http://etcd:2379"]'));
   assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config']);
   // Without volumes the list is created.
   const bare = pod({ 'sluice.dev/inject': 'true' });
@@ -219,4 +221,7 @@ test('injector options from the environment; bad values are refused naming the v
   assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '80a' }), /a port/);
   assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_IMAGE_PULL_POLICY: 'sometimes' }), /IMAGE_PULL_POLICY/);
   assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '8090' }), /both 8090/);
+  for (const bad of ['[]', '{', '{"a":"x"}', '{"SLUICE_AGENT_X":1}']) {
+    assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_SIDECAR_AGENT_ENV: bad }), /SIDECAR_AGENT_ENV/, bad);
+  }
 });

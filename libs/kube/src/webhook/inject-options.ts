@@ -20,18 +20,21 @@ export interface InjectOptions {
   sidecarAgentConfigMap: string;
   /** Default control point, overridden by the `sluice.dev/control-point` annotation. */
   controlPoint: string;
+  /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
+  sidecarAgentEnv: Record<string, string>;
 }
 
 export const DEFAULT_INJECT_OPTIONS: InjectOptions = {
   mode: 'daemonset',
-  tapImage: 'ghcr.io/sluice-dev/sluice-tap:0.1.0',
-  agentImage: 'ghcr.io/sluice-dev/sluice-agent:0.1.0',
+  tapImage: 'sluice/tap:0.1.0',
+  agentImage: 'sluice/agent:0.1.0',
   imagePullPolicy: 'IfNotPresent',
   tapPort: 8081,
   agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080',
   sidecarAgentPort: 8090,
   sidecarAgentConfigMap: 'sluice-agent-sidecar',
   controlPoint: 'ingress',
+  sidecarAgentEnv: {},
 };
 
 const ENV: Record<keyof InjectOptions, string> = {
@@ -44,6 +47,7 @@ const ENV: Record<keyof InjectOptions, string> = {
   sidecarAgentPort: 'SLUICE_INJECTOR_SIDECAR_AGENT_PORT',
   sidecarAgentConfigMap: 'SLUICE_INJECTOR_SIDECAR_AGENT_CONFIGMAP',
   controlPoint: 'SLUICE_INJECTOR_CONTROL_POINT',
+  sidecarAgentEnv: 'SLUICE_INJECTOR_SIDECAR_AGENT_ENV',
 };
 
 /** The variable of each option (documented in the controller chart). */
@@ -79,6 +83,21 @@ export function injectOptionsFromEnv(env: NodeJS.ProcessEnv): InjectOptions {
   for (const k of ['tapImage', 'agentImage', 'agentAddress', 'sidecarAgentConfigMap', 'controlPoint'] as const) {
     const v = get(k);
     if (v !== undefined) o[k] = v;
+  }
+  const extra = get('sidecarAgentEnv');
+  if (extra !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(extra);
+    } catch {
+      parsed = undefined;
+    }
+    const isMap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+    const entries = isMap ? Object.entries(parsed as Record<string, unknown>) : [];
+    if (!isMap || entries.some(([k, v]) => typeof v !== 'string' || !/^[A-Z_][A-Z0-9_]*$/.test(k))) {
+      throw new InvalidArgumentError(`${ENV.sidecarAgentEnv}: a JSON object of variable names to string values`, ENV.sidecarAgentEnv);
+    }
+    o.sidecarAgentEnv = Object.fromEntries(entries) as Record<string, string>;
   }
   if (o.tapPort === o.sidecarAgentPort) throw new InvalidArgumentError(`${ENV.tapPort} and ${ENV.sidecarAgentPort} are both ${o.tapPort}`, ENV.tapPort);
   return o;

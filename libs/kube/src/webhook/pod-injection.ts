@@ -135,6 +135,7 @@ function agentContainer(o: InjectOptions): Obj {
       { name: 'SLUICE_AGENT_SERVER_LISTENER_ADDR', value: `:${o.sidecarAgentPort}` },
       { name: 'SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR', value: '$(POD_IP):3320' },
       { name: 'SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR', value: '$(POD_IP):3322' },
+      ...Object.entries(o.sidecarAgentEnv).filter(([name]) => name !== 'SLUICE_AGENT_SERVER_LISTENER_ADDR').map(([name, value]) => ({ name, value })),
     ],
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
     volumeMounts: [{ name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true }],
