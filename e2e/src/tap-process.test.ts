@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -154,4 +154,64 @@ test('sluice-tap process: settings from SLUICE_TAP_* variables; --fail-closed an
   assert.equal(reply.headers['retry-after'], '1');
   child.kill('SIGINT');
   assert.equal(await exited(child), 0, err);
+});
+
+test('sluice-tap process: workload bytes Node refuses never end the process; header limits from the flags; flow ends reach the agent', { timeout: 60_000 }, async (t) => {
+  // A workload answering each request by hand: a reason phrase with a control byte, a 101 nobody asked for, or a plain 200.
+  const workload = net.createServer((socket) => {
+    let head = '';
+    socket.on('error', () => {});
+    socket.on('data', (d: Buffer) => {
+      head += d.toString('latin1');
+      while (head.includes('\r\n\r\n')) {
+        const end = head.indexOf('\r\n\r\n') + 4;
+        const first = head.slice(0, end);
+        head = head.slice(end);
+        if (first.startsWith('GET /bad-reason')) socket.write('HTTP/1.1 200 O\x01K\r\nContent-Length: 2\r\n\r\nok');
+        else if (first.startsWith('GET /switch')) socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n');
+        else socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Seen-C: ${/x-c: (v+)/i.exec(first)?.[1]?.length ?? 0}\r\n\r\nok`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => workload.listen(0, '127.0.0.1', resolve));
+  t.after(() => workload.close());
+  const agent = await startCannedAgent(() => ({ response: { http_response: 'ok_response', ok_response: { headers: [] }, flow_id: 'flow-e2e', check_response: { expect_end: true } } }));
+  t.after(() => agent.close());
+  const tap = await spawnTap(['--upstream', `http://127.0.0.1:${(workload.address() as AddressInfo).port}`, '--agent', agent.address,
+    '--upstream-timeout', '20s', '--max-request-header-bytes', '32768', '--max-request-headers', '20']);
+  t.after(() => { if (tap.child.exitCode === null) tap.child.kill('SIGKILL'); });
+  const base = `http://127.0.0.1:${tap.listen}`;
+
+  const bad = await get(`${base}/bad-reason`);
+  assert.ok(bad.status === 200 || bad.status === 502, `status ${bad.status}`);
+  const started = Date.now();
+  assert.equal((await get(`${base}/switch`)).status, 502);
+  assert.ok(Date.now() - started < 5000, 'the 101 did not hang the client until the upstream timeout');
+  assert.equal(tap.child.exitCode, null, tap.stderr());
+
+  const big = 'v'.repeat(7000);
+  const withBigHeaders = await new Promise<{ status: number; seen: string }>((resolve, reject) => {
+    const req = http.request(`${base}/big`, { agent: false, headers: { 'x-a': big, 'x-b': big, 'x-c': big } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, seen: String(res.headers['x-seen-c']) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.deepEqual(withBigHeaders, { status: 200, seen: '7000' });
+  const tooMany = await new Promise<number>((resolve, reject) => {
+    const headers = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`x-h${i}`, 'v']));
+    const req = http.request(`${base}/many`, { agent: false, headers }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(tooMany, 431);
+
+  const until = Date.now() + 5000;
+  while (agent.flowEnds.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(agent.flowEnds.length >= 2, `flow ends: ${agent.flowEnds.length}`);
+  assert.ok(agent.flowEnds.every((f) => f.flow_id === 'flow-e2e' && f.control_point === 'ingress'));
+  assert.ok(agent.flowEnds.some((f) => f.status_code === 502), 'the 101 ended its flow as 502');
+  tap.child.kill('SIGTERM');
+  assert.equal(await exited(tap.child), 0, tap.stderr());
 });

@@ -78,8 +78,9 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   // Long keep-alive for the client side (load balancers keep idle connections
   // a minute); no whole-request timeout, so that long uploads stream.
   const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000, maxHeaderSize: options.maxRequestHeaderBytes }, requestHandler(ctx));
-  // One field more than the bound is kept, so that a request past it is seen (and refused) instead of cut short.
-  server.maxHeadersCount = options.maxRequestHeaders + 1;
+  // Node keeps every field (the head is bounded in bytes) and the handler refuses a request past the count;
+  // with a count bound Node would cut the list short silently, or answer 400 itself.
+  server.maxHeadersCount = 0;
   server.on('checkContinue', requestHandler(ctx));
   server.on('upgrade', upgradeHandler(ctx));
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never

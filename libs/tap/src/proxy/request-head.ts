@@ -7,9 +7,9 @@ export interface HeadProblem {
 }
 
 /**
- * Checks Node leaves to the proxy: more header fields than `maxHeaders` (Node
- * would keep the first ones and drop the rest silently; the server keeps one
- * more than the bound so that going past it shows), and a repeated Host (RFC
+ * Checks Node leaves to the proxy: more header fields than `maxHeaders` (the
+ * server keeps every field, its head being bounded in bytes, so that going
+ * past the count shows instead of being cut short), and a repeated Host (RFC
  * 9112 §3.2: 400; the workload would see one and the agent both). Node itself
  * refuses Content-Length with Transfer-Encoding and differing Content-Lengths.
  */

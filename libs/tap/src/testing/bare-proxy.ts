@@ -38,7 +38,7 @@ export async function startBareProxy(options: Pick<TapOptions, 'listen' | 'upstr
   };
   const server = http.createServer({ keepAliveTimeout: 75_000, requestTimeout: 0, headersTimeout: 60_000, maxHeaderSize: options.maxRequestHeaderBytes },
     (req, res) => forwardRequest(ctx, req, res, unreadBody(req), [], undefined));
-  server.maxHeadersCount = options.maxRequestHeaders + 1;
+  server.maxHeadersCount = 0;
   const address = await listen(server, options.listen);
   return {
     address,
