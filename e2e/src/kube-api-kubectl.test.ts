@@ -215,3 +215,23 @@ test('the test API server serves the discovery documents kubectl and client-node
   const crdText = readFileSync(CRD, 'utf8');
   assert.match(crdText, /kind: CustomResourceDefinition/);
 });
+
+test('custom resources are pruned and validated against the CRD schema, as the real server does', async (t) => {
+  const api = await withCrd(t);
+  const bad = await api.kubectl(['apply', '-f', '-'], 'apiVersion: sluice.dev/v1alpha1\nkind: Policy\nmetadata: {name: bad}\nspec:\n  circuit:\n    evaluation_interval: 5\n    components: "x"\n');
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /The Policy "bad" is invalid/);
+  assert.match(bad.stderr, /spec\.circuit\.components: Invalid value: "x": must be array/);
+  assert.match(bad.stderr, /spec\.circuit\.evaluation_interval: Invalid value: 5: must be string/);
+  const missing = await raw(api, 'POST', '/apis/sluice.dev/v1alpha1/namespaces/default/policies', JSON.stringify({ apiVersion: 'sluice.dev/v1alpha1', kind: 'Policy', metadata: { name: 'nospec' } }));
+  assert.equal(missing.status, 422);
+  assert.deepEqual((missing.json.details as { causes: { field: string }[] }).causes.map((c) => c.field), ['spec']);
+  assert.equal(api.server.objects('sluice.dev', 'policies').length, 0);
+  await ok(api, ['apply', '-f', '-'], 'apiVersion: sluice.dev/v1alpha1\nkind: Policy\nmetadata: {name: ok}\nspec:\n  unknownTop: 1\n  circuit: {evaluation_interval: 5s, components: []}\n');
+  const stored = JSON.parse(await ok(api, ['get', 'policy', 'ok', '-o', 'json'])) as { spec: Record<string, unknown>; metadata: { name: string } };
+  assert.deepEqual(stored.spec, { circuit: { evaluation_interval: '5s', components: [] } });
+  assert.equal(stored.metadata.name, 'ok');
+  // A status write is validated too.
+  const st = await raw(api, 'PATCH', '/apis/sluice.dev/v1alpha1/namespaces/default/policies/ok/status', JSON.stringify({ status: { observedGeneration: 'one' } }), 'application/merge-patch+json');
+  assert.equal(st.status, 422);
+});

@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, alreadyExists, badRequest, conflict, gone, invalid, notFound } from './api-error.js';
 import { parseFieldSelector } from './field-selector.js';
 import { matchLabelsString, parseLabelSelector } from './label-selector.js';
+import { CrSchemas } from './cr-schema.js';
 import { openApiV3 } from './openapi.js';
 import { applyPatch, type Json } from './patch.js';
 import { apiVersionOf, builtInTypes, crdProblems, typesOfCrd, VERBS, type CrdLike, type ResourceType } from './resource-types.js';
@@ -81,6 +82,7 @@ export class KubeApiServer {
   private readonly host: string;
   private serving = false;
   private clusterIpNext = 1;
+  private readonly schemas = new CrSchemas();
 
   constructor(private readonly opts: KubeApiOptions = {}) {
     this.store = new Store(opts.historyLimit ?? 10_000);
@@ -379,6 +381,7 @@ export class KubeApiServer {
     delete obj.metadata.deletionTimestamp;
     if (type.status) delete obj.status;
     this.admit(type, obj);
+    this.schemas.admit(type, obj);
     if (dryRun) return obj;
     const stored = this.store.put(grOf(type), obj);
     if (this.isCrd(type)) return this.establish(stored);
@@ -462,6 +465,9 @@ export class KubeApiServer {
         if (old.status === undefined) delete next.status;
         else next.status = old.status;
       }
+      // Pruned and validated after the stored status is put back and before generation is computed:
+      // a field the schema drops is no change.
+      this.schemas.admit(type, next);
       const gen = old.metadata.generation;
       if (gen !== undefined || next.spec !== undefined) {
         const changed = !sameJson(specPart(old, !type.status), specPart(next, !type.status));
@@ -469,6 +475,7 @@ export class KubeApiServer {
       } else delete next.metadata.generation;
       this.admit(type, next);
     }
+    this.schemas.admit(type, next);
     if (sameJson(metaForCompare(old), metaForCompare(next)) && sameJson(specPart(old, true), specPart(next, true))) return old;
     if (dryRun) return next;
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {

@@ -218,7 +218,9 @@ export class PolicyCrWatcher {
       this.applied.set(name, entry);
     }
     const { phase, message } = outcome(entry.result);
-    await this.writeStatus(current, desiredStatus(current.status, phase, message, generation, entry.result.ok ? entry.result.hash : undefined));
+    // No `hash` in the status: the CRD's status schema does not declare it, so a real API server
+    // would prune it and every comparison would differ (a write loop).
+    await this.writeStatus(current, desiredStatus(current.status, phase, message, generation, undefined));
     if (entry.eventDue) {
       entry.eventDue = false;
       await this.event(current, phase, message);
