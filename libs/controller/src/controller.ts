@@ -75,6 +75,13 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
     publisher,
     storeSynced: () => store.isSynced(),
     start() {
+      // Build the compiler's validators now (the first compile builds them, about 1–2 s): the
+      // first policy applied is then not slowed, nor the policies the store loads.
+      try {
+        opts.language.compilePolicy('warm-up', {});
+      } catch {
+        // An empty spec is refused; only the warm-up mattered.
+      }
       group.start();
       store.start();
     },
