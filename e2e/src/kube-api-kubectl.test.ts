@@ -2,9 +2,10 @@
 // printer columns and the status subresource, built-ins with strategic merge patch and /scale,
 // and the server's Status answers to bad requests.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { startTestKubeApi, type TestKubeApi } from './kube-api/index.js';
 import { ROOT } from './support/processes.js';
 
@@ -234,4 +235,22 @@ test('custom resources are pruned and validated against the CRD schema, as the r
   // A status write is validated too.
   const st = await raw(api, 'PATCH', '/apis/sluice.dev/v1alpha1/namespaces/default/policies/ok/status', JSON.stringify({ status: { observedGeneration: 'one' } }), 'application/merge-patch+json');
   assert.equal(st.status, 422);
+});
+
+test('every deploy/examples policy applies against the CRD schema unpruned, is listed, and deletes', async (t) => {
+  const api = await withCrd(t);
+  const dir = join(ROOT, 'deploy', 'examples');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  assert.ok(files.length >= 1, 'examples exist');
+  for (const f of files) {
+    const file = join(dir, f);
+    const doc = parseYaml(readFileSync(file, 'utf8')) as { metadata: { name: string }; spec: unknown };
+    assert.match(await ok(api, ['apply', '-f', file]), / created/, f);
+    const stored = JSON.parse(await ok(api, ['get', 'policy', doc.metadata.name, '-o', 'json'])) as { spec: unknown };
+    assert.deepEqual(stored.spec, doc.spec, `${f}: the CRD schema pruned nothing`);
+  }
+  const listed = await ok(api, ['get', 'policies', '-o', 'name']);
+  assert.equal(listed.trim().split('\n').length, files.length);
+  await ok(api, ['delete', '-f', dir]);
+  assert.equal(api.server.objects('sluice.dev', 'policies').length, 0);
 });
