@@ -93,6 +93,13 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   const cps = await expect('/v1/flowcontrol/controlpoints', 'get', 'list', 200, get(`${base}/v1/flowcontrol/controlpoints`));
   assert.ok(cps.text.includes('"deny"'));
 
+  // Policies in force (none: no etcd here) and the entities of service discovery.
+  const inForce = await expect('/v1/policies/enforced', 'get', 'nothing published', 200, get(`${base}/v1/policies/enforced`));
+  assert.deepEqual((JSON.parse(inForce.text) as { components: unknown[] }).components, []);
+  await expect('/v1/discovery/entities', 'get', 'first page', 200, get(`${base}/v1/discovery/entities?limit=1`));
+  await expect('/v1/discovery/entities', 'get', 'limit=abc', 400, get(`${base}/v1/discovery/entities?limit=abc`));
+  await expect('/v1/discovery/entities', 'get', 'a page_token it did not issue', 400, get(`${base}/v1/discovery/entities?page_token=zz`));
+
   // Health, metrics, profiles.
   await expect('/v1/status/system/liveness', 'get', 'healthy', 200, get(`${base}/v1/status/system/liveness`));
   await expect('/v1/status/system/readiness', 'get', 'healthy', 200, get(`${base}/v1/status/system/readiness`));
@@ -175,6 +182,13 @@ test('the validators built from the spec refuse what it excludes', () => {
   assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, ok_response: { headers: [] } })), [], 'one of ok_response and denied_response');
   assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, check_response: { ...decision, start: { seconds: 1, nanos: 0 } } })), [], 'RFC 3339 timestamps');
   assert.notDeepEqual(conformance(check, reply(200, { denied_response: { status: 500 } })), []);
+  const enforcedOp = spec.operation('/v1/policies/enforced', 'get');
+  const component = { policy_name: 'p', policy_hash: 'h', component_id: 'root.0', kind: 'rate_limiter', selectors: 1,
+    decision: { kind: 'rate_limiter', bucket_capacity: 20, fill_amount: 10, pass_through: false } };
+  const inForce = { agent_group: 'default', etcd_state: 'connected', synced: true, components: [component, { ...component, component_id: 'root.1', decision: null }] };
+  assert.deepEqual(conformance(enforcedOp, reply(200, inForce)), []);
+  assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, etcd_state: 'gone' })), [], 'etcd_state is one of three');
+  assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, components: [{ ...component, kind: 'quota_scheduler' }] })), [], 'kinds the agent builds');
   const cps = spec.operation('/v1/flowcontrol/controlpoints', 'get');
   const cp = { control_point: 'cp', service: 'web', type: 'http', last_seen: '2026-05-04T10:21:07.5Z', flows: 3 };
   assert.deepEqual(conformance(cps, reply(200, { control_points: [cp] })), []);
