@@ -208,3 +208,15 @@ test('the denial body carries the gRPC code of its status', async (t) => {
     assert.deepEqual(body.details, []);
   }
 });
+
+test('request targets the pool does not take (OPTIONS *, absolute-form) still reach the workload as they came', async (t) => {
+  const seen: string[] = [];
+  const upstream = await startUpstream(t, (req, res) => { seen.push(`${req.method} ${req.url}`); res.end('ok'); });
+  const agent = await startTestAgent(t);
+  const { tap } = await startTestTap(t, upstream, agent.address);
+  for (const line of ['OPTIONS * HTTP/1.1', 'GET http://a.example/x?y=1 HTTP/1.1']) {
+    const r = await rawExchange(tap.address.port, [`${line}\r\nHost: a.example\r\n\r\n`], { until: (x) => x.endsWith('ok') });
+    assert.equal(statusesIn(r.text)[0], 200, line);
+  }
+  assert.deepEqual(seen, ['OPTIONS *', 'GET http://a.example/x?y=1']);
+});
