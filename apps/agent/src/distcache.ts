@@ -1,6 +1,7 @@
-import os from 'node:os';
 import type { DistCacheConfig, PeerDiscoveryConfig } from '@sluice/config';
-import { DistCache, EtcdPeerSource, advertised, distributedStoreFactory, registerDistCacheRoutes, splitHostPort, type PeerEtcd } from '@sluice/distcache';
+import { envNameOf } from '@sluice/config';
+import { DistCache, DistCacheBindError, EtcdPeerSource, advertised, distributedStoreFactory, registerDistCacheRoutes, splitHostPort, type PeerEtcd } from '@sluice/distcache';
+import { UnavailableError } from '@sluice/errors';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 export interface AgentDistCache {
@@ -14,16 +15,19 @@ export interface AgentDistCache {
  * the member joins its group's peers found in etcd (`<ns>/peers/<group>/<id>`
  * on the lease), serves `GET /v1/peers` and `GET /v1/distcache/stats`, starts
  * after etcd and leaves the group (then deletes its peer key) before etcd stops.
- * The agent's id is its advertised server address: unique per agent, the same
- * after a restart.
+ * The agent's id is its advertised server address (unique per agent, the same
+ * after a restart); when the listener's port is 0 (known only once bound) it
+ * is the advertised counter address instead. Call it after installEtcd and
+ * before installPolicies.
  */
 export function installDistCache(
   runtime: ProcessRuntime, etcd: PeerEtcd, agentGroup: string, listenerAddr: string, dc: DistCacheConfig, pd: PeerDiscoveryConfig,
 ): AgentDistCache {
   const listener = splitHostPort(listenerAddr);
   const advertisementAddr = advertised(pd.advertisement_addr, listener.host, listener.port);
+  const serverKnown = splitHostPort(advertisementAddr).port !== 0;
   const cache = new DistCache({
-    id: advertisementAddr === '' ? os.hostname() : advertisementAddr,
+    id: serverKnown ? advertisementAddr : ({ opsAddr }) => opsAddr,
     group: agentGroup,
     bindAddr: dc.bind_addr,
     memberlistBindAddr: dc.memberlist_bind_addr,
@@ -36,14 +40,18 @@ export function installDistCache(
   runtime.lifecycle.add({
     name: 'dist-cache',
     start: async () => {
-      await cache.start();
+      try {
+        await cache.start();
+      } catch (e) {
+        throw e instanceof DistCacheBindError ? bindProblem(e) : e;
+      }
       source = new EtcdPeerSource({
         etcd,
         self: { id: cache.id, group: agentGroup, advertisementAddr, distCache: { bindAddr: cache.opsAddr, memberlistAddr: cache.gossipAddr } },
         onBadRecord: (key) => runtime.logger.warn('peer record ignored', { key }),
       });
       await source.start(cache);
-      runtime.logger.info('dist cache started', { id: cache.id, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr });
+      runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr });
     },
     shutdown: async () => {
       await cache.shutdown();
@@ -52,4 +60,13 @@ export function installDistCache(
   });
   registerDistCacheRoutes(runtime.server.app, cache);
   return { cache, storeFactory: distributedStoreFactory(cache) };
+}
+
+/** A taken dist-cache port, said with the key and its variable, e.g. when two agents share a host. */
+function bindProblem(e: DistCacheBindError): UnavailableError {
+  const path = `dist_cache.${e.key}`;
+  return new UnavailableError(
+    `${path} (${envNameOf('SLUICE_AGENT_', path)}) ${e.addr}: cannot listen: ${e.reason}; give each agent on a host its own dist-cache ports`,
+    'SLUICE_ERR_DISTCACHE_BIND', e,
+  );
 }

@@ -6,7 +6,8 @@ import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
-import { installPolicies } from './policies.js';
+import { installDistCache } from './distcache.js';
+import { installEtcd, installPolicies } from './policies.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config, args } = loadConfigOrExit({
@@ -35,8 +36,12 @@ try {
   }
   // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
   installKubernetes(runtime, discovery, config);
-  // Policies published in etcd for this agent's group, beside the local limiters.
-  installPolicies(runtime, engine, config.etcd, config.agent_info.agent_group);
+  // etcd first (it starts first and stops last), then the distributed counter cache, whose stores
+  // hold the buckets of the published rate limiters, then the policies published for this agent's group.
+  const etcd = installEtcd(runtime, config.etcd);
+  const group = config.agent_info.agent_group;
+  const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
+  installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   exitCode = await runtime.run();
 } catch (err) {
   // A bad limiters file is a configuration problem: exit 2, like the key tree's, before any port is bound.

@@ -106,10 +106,21 @@ const REQUIRED = {
   controller: { SLUICE_CONTROLLER_ETCD_ENDPOINTS: ETCD_ENDPOINTS, SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: 'http://127.0.0.1:9090' },
 } as const;
 
+/**
+ * An agent's dist-cache addresses on loopback, each on a port the system picks
+ * at bind time (the defaults :3320 and :3322 would collide between agents of
+ * one host, and so would ports chosen ahead of the bind).
+ */
+export const AGENT_DIST_CACHE_ENV = {
+  SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0',
+  SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
+} as const;
+
 /** The environment a Sluice process needs on a free loopback port, plus `extra`. */
 export function processEnv(service: 'agent' | 'controller', extra: Record<string, string> = {}): Record<string, string> {
   const prefix = service === 'agent' ? 'SLUICE_AGENT_' : 'SLUICE_CONTROLLER_';
-  return cleanEnv({ ...REQUIRED[service], [`${prefix}SERVER_LISTENER_ADDR`]: '127.0.0.1:0', [`${prefix}LOG_LEVEL`]: 'info', ...extra });
+  const ports = service === 'agent' ? AGENT_DIST_CACHE_ENV : {};
+  return cleanEnv({ ...REQUIRED[service], [`${prefix}SERVER_LISTENER_ADDR`]: '127.0.0.1:0', ...ports, [`${prefix}LOG_LEVEL`]: 'info', ...extra });
 }
 
 /** Starts bin/sluice-<service>, reads its port from the "serving" log line and waits for readiness. */

@@ -13,12 +13,16 @@ import { Ring } from './ring.js';
 import { DistCacheMetrics } from './metrics.js';
 import { advertised, bindHost, splitHostPort } from './address.js';
 import type { PeerRecord, PeerSink } from './peers.js';
+import { DistCacheBindError } from './bind-error.js';
 
 export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;
 
 export interface DistCacheOptions {
-  /** This agent's id (unique in the group). */
-  id: string;
+  /**
+   * This agent's id (unique in the group), or how to derive it from the
+   * addresses the cache bound (when it is only known once they are: port 0).
+   */
+  id: string | ((bound: { opsAddr: string; gossipAddr: string }) => string);
   /** `agent_info.agent_group`: members of other groups never merge. */
   group: string;
   /** `dist_cache.bind_addr`. */
@@ -74,7 +78,7 @@ export type RemoteTake = { ok: true; result: TakeResult } | { ok: false; reason:
  * port answers, the buckets it owns or replicates, and the operations server.
  */
 export class DistCache implements PeerSink {
-  readonly id: string;
+  private selfId: string;
   readonly group: string;
   readonly metrics: DistCacheMetrics;
   readonly replicaCount: number;
@@ -101,30 +105,53 @@ export class DistCache implements PeerSink {
   opsAddr = '';
 
   constructor(private readonly opts: DistCacheOptions) {
-    this.id = opts.id;
+    this.selfId = typeof opts.id === 'string' ? opts.id : '';
     this.group = opts.group;
     this.replicaCount = Math.max(1, opts.replicaCount ?? 1);
     this.syncReplication = opts.syncReplication ?? false;
     this.ownerTimeoutMs = opts.ownerTimeoutMs ?? 100;
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
-    this.ring = new Ring([this.id]);
+    this.ring = new Ring([this.selfId]);
   }
 
+  /** This member's id (derived at start when the options give a function). */
+  get id(): string {
+    return this.selfId;
+  }
+
+  /** Binds both addresses (a DistCacheBindError names the one that failed, and nothing stays bound), then joins nobody yet. */
   async start(): Promise<void> {
     const opsBind = splitHostPort(this.opts.bindAddr);
-    this.ops = new OpsServer({ handler: (op) => this.serve(op), onMalformed: () => this.drop('malformed') });
-    const opsPort = await this.ops.listen(bindHost(opsBind.host), opsBind.port);
-    this.opsAddr = advertised(this.opts.advertiseAddr ?? '', opsBind.host, opsPort);
     const mlBind = splitHostPort(this.opts.memberlistBindAddr);
-    this.gossip = new GossipTransport({
+    const ops = new OpsServer({ handler: (op) => this.serve(op), onMalformed: () => this.drop('malformed') });
+    let opsPort: number;
+    try {
+      opsPort = await ops.listen(bindHost(opsBind.host), opsBind.port);
+    } catch (e) {
+      throw new DistCacheBindError('bind_addr', this.opts.bindAddr, e);
+    }
+    const gossip = new GossipTransport({
       host: bindHost(mlBind.host),
       port: mlBind.port,
       onPacket: (b) => this.onPacket(b),
       onMalformed: () => this.drop('malformed'),
     });
-    const mlPort = await this.gossip.start();
+    let mlPort: number;
+    try {
+      mlPort = await gossip.start();
+    } catch (e) {
+      await ops.close();
+      throw new DistCacheBindError('memberlist_bind_addr', this.opts.memberlistBindAddr, e);
+    }
+    this.ops = ops;
+    this.gossip = gossip;
+    this.opsAddr = advertised(this.opts.advertiseAddr ?? '', opsBind.host, opsPort);
     this.gossipAddr = advertised(this.opts.memberlistAdvertiseAddr ?? '', mlBind.host, mlPort);
+    if (typeof this.opts.id === 'function') {
+      this.selfId = this.opts.id({ opsAddr: this.opsAddr, gossipAddr: this.gossipAddr });
+      this.ring = new Ring([this.selfId]);
+    }
     this.membership = new Membership({
       self: { id: this.id, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr },
       incarnation: Date.now(),

@@ -32,13 +32,22 @@ export class GossipTransport {
       const udp = dgram.createSocket(this.opts.host.includes(':') ? 'udp6' : 'udp4');
       udp.on('message', (msg) => this.opts.onPacket(msg));
       udp.on('error', () => undefined);
-      await new Promise<void>((resolve, reject) => {
-        udp.once('error', reject);
-        udp.bind(this.opts.port, this.opts.host, () => {
-          udp.off('error', reject);
-          resolve();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          udp.once('error', reject);
+          udp.bind(this.opts.port, this.opts.host, () => {
+            udp.off('error', reject);
+            resolve();
+          });
         });
-      });
+      } catch (e) {
+        try {
+          udp.close();
+        } catch {
+          // never bound: nothing to close
+        }
+        throw e;
+      }
       const port = udp.address().port;
       const tcp = net.createServer((s) => this.accept(s));
       try {

@@ -8,6 +8,8 @@ declare module 'hashring' {
     add(servers: Servers): this;
     remove(server: string): this;
     has(server: string): boolean;
+    /** Each server's points on the continuum (unsigned 32-bit hash values). */
+    points(servers?: string[]): Record<string, number[]>;
   }
   export default HashRing;
 }

@@ -1,5 +1,6 @@
 // @sluice/distcache: membership, the hash ring and the distributed token-bucket store of an agent group.
 export { DistCache, type DistCacheOptions, type DistCacheStats, type MemberInfo, type MembershipTimings, type RemoteTake } from './dist-cache.js';
+export { DistCacheBindError, type DistCacheAddressKey } from './bind-error.js';
 export { DistributedTokenBucketStore, type DistributedStoreOptions } from './distributed-store.js';
 export { LazySyncStore, type LazySyncStoreOptions } from './lazy-sync-store.js';
 export { Membership, type MembershipOptions, type MembershipListener } from './membership.js';
