@@ -186,3 +186,34 @@ test('stored policies come back on start (a restart loses nothing)', async (t) =
   assert.equal(controller.policies.view('broken')?.status, 'failed');
   assert.equal(controller.storeSynced(), true);
 });
+
+test('late watch events of the store\'s own writes never bring back an older version', async (t) => {
+  const etcd = new MemoryEtcd();
+  const events: string[] = [];
+  const logger = { info: (msg: string, meta?: Record<string, unknown>) => { if (/policy (started|replaced|stopped)/.test(msg)) events.push(`${msg} ${String(meta?.policy)}`); }, warn: () => undefined };
+  const controller = createPolicyController({
+    config: {
+      prometheus: { address: '127.0.0.1:9', labels: [], http_client: DEFAULT_HTTP_CLIENT_CONFIG },
+      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
+    },
+    etcd, language: { compilePolicy }, registry: new Registry(), logger, server: { addService: () => undefined, addGatewayRoute: () => undefined },
+  });
+  controller.start();
+  t.after(() => controller.shutdown());
+  etcd.holdEvents = true;
+  await controller.store.upsert('x', limiter({ constant_signal: { value: 1 } }));
+  await controller.store.upsert('x', limiter({ constant_signal: { value: 2 } }));
+  await controller.store.remove('x');
+  await controller.store.upsert('x', limiter({ constant_signal: { value: 3 } }));
+  // The watch delivers them one by one, each reconciled before the next.
+  while (etcd.releaseOne()) await controller.policies.reconcile();
+  etcd.releaseEvents();
+  await controller.publisher.idle();
+  assert.deepEqual(events, ['policy started x', 'policy replaced x', 'policy stopped x', 'policy started x']);
+  assert.equal(decisionOf(etcd, 'x')?.bucket_capacity, 3);
+  // A write from elsewhere (another controller) still applies.
+  const spec = limiter({ constant_signal: { value: 4 } });
+  await etcd.put('sluice/policies/x', JSON.stringify({ name: 'x', spec, hash: compilePolicy('x', spec).hash, source: 'api' }));
+  await controller.policies.reconcile();
+  await until(() => decisionOf(etcd, 'x')?.bucket_capacity === 4, 2000, 'external write applied');
+});

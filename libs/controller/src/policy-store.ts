@@ -50,6 +50,39 @@ async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
 export class PolicyStore {
   private watch: { stop(): void } | undefined;
   private synced = false;
+  /**
+   * This store's own writes whose watch events have not come back yet, per name
+   * (`put:<hash>` or `delete`). An event that some later own write will follow is
+   * stale: applying it would briefly bring back an older version.
+   */
+  private readonly pending = new Map<string, string[]>();
+
+  /** True when the event `op` for `name` is one of ours with a later own write still to come back. */
+  private staleEcho(name: string, op: string): boolean {
+    const list = this.pending.get(name);
+    if (list === undefined) return false;
+    const i = list.indexOf(op);
+    if (i < 0) return list.length > 0;
+    list.splice(0, i + 1);
+    if (list.length === 0) this.pending.delete(name);
+    return list.length > 0;
+  }
+
+  private expect(name: string, op: string): void {
+    const list = this.pending.get(name) ?? [];
+    list.push(op);
+    // Bounded: a watch that never answers must not grow this without end.
+    if (list.length > 16) list.shift();
+    this.pending.set(name, list);
+  }
+
+  private forget(name: string, op: string): void {
+    const list = this.pending.get(name);
+    const i = list?.lastIndexOf(op) ?? -1;
+    if (list === undefined || i < 0) return;
+    list.splice(i, 1);
+    if (list.length === 0) this.pending.delete(name);
+  }
 
   constructor(
     private readonly etcd: ControllerEtcd,
@@ -70,6 +103,8 @@ export class PolicyStore {
   start(): void {
     this.watch = this.etcd.watchPrefix(this.prefix, {
       reset: (entries) => {
+        // A full read is the truth: every own write made before it is in it.
+        this.pending.clear();
         const wanted = new Map<string, { spec: unknown; compiled?: CompiledPolicy; error?: string }>();
         for (const [key, value] of entries) {
           const e = this.entryOf(key, value);
@@ -83,6 +118,7 @@ export class PolicyStore {
       put: (key, value) => {
         const e = this.entryOf(key, value);
         if (e === undefined) return;
+        if (this.staleEcho(e.name, `put:${e.compiled?.hash ?? ''}`)) return;
         if (e.compiled !== undefined && this.registry.desiredOf('api', e.name)?.hash === e.compiled.hash) return;
         if (e.compiled !== undefined) this.registry.set('api', e.name, e.spec, e.compiled);
         else this.registry.setFailed('api', e.name, e.spec, e.error ?? 'invalid');
@@ -90,6 +126,7 @@ export class PolicyStore {
       },
       delete: (key) => {
         const name = key.slice(this.prefix.length);
+        if (this.staleEcho(name, 'delete')) return;
         if (this.registry.delete('api', name)) void this.registry.reconcile();
       },
     });
@@ -131,7 +168,14 @@ export class PolicyStore {
     this.guardApiOwned(name);
     const compiled = this.registry.compile(name, spec);
     const stored: StoredPolicy = { name, spec, hash: compiled.hash, source: 'api' };
-    await withTimeout(this.etcd.put(storedPolicyKey(this.etcd.namespace, name), JSON.stringify(stored)), `storing policy ${name}`);
+    const op = `put:${compiled.hash}`;
+    this.expect(name, op);
+    try {
+      await withTimeout(this.etcd.put(storedPolicyKey(this.etcd.namespace, name), JSON.stringify(stored)), `storing policy ${name}`);
+    } catch (err) {
+      this.forget(name, op);
+      throw err;
+    }
     this.metrics.publications.inc({ kind: 'policy', operation: 'put' });
     this.registry.set('api', name, spec, compiled);
     await this.registry.reconcile();
@@ -149,7 +193,13 @@ export class PolicyStore {
   async remove(name: string): Promise<void> {
     this.guardApiOwned(name);
     if (this.registry.desiredOf('api', name) === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
-    await withTimeout(this.etcd.delete(storedPolicyKey(this.etcd.namespace, name)), `deleting policy ${name}`);
+    this.expect(name, 'delete');
+    try {
+      await withTimeout(this.etcd.delete(storedPolicyKey(this.etcd.namespace, name)), `deleting policy ${name}`);
+    } catch (err) {
+      this.forget(name, 'delete');
+      throw err;
+    }
     this.metrics.publications.inc({ kind: 'policy', operation: 'delete' });
     this.registry.delete('api', name);
     await this.registry.reconcile();

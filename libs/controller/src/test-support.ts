@@ -8,6 +8,9 @@ export class MemoryEtcd implements ControllerEtcd {
   readonly data = new Map<string, string>();
   readonly leasedKeys = new Set<string>();
   writes = 0;
+  /** While true, watch events wait in `held` until `releaseEvents` (a slow watch). */
+  holdEvents = false;
+  private readonly held: (() => void)[] = [];
   private current: EtcdState = 'connected';
   private readonly listeners = new Set<(s: EtcdState) => void>();
   private readonly watches = new Set<{ prefix: string; handler: PrefixWatchHandler }>();
@@ -33,6 +36,22 @@ export class MemoryEtcd implements ControllerEtcd {
     return { stop: () => this.watches.delete(w) };
   }
 
+  /** Delivers the oldest held event; answers false when none was held. */
+  releaseOne(): boolean {
+    const e = this.held.shift();
+    e?.();
+    return e !== undefined;
+  }
+
+  releaseEvents(): void {
+    this.holdEvents = false;
+    for (const e of this.held.splice(0)) e();
+  }
+
+  private emit(e: () => void): void {
+    if (this.holdEvents) this.held.push(e); else e();
+  }
+
   under(prefix: string): Map<string, string> {
     return new Map([...this.data].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => a.localeCompare(b)));
   }
@@ -43,11 +62,11 @@ export class MemoryEtcd implements ControllerEtcd {
   private set(key: string, value: string): void {
     this.writes++;
     this.data.set(key, value);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.put(key, value);
+    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.put(key, value));
   }
   private remove(key: string): void {
     if (!this.data.delete(key)) return;
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.delete(key);
+    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.delete(key));
   }
 }
 
