@@ -217,3 +217,14 @@ test('late watch events of the store\'s own writes never bring back an older ver
   await controller.policies.reconcile();
   await until(() => decisionOf(etcd, 'x')?.bucket_capacity === 4, 2000, 'external write applied');
 });
+
+test('a query whose selectors cannot be read is refused at its query_string (prometheus.labels set)', async (t) => {
+  const { controller } = await setup(t);
+  await assert.rejects(controller.store.upsert('q', promqlPolicy('sum(x{a="b)')), (err: unknown) => {
+    assert.ok(err instanceof PolicyRejectedError);
+    assert.equal(err.problems[0].path, 'spec.circuit.components[1].query.promql.query_string');
+    assert.match(err.problems[0].message, /unterminated string/);
+    return true;
+  });
+  assert.equal(controller.policies.view('q'), undefined);
+});

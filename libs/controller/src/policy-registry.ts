@@ -47,6 +47,12 @@ export interface PolicyRegistryDeps {
   logger?: { info(msg: string, meta?: Record<string, unknown>): void; warn(msg: string, meta?: Record<string, unknown>): void };
 }
 
+/** The JSON path of a PromQL component's query from its id (`root.3` → `spec.circuit.components[3]...`). */
+export function queryStringPath(id: string): string {
+  const m = /^root\.(\d+)$/.exec(id);
+  return m === null ? `spec.circuit (component ${id}).query.promql.query_string` : `spec.circuit.components[${m[1]}].query.promql.query_string`;
+}
+
 /** Kubernetes first: a custom resource wins over an API policy of the same name. */
 const PRECEDENCE: readonly PolicySource[] = ['kubernetes', 'api'];
 
@@ -78,7 +84,7 @@ export class PolicyRegistry {
       try {
         return { ...q, query: injectQueryLabels(q.query, this.deps.queryLabels) };
       } catch (err) {
-        throw new PolicyRejectedError(name, [{ path: `spec.circuit (query.promql ${q.id})`, message: err instanceof Error ? err.message : String(err) }]);
+        throw new PolicyRejectedError(name, [{ path: queryStringPath(q.id), message: err instanceof Error ? err.message : String(err) }]);
       }
     });
     return { ...compiled, promql, createCircuit: () => compiled.createCircuit() };
