@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, read, obj, arr, at, AGENT_TREE, CONTROLLER_TREE, AGENT_TOP, CONTROLLER_TOP, unknownConfigKeys, envNames, defines, detemplate, missingValues, includesOf, CHARTS, templateFiles, template, values, docsOf, manifestDocs, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
+import { ROOT, read, obj, arr, at, AGENT_TREE, CONTROLLER_TREE, AGENT_TOP, CONTROLLER_TOP, unknownConfigKeys, envNames, defines, detemplate, missingValues, includesOf, CHARTS, templateFiles, template, values, docsOf, releaseDocs, templateDocs, objectNamed, CRD_COPIES, manifestDocs, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
 
 
 test('the key tables give the reference top-level key sets', () => {
@@ -118,19 +118,23 @@ for (const c of CHARTS) {
     const docs = docsOf(c);
     const kinds: string[] = [];
     for (const f of templateFiles(c).filter((n) => n.endsWith('.yaml'))) {
-      const doc = obj(parse(detemplate(template(c, f))), f);
-      assert.ok(doc.apiVersion && doc.kind && at(doc, 'metadata.name'), `${f}: apiVersion, kind, metadata.name`);
-      kinds.push(String(doc.kind));
-      if (doc.kind === 'ClusterRole') assert.deepEqual(doc.rules, one(docs, 'ClusterRole').rules, 'same RBAC rules');
-      if (doc.kind === 'Deployment' || doc.kind === 'DaemonSet') {
-        const annotations = obj(at(doc, 'spec.template.metadata.annotations'), 'pod annotations');
-        assert.equal(annotations['checksum/config'], 'TEMPLATE', 'config checksum rolls the pods');
-        const spec = obj(at(workload(c), 'spec.template.spec'), 'pod spec');
-        const tspec = obj(at(doc, 'spec.template.spec'), 'template pod spec');
-        for (const k of Object.keys(spec)) assert.ok(Object.hasOwn(tspec, k), `pod spec key ${k} is templated`);
+      for (const doc of templateDocs(template(c, f), f)) {
+        assert.ok(doc.apiVersion && doc.kind && at(doc, 'metadata.name'), `${f}: apiVersion, kind, metadata.name`);
+        kinds.push(`${String(doc.kind)}/${String(at(doc, 'metadata.name')).includes('TEMPLATE') ? '' : String(at(doc, 'metadata.name'))}`);
+        if (doc.kind === 'ClusterRole') assert.deepEqual(doc.rules, one(docs, 'ClusterRole').rules, 'same RBAC rules');
+        if ((doc.kind === 'Deployment' || doc.kind === 'DaemonSet') && at(doc, 'metadata.name') === 'TEMPLATE') {
+          const annotations = obj(at(doc, 'spec.template.metadata.annotations'), 'pod annotations');
+          assert.equal(annotations['checksum/config'], 'TEMPLATE', 'config checksum rolls the pods');
+          const spec = obj(at(workload(c), 'spec.template.spec'), 'pod spec');
+          const tspec = obj(at(doc, 'spec.template.spec'), 'template pod spec');
+          for (const k of Object.keys(spec)) assert.ok(Object.hasOwn(tspec, k), `pod spec key ${k} is templated`);
+        }
       }
     }
-    assert.deepEqual(kinds.sort(), docs.map((d) => String(d.kind)).sort());
+    // The plain manifests hold the same objects, the chart's own (templated names) and the embedded
+    // ones (fixed names), less the webhook's Secret, which webhook-certificate.sh creates there.
+    const plain = releaseDocs(c).map((d) => `${String(d.kind)}/${at(d, 'metadata.labels') && obj(at(d, 'metadata.labels'), 'labels')['app.kubernetes.io/name'] === c.dir ? '' : String(at(d, 'metadata.name'))}`);
+    assert.deepEqual(kinds.filter((k) => k !== 'Secret/').sort(), plain.sort());
     const configMap = detemplate(template(c, 'configmap.yaml'));
     assert.ok(configMap.includes(`  ${c.configFile}: |\n`), 'ConfigMap holds the config file');
     assert.ok(template(c, 'configmap.yaml').includes('toYaml .Values.config'));
@@ -164,7 +168,7 @@ for (const c of CHARTS) {
     // Probes and the Service reach the `server` port, 8080.
     const ports = arr(ctr.ports, 'ports').map((p) => obj(p, 'port'));
     assert.equal(ports.find((p) => p.name === 'server')?.containerPort, 8080);
-    const svc = one(docs, 'Service');
+    const svc = objectNamed(docs, 'Service', c.dir);
     assert.deepEqual(arr(at(svc, 'spec.ports'), 'service ports').map((p) => [obj(p, 'p').port, obj(p, 'p').targetPort]), [[8080, 'server']]);
     const labels = obj(at(w, 'spec.template.metadata.labels'), 'pod labels');
     for (const sel of [at(svc, 'spec.selector'), at(w, 'spec.selector.matchLabels')]) {
@@ -183,7 +187,7 @@ for (const c of CHARTS) {
 test('plain manifests: every document is a named object in sluice-system', () => {
   const docs = manifestDocs();
   assert.ok(docs.length >= 13);
-  const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding'];
+  const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration'];
   for (const d of docs) {
     assert.ok(typeof d.apiVersion === 'string' && typeof d.kind === 'string', 'apiVersion and kind');
     assert.ok(typeof at(d, 'metadata.name') === 'string', `${String(d.kind)} has metadata.name`);
@@ -221,9 +225,18 @@ test('agent: ports, downward API and discovery RBAC', () => {
   assert.equal(at(byName('NODE_NAME'), 'valueFrom.fieldRef.fieldPath'), 'spec.nodeName');
   assert.equal(byName('SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR')?.value, '$(POD_IP):3320');
   assert.equal(byName('SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR')?.value, '$(POD_IP):3322');
-  assert.equal(at(one(docs, 'Service'), 'spec.internalTrafficPolicy'), 'Local');
-  assert.deepEqual(one(docs, 'ClusterRole').rules,
-    [{ apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'nodes'], verbs: ['get', 'list', 'watch'] }]);
+  assert.equal(at(objectNamed(docs, 'Service', 'sluice-agent'), 'spec.internalTrafficPolicy'), 'Local');
+  assert.deepEqual(one(docs, 'ClusterRole').rules, [
+    { apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'nodes'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'replicasets'], verbs: ['get', 'list', 'watch'] },
+    { apiGroups: ['apps'], resources: ['deployments/scale', 'statefulsets/scale', 'replicasets/scale'], verbs: ['get', 'update', 'patch'] },
+  ]);
+  // A headless Service names every agent pod (peers, Prometheus's DNS discovery) on the container's ports.
+  const peers = objectNamed(docs, 'Service', 'sluice-agent-peers');
+  assert.equal(at(peers, 'spec.clusterIP'), 'None');
+  const named = new Map(ports.map((p) => [p.name, p.containerPort]));
+  for (const p of arr(at(peers, 'spec.ports'), 'peer ports').map((x) => obj(x, 'port'))) assert.equal(named.get(p.targetPort), p.port, String(p.name));
 });
 
 test('agent: sidecar mode renders no DaemonSet or Service and documents the containers', () => {
@@ -283,3 +296,123 @@ for (const c of CHARTS) {
     }
   });
 }
+
+test('the Policy CRD: the chart and the plain manifests carry crds/ byte for byte', () => {
+  const crd = read('crds', 'policies.sluice.dev.yaml');
+  for (const copy of CRD_COPIES) assert.equal(read(...copy), crd, `${copy.join('/')} differs from crds/policies.sluice.dev.yaml: copy it again`);
+  assert.ok(parse(read('deploy', 'kubernetes', 'kustomization.yaml')).resources.includes('05-crd-policies.yaml'));
+});
+
+test('controller: the injection webhook, its certificate and TLS on the server', () => {
+  const controller = CHARTS[1];
+  const text = template(controller, 'webhook.yaml');
+  const [secret, hook] = templateDocs(text, 'webhook.yaml');
+  assert.equal(secret.kind, 'Secret');
+  assert.equal(secret.type, 'kubernetes.io/tls');
+  assert.deepEqual(Object.keys(obj(secret.data, 'data')).sort(), ['ca.crt', 'tls.crt', 'tls.key']);
+  // Generated at install when none is given, for the Service's DNS names, and kept on upgrades.
+  assert.match(text, /genCA /);
+  assert.match(text, /genSignedCert \$svc nil \(list \$svc/);
+  assert.match(text, /lookup "v1" "Secret" \.Release\.Namespace \$secretName/);
+  assert.match(text, /\.Values\.webhook\.tls\.certificate/);
+  const plainHook = one(docsOf(controller), 'MutatingWebhookConfiguration');
+  const shape = (h: Obj) => arr(h.webhooks, 'webhooks').map((w) => {
+    const x = obj(w, 'webhook');
+    return [x.name, at(x, 'clientConfig.service.path'), x.failurePolicy, x.sideEffects, x.admissionReviewVersions, x.rules];
+  });
+  // Templated: failurePolicy (a value); the rest is the same in the chart and the plain manifests.
+  const fixed = (h: Obj) => shape(h).map(([name, path, , sideEffects, versions, rules]) => [name, path, sideEffects, versions, rules]);
+  assert.deepEqual(fixed(hook), fixed(plainHook));
+  assert.deepEqual(shape(plainHook).map((s) => s.slice(0, 3)), [
+    ['pod.inject.sluice.dev', '/v1/admission/inject', 'Ignore'],
+    ['namespace.inject.sluice.dev', '/v1/admission/inject/namespace', 'Ignore'],
+  ]);
+  assert.equal(at(values(controller), 'webhook.failurePolicy'), 'Ignore');
+  // Labelled namespaces go to one path, the others (less kube-system and the release's) to the other: a pod is sent once.
+  const [byPod, byNs] = arr(plainHook.webhooks, 'webhooks').map((w) => obj(w, 'w'));
+  assert.deepEqual(at(byNs, 'namespaceSelector.matchLabels'), { 'sluice.dev/inject': 'enabled' });
+  const exprs = arr(at(byPod, 'namespaceSelector.matchExpressions'), 'exprs').map((e) => obj(e, 'e'));
+  assert.deepEqual(exprs.map((e) => [e.key, e.operator, e.values]), [
+    ['sluice.dev/inject', 'NotIn', ['enabled', 'disabled']],
+    ['kubernetes.io/metadata.name', 'NotIn', ['kube-system', 'sluice-system']],
+  ]);
+  for (const w of [byPod, byNs]) assert.equal(at(w, 'clientConfig.service.name'), at(objectNamed(docsOf(controller), 'Service', 'sluice-controller'), 'metadata.name'));
+  // The server's TLS files are in the mounted Secret; the probes speak HTTPS.
+  const w = workload(controller);
+  const ctr = firstContainer(w);
+  const mount = arr(ctr.volumeMounts, 'mounts').map((m) => obj(m, 'm')).find((m) => m.name === 'webhook-tls');
+  const volume = arr(at(w, 'spec.template.spec.volumes'), 'volumes').map((v) => obj(v, 'v')).find((v) => v.name === 'webhook-tls');
+  assert.equal(at(volume, 'secret.secretName'), 'sluice-controller-webhook-tls');
+  const tls = obj(at(values(controller), 'config.server.tls'), 'server.tls');
+  assert.equal(tls.enabled, true);
+  assert.equal(tls.cert_file, `${String(mount?.mountPath)}/tls.crt`);
+  assert.equal(tls.key_file, `${String(mount?.mountPath)}/tls.key`);
+  for (const probe of ['livenessProbe', 'readinessProbe']) assert.equal(at(ctr, `${probe}.httpGet.scheme`), 'HTTPS');
+  assert.match(read('deploy', 'kubernetes', 'webhook-certificate.sh'), /sluice-controller-webhook-tls/);
+});
+
+test('controller: the injector variables in the manifest are the chart values and the webhook accepts them', async () => {
+  const controller = CHARTS[1];
+  const env = arr(firstContainer(workload(controller)).env, 'env').map((e) => obj(e, 'e')).filter((e) => String(e.name).startsWith('SLUICE_INJECTOR_'));
+  const injector = obj(values(controller).injector, 'injector');
+  const expected: Record<string, string> = {
+    SLUICE_INJECTOR_MODE: String(injector.mode), SLUICE_INJECTOR_TAP_IMAGE: String(injector.tapImage),
+    SLUICE_INJECTOR_AGENT_IMAGE: String(injector.agentImage), SLUICE_INJECTOR_IMAGE_PULL_POLICY: String(injector.imagePullPolicy),
+    SLUICE_INJECTOR_TAP_PORT: String(injector.tapPort), SLUICE_INJECTOR_CONTROL_POINT: String(injector.controlPoint),
+    SLUICE_INJECTOR_AGENT_ADDRESS: String(injector.agentAddress), SLUICE_INJECTOR_SIDECAR_AGENT_PORT: String(injector.sidecarAgentPort),
+    SLUICE_INJECTOR_SIDECAR_AGENT_ENV: JSON.stringify(injector.sidecarAgentEnv),
+  };
+  assert.deepEqual(Object.fromEntries(env.map((e) => [e.name, e.value])), expected);
+  const helper = defines(template(controller, '_helpers.tpl')).get('sluice-controller.injectorEnv') ?? '';
+  for (const name of Object.keys(expected)) assert.ok(helper.includes(`name: ${name}\n`), `${name} in the helper`);
+  const { injectOptionsFromEnv } = await import('@sluice/kube');
+  const o = injectOptionsFromEnv(expected);
+  assert.equal(o.tapImage, 'sluice/tap:0.1.0');
+  assert.equal(o.tapImage, `${String(at(values(CHARTS[0]), 'sidecar.tap.image.repository'))}:0.1.0`, 'the agent chart\'s tap image');
+  assert.equal(o.agentAddress, `sluice-agent.sluice-system.svc.cluster.local:${String(at(values(CHARTS[0]), 'service.port'))}`);
+});
+
+test('controller: the embedded etcd and Prometheus are where both configurations point, and Prometheus scrapes the agents', (t) => {
+  const controller = CHARTS[1];
+  const docs = releaseDocs(controller);
+  const host = (url: unknown) => new URL(String(url)).host;
+  for (const c of CHARTS) {
+    const config = values(c).config;
+    assert.equal(host(arr(at(config, 'etcd.endpoints'), 'endpoints')[0]), `${String(at(objectNamed(docs, 'Service', 'etcd'), 'metadata.name'))}.sluice-system.svc.cluster.local:2379`);
+    assert.equal(host(at(config, 'prometheus.address')), `${String(at(objectNamed(docs, 'Service', 'prometheus'), 'metadata.name'))}.sluice-system.svc.cluster.local:9090`);
+  }
+  const v = values(controller);
+  const sts = objectNamed(docs, 'StatefulSet', 'etcd');
+  const etcdCtr = obj(arr(at(sts, 'spec.template.spec.containers'), 'c')[0], 'etcd');
+  assert.equal(etcdCtr.image, at(v, 'etcd.image'));
+  assert.deepEqual(etcdCtr.resources, at(v, 'etcd.resources'));
+  assert.equal(at(obj(arr(at(sts, 'spec.volumeClaimTemplates'), 'pvc')[0], 'pvc'), 'spec.resources.requests.storage'), at(v, 'etcd.storage'));
+  assert.ok(arr(etcdCtr.command, 'command').includes('--listen-client-urls=http://0.0.0.0:2379'));
+  const prom = objectNamed(docs, 'Deployment', 'prometheus');
+  const promCtr = obj(arr(at(prom, 'spec.template.spec.containers'), 'c')[0], 'prometheus');
+  assert.equal(promCtr.image, at(v, 'prometheus.image'));
+  assert.ok(arr(promCtr.args, 'args').includes(`--storage.tsdb.retention.time=${String(at(v, 'prometheus.retention'))}`));
+  const promYaml = String(obj(objectNamed(docs, 'ConfigMap', 'prometheus').data, 'data')['prometheus.yml']);
+  const scrape = parse(promYaml) as { scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[] };
+  const agents = scrape.scrape_configs.find((j) => j.job_name === 'sluice-agent');
+  assert.deepEqual(agents?.dns_sd_configs?.[0].names, [at(v, 'prometheus.agentPeers')]);
+  assert.equal(at(v, 'prometheus.agentPeers'), 'sluice-agent-peers.sluice-system.svc.cluster.local', 'the agent chart\'s headless Service');
+  // The real promtool accepts the configuration.
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-prom-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'prometheus.yml'), promYaml);
+  const r = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  // On by default, replaceable: each embedded piece is behind its enabled value.
+  for (const f of ['etcd-statefulset.yaml', 'etcd-service.yaml']) assert.match(template(controller, f), /^\{\{- if \.Values\.etcd\.enabled \}\}/);
+  for (const f of ['prometheus-deployment.yaml', 'prometheus-service.yaml', 'prometheus-configmap.yaml']) assert.match(template(controller, f), /^\{\{- if \.Values\.prometheus\.enabled \}\}/);
+  assert.equal(at(v, 'etcd.enabled'), true);
+  assert.equal(at(v, 'prometheus.enabled'), true);
+});
+
+test('agent: the pod scaler is on by default and the agent may write /scale', () => {
+  const agent = CHARTS[0];
+  assert.equal(at(values(agent), 'config.auto_scale.kubernetes.enabled'), true);
+  const rules = arr(one(docsOf(agent), 'ClusterRole').rules, 'rules').map((r) => obj(r, 'rule'));
+  assert.ok(rules.some((r) => arr(r.resources, 'r').includes('deployments/scale') && arr(r.verbs, 'v').includes('update')));
+});

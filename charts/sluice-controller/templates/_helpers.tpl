@@ -95,6 +95,7 @@ The controller's environment: pod name and namespace from the downward API, then
   valueFrom:
     fieldRef:
       fieldPath: metadata.namespace
+{{- include "sluice-controller.injectorEnv" . }}
 {{- range $name, $value := .Values.env }}
 - name: {{ $name }}
   value: {{ if kindIs "string" $value }}{{ $value | quote }}{{ else }}{{ $value | toJson | quote }}{{ end }}
@@ -102,4 +103,51 @@ The controller's environment: pod name and namespace from the downward API, then
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
+{{- end }}
+
+{{/*
+What the injection webhook puts into pods (libs/kube InjectOptions), from .Values.injector.
+*/}}
+{{- define "sluice-controller.injectorEnv" -}}
+{{- with .Values.injector }}
+- name: SLUICE_INJECTOR_MODE
+  value: {{ .mode | quote }}
+- name: SLUICE_INJECTOR_TAP_IMAGE
+  value: {{ .tapImage | quote }}
+- name: SLUICE_INJECTOR_AGENT_IMAGE
+  value: {{ .agentImage | quote }}
+- name: SLUICE_INJECTOR_IMAGE_PULL_POLICY
+  value: {{ .imagePullPolicy | quote }}
+- name: SLUICE_INJECTOR_TAP_PORT
+  value: {{ .tapPort | toString | quote }}
+- name: SLUICE_INJECTOR_CONTROL_POINT
+  value: {{ .controlPoint | quote }}
+- name: SLUICE_INJECTOR_AGENT_ADDRESS
+  value: {{ .agentAddress | quote }}
+- name: SLUICE_INJECTOR_SIDECAR_AGENT_PORT
+  value: {{ .sidecarAgentPort | toString | quote }}
+- name: SLUICE_INJECTOR_SIDECAR_AGENT_ENV
+  value: {{ .sidecarAgentEnv | toJson | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+Name of the Secret holding the webhook's serving certificate.
+*/}}
+{{- define "sluice-controller.webhookSecretName" -}}
+{{- printf "%s-webhook-tls" (include "sluice-controller.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of the embedded etcd or Prometheus, from (list $ "etcd"|"prometheus").
+*/}}
+{{- define "sluice-controller.bundledLabels" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+helm.sh/chart: {{ include "sluice-controller.chart" $root }}
+app.kubernetes.io/name: {{ $name }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/component: {{ $name }}
+app.kubernetes.io/part-of: sluice
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}

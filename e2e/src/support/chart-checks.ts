@@ -152,12 +152,31 @@ export const CHARTS: Chart[] = [
 export const templateFiles = (c: Chart): string[] => readdirSync(join(ROOT, 'charts', c.dir, 'templates')).sort();
 export const template = (c: Chart, f: string): string => read('charts', c.dir, 'templates', f);
 export const values = (c: Chart): Obj => obj(parse(read('charts', c.dir, 'values.yaml')), `${c.dir} values.yaml`);
-export const docsOf = (c: Chart): Obj[] => manifestDocs().filter((d) => at(d, 'metadata.labels') !== undefined
-  && (at(d, 'metadata.labels') as Obj)['app.kubernetes.io/name'] === c.dir);
+const labelOf = (d: Obj, key: string): unknown => {
+  const labels = isObj(d.metadata) ? d.metadata.labels : undefined;
+  return isObj(labels) ? labels[key] : undefined;
+};
+/** The plain manifests' objects of the chart's own component (`app.kubernetes.io/name` is the chart). */
+export const docsOf = (c: Chart): Obj[] => manifestDocs().filter((d) => labelOf(d, 'app.kubernetes.io/name') === c.dir);
+/** Every object of the chart's release (`app.kubernetes.io/instance`), the embedded etcd and Prometheus included. */
+export const releaseDocs = (c: Chart): Obj[] => manifestDocs().filter((d) => labelOf(d, 'app.kubernetes.io/instance') === c.dir);
+/** The documents of a template, its actions stripped (a template may hold several, split by `---`). */
+export function templateDocs(text: string, what: string): Obj[] {
+  const docs = parseAllDocuments(detemplate(text));
+  for (const d of docs) assert.deepEqual(d.errors.map(String), [], `${what} parses`);
+  return docs.map((d) => d.toJS() as unknown).filter((d) => d !== null && d !== undefined).map((d) => obj(d, what));
+}
+/** The CRD copies that must stay byte-equal to crds/policies.sluice.dev.yaml. */
+export const CRD_COPIES = [['charts', 'sluice-controller', 'crds', 'policies.sluice.dev.yaml'], ['deploy', 'kubernetes', '05-crd-policies.yaml']];
+export const objectNamed = (docs: Obj[], kind: string, name: string): Obj => {
+  const m = docs.filter((d) => d.kind === kind && at(d, 'metadata.name') === name);
+  assert.equal(m.length, 1, `one ${kind} ${name}`);
+  return m[0];
+};
 export function manifestDocs(): Obj[] {
   const dir = join('deploy', 'kubernetes');
   const out: Obj[] = [];
-  for (const f of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith('.yaml') && n !== 'kustomization.yaml').sort()) {
     for (const doc of parseAllDocuments(read(dir, f))) {
       assert.deepEqual(doc.errors.map(String), [], `${f} parses`);
       out.push(obj(doc.toJS(), `a document of ${f}`));
