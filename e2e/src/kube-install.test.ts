@@ -1,0 +1,72 @@
+// The plain manifests installed into the test API server: `kubectl kustomize deploy/kubernetes`,
+// `kubectl apply --server`, every object there, every object the charts' templates name among
+// them, and webhook-certificate.sh creating the webhook's Secret and CA bundle.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { startTestKubeApi } from './kube-api/index.js';
+import { CHARTS, ROOT, at, obj, template, templateDocs, templateFiles, type Obj } from './support/chart-checks.js';
+
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration']);
+
+test('deploy/kubernetes builds with kustomize, applies to an API server, and holds every object the charts render', async (t) => {
+  const api = await startTestKubeApi(t);
+  const kubectl = async (args: string[], input?: string): Promise<string> => {
+    const r = await api.kubectl(args, input);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const built = await kubectl(['kustomize', join(ROOT, 'deploy', 'kubernetes')]);
+  const docs = parseAllDocuments(built).map((d) => obj(d.toJS(), 'built object'));
+  assert.ok(docs.length >= 20, `${docs.length} objects`);
+  const applied = await kubectl(['apply', '--server', api.url, '-f', '-'], built);
+  assert.equal(applied.trim().split('\n').length, docs.length, applied);
+  assert.doesNotMatch(applied, /unchanged|configured/, 'every object is new');
+
+  // Everything the build holds is stored, with its kind, name and namespace.
+  const listed = obj(JSON.parse(await kubectl(['get', '-f', '-', '-o', 'json'], built)), 'list');
+  const stored = (listed.items as Obj[]).map((o) => `${String(o.kind)} ${String(at(o, 'metadata.namespace') ?? '')}/${String(at(o, 'metadata.name'))}`);
+  const expected = docs.map((d) => `${String(d.kind)} ${String(at(d, 'metadata.namespace') ?? '')}/${String(at(d, 'metadata.name'))}`);
+  assert.deepEqual(stored.sort(), expected.sort());
+  // The Policy CRD is established: Policies can be applied right away.
+  await kubectl(['wait', '--for=condition=established', '--timeout=10s', 'crd/policies.sluice.dev']);
+  await kubectl(['apply', '-f', join(ROOT, 'deploy', 'examples', 'rate-limit.yaml')]);
+  assert.match(await kubectl(['get', 'policies', '-A']), /rate-limit-per-user/);
+
+  // Every object the charts' templates render with the default values is there (the names the
+  // templates compute are those of the releases sluice-agent and sluice-controller in sluice-system).
+  const have = new Set(expected);
+  for (const c of CHARTS) {
+    for (const f of templateFiles(c).filter((n) => n.endsWith('.yaml'))) {
+      for (const d of templateDocs(template(c, f), f)) {
+        if (d.kind === 'Secret') continue; // the webhook's certificate: webhook-certificate.sh below
+        const raw = String(at(d, 'metadata.name'));
+        const name = raw.replace('TEMPLATE', CLUSTER_SCOPED.has(String(d.kind)) ? `${c.dir}-sluice-system` : c.dir);
+        const ns = CLUSTER_SCOPED.has(String(d.kind)) ? '' : 'sluice-system';
+        assert.ok(have.has(`${String(d.kind)} ${ns}/${name}`), `${c.dir}/templates/${f}: ${String(d.kind)} ${ns}/${name} is in deploy/kubernetes`);
+      }
+    }
+  }
+
+  // The certificate script, run as a user would, against the same API server.
+  const script = await new Promise<{ code: number; out: string }>((resolve) => {
+    execFile(join(ROOT, 'deploy', 'kubernetes', 'webhook-certificate.sh'), [], {
+      env: { ...process.env, KUBECONFIG: api.kubeconfig, KUBECACHEDIR: join(api.dir, 'cache'), HOME: api.dir }, timeout: 60_000,
+    }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr }));
+  });
+  assert.equal(script.code, 0, script.out);
+  const secret = obj(JSON.parse(await kubectl(['get', 'secret', '-n', 'sluice-system', 'sluice-controller-webhook-tls', '-o', 'json'])), 'secret');
+  assert.equal(secret.type, 'kubernetes.io/tls');
+  const data = obj(secret.data, 'data');
+  const cert = new X509Certificate(Buffer.from(String(data['tls.crt']), 'base64'));
+  const ca = new X509Certificate(Buffer.from(String(data['ca.crt']), 'base64'));
+  assert.ok(cert.checkIssued(ca), 'the serving certificate is signed by the CA');
+  assert.match(cert.subjectAltName ?? '', /DNS:sluice-controller\.sluice-system\.svc/);
+  const hook = obj(JSON.parse(await kubectl(['get', 'mutatingwebhookconfiguration', 'sluice-controller-sluice-system', '-o', 'json'])), 'hook');
+  for (const w of hook.webhooks as Obj[]) assert.equal(at(w, 'clientConfig.caBundle'), data['ca.crt']);
+  const restarted = obj(JSON.parse(await kubectl(['get', 'deployment', '-n', 'sluice-system', 'sluice-controller', '-o', 'json'])), 'deployment');
+  assert.ok(obj(at(restarted, 'spec.template.metadata.annotations'), 'annotations')['kubectl.kubernetes.io/restartedAt'], 'rolled to pick up the certificate');
+});
