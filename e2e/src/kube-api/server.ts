@@ -713,8 +713,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
-        reject(new ApiError(413, 'BadRequest', 'the request body is too large'));
-        req.destroy();
+        // Answer 413 at once and throw the rest of the body away; the connection closes after the answer.
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new ApiError(413, 'BadRequest', `the request body is larger than ${MAX_BODY} bytes`));
         return;
       }
       chunks.push(c);
@@ -726,7 +728,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function send(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...(code === 413 ? { Connection: 'close' } : {}) });
   res.end(text);
 }
 
