@@ -13,7 +13,22 @@ export interface PreviewServiceOptions {
   maxWaitMs?: number;
   /** Previews running at once at most (default 100); past it: RESOURCE_EXHAUSTED / 429. */
   maxActive?: number;
+  /** Bytes of samples one preview holds at most (default PREVIEW_MAX_BYTES); when full it answers with what it has. */
+  maxBytesPerPreview?: number;
+  /** Bytes of samples all previews together hold at most (default PREVIEWS_MAX_TOTAL_BYTES); past it samples are skipped. */
+  maxTotalBytes?: number;
 }
+
+/**
+ * Bytes of samples one preview keeps (an HTTP sample counts its body, path, host and headers
+ * plus SAMPLE_OVERHEAD_BYTES): 1 000 requests of 8 KiB bodies are 8 MiB of text, tens of MiB once
+ * parsed for the answer. A preview whose samples reach it answers with what it has.
+ */
+export const PREVIEW_MAX_BYTES = 4 << 20;
+/** Bytes of samples all running previews keep together; a sample that does not fit is skipped (counted in none). */
+export const PREVIEWS_MAX_TOTAL_BYTES = 16 << 20;
+/** What a sample costs besides its strings: the objects around them. */
+export const SAMPLE_OVERHEAD_BYTES = 256;
 
 export const DEFAULT_SAMPLES = 10;
 export const MAX_SAMPLES = 1000;

@@ -6,6 +6,7 @@ import { unary } from '@sluice/server';
 import { PREVIEW_DISABLED_MESSAGE, PREVIEW_STRUCT_MAX_DEPTH } from './preview-config.js';
 import type { PreviewKind, PreviewRegistry } from './preview-registry.js';
 import { previewParams, samplesFromMessage, serviceFrom } from './preview-request.js';
+import { mapInSlices } from './slices.js';
 
 interface PreviewRequestMessage {
   control_point: string;
@@ -39,7 +40,7 @@ export function previewServiceImpl(registry: PreviewRegistry | undefined, maxWai
     call.once('cancelled', onCancel);
     const samples = await preview.result;
     call.removeListener('cancelled', onCancel);
-    return kind === 'http' ? { samples: samples.map((s) => jsonToStruct(s, PREVIEW_STRUCT_MAX_DEPTH)) } : { samples };
+    return kind === 'http' ? { samples: await mapInSlices(samples, (s) => jsonToStruct(s, PREVIEW_STRUCT_MAX_DEPTH)) } : { samples };
   });
   return { PreviewFlowLabels: handler('labels'), PreviewHTTPRequests: handler('http') };
 }

@@ -125,3 +125,87 @@ test('too many previews at once are refused', () => {
   b.cancel();
   assert.equal(registry.watches('x'), false);
 });
+
+const jsonBody = (n: number): string => JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ id: i, name: `item-${i}` })) });
+
+test('a preview is bounded by bytes: when its samples reach the budget it answers with what it has', async () => {
+  const engine = new Engine();
+  const registry = new PreviewRegistry({ maxBytesPerPreview: 10_000 });
+  engine.addObserver(registry);
+  const p = registry.start({ kind: 'http', controlPoint: 'ingress', service: 'any', samples: 1000, matcher: all, waitMs: 10_000 });
+  const body = 'x'.repeat(3000);
+  for (let i = 0; i < 10; i++) feed(engine, httpFlow(`/${i}`, { 'content-type': 'text/plain' }, 'ingress', body));
+  const samples = await p.result;
+  assert.equal(samples.length, 3, '3 samples of ~3.3 KB fit in 10 000 bytes; the 4th ends the preview');
+  assert.equal(registry.size, 0, 'it answered long before its wait');
+  assert.equal(registry.bytesHeld, 0, 'the bytes go back once the answer is built');
+});
+
+test('all previews together are bounded by bytes: a sample past the total is skipped, not kept', async () => {
+  const engine = new Engine();
+  const registry = new PreviewRegistry({ maxBytesPerPreview: 1_000_000, maxTotalBytes: 8_000 });
+  engine.addObserver(registry);
+  const a = registry.start({ kind: 'http', controlPoint: 'ingress', service: 'any', samples: 1000, matcher: all, waitMs: 100 });
+  const b = registry.start({ kind: 'http', controlPoint: 'ingress', service: 'any', samples: 1000, matcher: all, waitMs: 100 });
+  const body = 'y'.repeat(1700);
+  for (let i = 0; i < 10; i++) feed(engine, httpFlow(`/${i}`, {}, 'ingress', body));
+  assert.ok(registry.bytesHeld <= 8_000, `held ${registry.bytesHeld}`);
+  const [sa, sb] = await Promise.all([a.result, b.result]);
+  assert.equal(sa.length + sb.length, 4, '4 samples of ~2 KB fit in 8 000 bytes over both previews');
+  assert.equal(registry.bytesHeld, 0);
+});
+
+test('capture on the check path keeps the request as it came: its body is parsed only when the preview answers', async () => {
+  const { engine, registry } = setup();
+  const p = registry.start({ kind: 'http', controlPoint: 'ingress', service: 'any', samples: 2, matcher: all, waitMs: 10_000 });
+  const req = httpFlow('/late', { 'content-type': 'application/json' }, 'ingress', '{"a":1}');
+  let reads = 0;
+  const r = req.request!;
+  const body = r.body;
+  Object.defineProperty(r, 'body', { get: () => { reads++; return body; }, enumerable: true, configurable: true });
+  const before = reads;
+  feed(engine, req);
+  const onCheckPath = reads - before;
+  assert.ok(onCheckPath <= 1, `the body was read ${onCheckPath} times on the check path (its length only)`);
+  feed(engine, httpFlow('/second'));
+  const [first] = await p.result;
+  assert.deepEqual(first.parsed_body, { a: 1 }, 'parsed when answering');
+});
+
+test('building a large answer yields to the event loop between slices', async () => {
+  const { mapInSlices } = await import('./index.js');
+  const items = Array.from({ length: 400 }, () => jsonBody(200));
+  let ticks = 0;
+  const ticker = setInterval(() => { ticks++; }, 0);
+  let maxGapMs = 0;
+  let last = performance.now();
+  const probe = setInterval(() => { const now = performance.now(); maxGapMs = Math.max(maxGapMs, now - last); last = now; }, 1);
+  try {
+    const out = await mapInSlices(items, (s) => JSON.parse(s) as unknown);
+    assert.equal(out.length, 400);
+  } finally {
+    clearInterval(ticker);
+    clearInterval(probe);
+  }
+  assert.ok(ticks > 0, 'timers ran while the answer was being built');
+  assert.ok(maxGapMs < 250, `longest stall ${maxGapMs.toFixed(1)} ms (the tap's check timeout is 250 ms)`);
+});
+
+test('the JSON text of a sample is the sample: JSON bodies go in as their own text, others as parsed', async () => {
+  const { httpSampleJson } = await import('./index.js');
+  const deep = `${'['.repeat(80)}${']'.repeat(80)}`;
+  const cases: [string, string][] = [
+    ['application/json', '{"k":[1,2,{"x":"\\u2028 \\"q\\""}],"n":null}'],
+    ['application/json; charset=utf-8', '  [1, 2, 3]  '],
+    ['application/json', '{"broken":'],
+    ['application/json', deep],
+    ['application/json', '"parsed_body":null,"truncated_body":'],
+    ['application/x-www-form-urlencoded', 'a=1&a=2&b=%20'],
+    ['text/plain', 'hello'],
+    ['application/json', ''],
+  ];
+  for (const [type, body] of cases) {
+    const req = httpFlow('/p?q=1', { 'content-type': type }, 'cp', body);
+    assert.deepEqual(JSON.parse(httpSampleJson(req)), httpSample(req), `${type} ${body.slice(0, 30)}`);
+  }
+});

@@ -23,9 +23,15 @@ export function registerPreviewService(
   opts: PreviewServiceOptions = {},
 ): PreviewRegistry | undefined {
   const maxWaitMs = Math.max(0, opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
-  const registry = config.enabled ? new PreviewRegistry(opts.maxActive) : undefined;
+  const registry = config.enabled
+    ? new PreviewRegistry({
+      ...(opts.maxActive !== undefined ? { maxActive: opts.maxActive } : {}),
+      ...(opts.maxBytesPerPreview !== undefined ? { maxBytesPerPreview: opts.maxBytesPerPreview } : {}),
+      ...(opts.maxTotalBytes !== undefined ? { maxTotalBytes: opts.maxTotalBytes } : {}),
+    })
+    : undefined;
   if (registry !== undefined) engine.addObserver(registry);
   server.addService(serviceClient('flowPreview').service, previewServiceImpl(registry, maxWaitMs));
-  for (const route of previewGatewayRoutes(registry !== undefined, maxWaitMs)) server.addGatewayRoute(route);
+  for (const route of previewGatewayRoutes(registry, maxWaitMs)) server.addGatewayRoute(route);
   return registry;
 }

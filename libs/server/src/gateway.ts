@@ -4,7 +4,7 @@ import { bodyParserError } from './body-errors.js';
 import { decodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RegisteredService } from './grpc-server.js';
-import type { GatewayRoute } from './types.js';
+import { JsonText, type GatewayRoute } from './types.js';
 
 const DEFAULT_BODY_LIMIT = 1 << 20;
 /** grpc-js's default bound on a received message, which the gRPC server keeps. */
@@ -61,9 +61,18 @@ export function gatewayHandler(route: GatewayRoute, services: Map<string, Regist
     void (async () => {
       const body = await parseBody(req, res, parser, limit);
       if (route.requireBody === true && body === undefined) throw new InvalidArgumentError('request body is required', 'body');
+      const input = { params: req.params as Record<string, string>, query: req.query as Record<string, string | string[] | undefined>, body };
+      if (route.local !== undefined) {
+        const signal = route.timeoutMs === undefined ? closed.signal : AbortSignal.any([closed.signal, AbortSignal.timeout(route.timeoutMs)]);
+        const out = await route.local(input, signal);
+        if (closed.signal.aborted || res.headersSent) return;
+        if (out instanceof JsonText) res.status(200).type('application/json').send(out.text);
+        else res.status(200).json(out);
+        return;
+      }
       const method = services.get(route.service)?.definition[route.rpc];
       if (method === undefined) throw new NotFoundError(`no gRPC method ${route.service}/${route.rpc}`);
-      const message = route.toRequest({ params: req.params as Record<string, string>, query: req.query as Record<string, string | string[] | undefined>, body });
+      const message = route.toRequest(input);
       let bytes: Buffer;
       try {
         bytes = method.requestSerialize(message);

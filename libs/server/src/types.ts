@@ -44,6 +44,18 @@ export interface GatewayRoute {
   fromResponse?(response: unknown): unknown;
   /** gRPC deadline for the call. */
   timeoutMs?: number;
+  /**
+   * Serve the route in this process instead of calling the gRPC method: the same body parsing
+   * and error answers, then this function's value as the JSON body (a JsonText as it is).
+   * For answers too large to afford a google.protobuf.Struct round trip (the HTTP preview).
+   * `signal` aborts when the client goes away or the route's timeout passes.
+   */
+  local?(input: GatewayInput, signal: AbortSignal): Promise<unknown>;
+}
+
+/** A JSON body already serialized (built in slices by its producer); sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export interface SluiceServer {
