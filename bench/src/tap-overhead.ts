@@ -14,7 +14,8 @@
  *     like the tap's one event loop), when nginx is installed.
  * Every server is its own process; this one only runs the load generator:
  * wrk when installed, else an in-process keep-alive loop. Each target gets a
- * 1 s warm-up and one bounded measuring phase. The tap's counters are read
+ * 1 s warm-up and one bounded measuring phase; the bare proxy, the tap and nginx take
+ * turns, twice each, and their figures are the means (the machine's load drifts). The tap's counters are read
  * afterwards to show that every request was decided by the agent, and the
  * CPU time of the tap and the agent per request is reported.
  * Targets: tap ≥ 0.85 of the bare proxy, tap ≥ 0.3 of nginx.
@@ -93,6 +94,7 @@ function startAgentProcess(dir: string): Promise<ChildServer> {
       SLUICE_AGENT_SERVICE_DISCOVERY_STATIC_ENTITIES: JSON.stringify([{ ip_address: '127.0.0.1', uid: 'bench', services: ['bench-svc'] }]),
     },
     portPattern: /"msg":"server listening".*?"port":(\d+)/,
+    startTimeoutMs: 60_000, // a loaded machine starts the agent slowly
   });
 }
 
@@ -148,6 +150,24 @@ async function runLoop(url: string, seconds: number, connections: number): Promi
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / elapsed, p99ms: latencies[Math.floor(0.99 * (latencies.length - 1))] ?? NaN, errors, requests: latencies.length };
+}
+
+type Phase = Result & { cpuUs: number[] };
+
+/** Phases taken in turns: ROUNDS of each target. */
+const ROUNDS = 2;
+
+/** Several phases of one target as one: mean rate, worst p99, CPU per request over all its requests. */
+function combine(phases: readonly Phase[]): Phase {
+  const requests = phases.reduce((a, p) => a + p.requests, 0);
+  const width = phases[0]?.cpuUs.length ?? 0;
+  return {
+    rps: phases.reduce((a, p) => a + p.rps, 0) / phases.length,
+    p99ms: Math.max(...phases.map((p) => p.p99ms)),
+    errors: phases.reduce((a, p) => a + p.errors, 0),
+    requests,
+    cpuUs: Array.from({ length: width }, (_, i) => phases.reduce((a, p) => a + (p.cpuUs[i] ?? NaN) * p.requests, 0) / requests),
+  };
 }
 
 /** Warm-up, then one measured phase; `cpuOf` pids get their CPU time per request of that phase (us). */
@@ -219,6 +239,7 @@ async function main(): Promise<void> {
       args: ['--enable-source-maps', process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
         '--agent', `127.0.0.1:${agent.port}`, '--control-point', CONTROL_POINT, '--log-level', 'info'],
       portPattern: /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\}/,
+      startTimeoutMs: 60_000,
     });
     children.push(tap);
 
@@ -227,25 +248,35 @@ async function main(): Promise<void> {
       command: process.execPath,
       args: [path.join(ROOT, 'bench', 'dist', 'servers', 'bare-tap-proxy.js'), String(workload.port)],
       portPattern: /PORT (\d+)/,
+      startTimeoutMs: 60_000,
     });
     children.push(bare);
 
+    let nginxPort: number | undefined;
+    if (nginx !== undefined) {
+      nginxPort = await freePort();
+      writeFileSync(path.join(tmp, 'nginx.conf'), nginxConfig(tmp, nginxPort, workload.port));
+      ng = spawn(nginx, ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', path.join(tmp, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
+      await waitForPort(nginxPort);
+    }
     const direct = await measure('direct', `http://127.0.0.1:${workload.port}/`, seconds, connections, wrk);
-    const viaBare = await measure('bare', `http://127.0.0.1:${bare.port}/`, seconds, connections, wrk, [bare.pid]);
-    const tapped = await measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid]);
+    // The targets take turns, ROUNDS times, so that a change in the machine's load falls on all of them.
+    const bares: Phase[] = [];
+    const taps: Phase[] = [];
+    const nginxes: Phase[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bares.push(await measure('bare', `http://127.0.0.1:${bare.port}/`, seconds, connections, wrk, [bare.pid]));
+      taps.push(await measure('tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid]));
+      if (nginxPort !== undefined) nginxes.push(await measure('nginx', `http://127.0.0.1:${nginxPort}/`, seconds, connections, wrk));
+    }
+    const viaBare = combine(bares);
+    const tapped = combine(taps);
+    const viaNginx: Result | undefined = nginxes.length > 0 ? combine(nginxes) : undefined;
     console.log(`         CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us, bare proxy ${viaBare.cpuUs[0]?.toFixed(0)} us`);
     // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
     console.log(`         tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`);
-    let viaNginx: Result | undefined;
-    if (nginx !== undefined) {
-      const port = await freePort();
-      writeFileSync(path.join(tmp, 'nginx.conf'), nginxConfig(tmp, port, workload.port));
-      ng = spawn(nginx, ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', path.join(tmp, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
-      await waitForPort(port);
-      viaNginx = await measure('nginx', `http://127.0.0.1:${port}/`, seconds, connections, wrk);
-    }
     console.log(`ratio tap/direct: rps ${ratio(tapped.rps, direct.rps)}, p99 ${ratio(tapped.p99ms, direct.p99ms)}x`);
     const b = tapped.rps / viaBare.rps;
     console.log(`ratio tap/bare:   rps ${b.toFixed(2)} (target >= 0.85: ${b >= 0.85 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaBare.p99ms)}x`);
