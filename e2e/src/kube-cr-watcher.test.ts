@@ -196,3 +196,25 @@ test('the API away: readiness says unavailable (still healthy), the sink keeps i
   assert.deepEqual([...sink.held.keys()], ['later']);
   assert.equal(watcher.stats().applies, appliesBefore);
 });
+
+test('a sink that throws is retried with backoff: the Policy shows uploading meanwhile, then the outcome', async (t) => {
+  const inner = new FakeSink();
+  let failures = 2;
+  const flaky: PolicySink = {
+    apply: async (name, spec) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('registry busy');
+      }
+      return inner.apply(name, spec);
+    },
+    remove: (name) => inner.remove(name),
+  };
+  const { api, watcher } = await setup(t, flaky);
+  await kubectlOk(api, ['apply', '-f', '-'], policyYaml('flaky', { circuit: {} }));
+  await waitFor(async () => (await getPolicy(api, 'flaky'))?.status?.status === 'uploading');
+  await waitFor(async () => (await getPolicy(api, 'flaky'))?.status?.status === 'uploaded');
+  assert.equal(failures, 0);
+  assert.equal(watcher.stats().errors, 2);
+  assert.deepEqual(inner.calls, ['apply flaky']);
+});
