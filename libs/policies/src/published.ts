@@ -81,12 +81,38 @@ export interface PublishedLoadScheduler extends PublishedBase {
   parameters: Record<string, unknown>;
 }
 
+/** The Kubernetes object a pod scaler scales (Aperture's KubernetesObjectSelector). */
+export interface PublishedKubernetesObject {
+  namespace: string;
+  /** `apps/v1`. */
+  api_version: string;
+  /** `Deployment`, `StatefulSet` or `ReplicaSet`. */
+  kind: string;
+  name: string;
+}
+
+/** auto_scale.pod_scaler: one agent of the group scales the object (its `selectors` are empty). */
+export interface PublishedPodScaler extends PublishedBase {
+  kind: 'pod_scaler';
+  kubernetes_object: PublishedKubernetesObject;
+  /** Bounds applied by the agent to the desired replicas (also applied by the controller). */
+  min_replicas: number;
+  max_replicas: number;
+  /** After a scale-out, no other change for this long. */
+  scale_out_cooldown_ms: number;
+  /** After a scale-in, no further scale-in for this long. */
+  scale_in_cooldown_ms: number;
+  /** Observe and report only; /scale is never written. */
+  dry_run: boolean;
+}
+
 export type PublishedComponent =
   | PublishedRateLimiter
   | PublishedSampler
   | PublishedClassifier
   | PublishedFluxMeter
-  | PublishedLoadScheduler;
+  | PublishedLoadScheduler
+  | PublishedPodScaler;
 
 /**
  * The live numbers of a component. A component without a decision runs in
@@ -96,7 +122,9 @@ export type PublishedComponent =
 export type PublishedDecision =
   | { kind: 'rate_limiter'; bucket_capacity: number; fill_amount: number; pass_through: boolean }
   | { kind: 'sampler'; accept_percentage: number; pass_through: boolean }
-  | { kind: 'load_scheduler'; load_multiplier: number; pass_through: boolean };
+  | { kind: 'load_scheduler'; load_multiplier: number; pass_through: boolean }
+  /** The desired replicas: an integer within the component's bounds. */
+  | { kind: 'pod_scaler'; replicas: number };
 
 /** A policy posted to the controller's API, kept in etcd so that a restart loses nothing. */
 export interface StoredPolicy {

@@ -7,6 +7,7 @@ import { gradientControllerKind } from './gradient-controller.js';
 import type { ComponentKind } from './kind.js';
 import { loadSchedulerKind } from './load-scheduler.js';
 import { maxKind, minKind } from './min-max.js';
+import { podScalerKind } from './pod-scaler.js';
 import { promqlKind } from './promql.js';
 import { rateLimiterKind } from './rate-limiter.js';
 import { samplerKind } from './sampler.js';
@@ -33,6 +34,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   adaptiveLoadSchedulerKind,
   gradientControllerKind,
   emaKind,
+  podScalerKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compilePolicy, PolicyCompileError, validatePolicy } from '../index.js';
+
+function spec(scaler: Record<string, unknown>): unknown {
+  return {
+    circuit: {
+      evaluation_interval: '1s',
+      components: [
+        { variable: { constant_output: { value: 2 }, out_ports: { output: { signal_name: 'want' } } } },
+        {
+          auto_scale: {
+            pod_scaler: {
+              kubernetes_object_selector: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' },
+              in_ports: { replicas: { signal_name: 'want' } },
+              ...scaler,
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+test('a pod scaler is published to its object\'s agent group with its bounds and cooldowns', () => {
+  const c = compilePolicy('scale', spec({ kubernetes_object_selector: { agent_group: 'edge', namespace: 'shop', api_version: 'apps/v1', kind: 'StatefulSet', name: 'db' }, min_replicas: 2, max_replicas: 6, scale_in_cooldown: '1m', dry_run: true }));
+  assert.deepEqual(c.components, [{
+    kind: 'pod_scaler', policy_name: 'scale', policy_hash: c.hash, component_id: 'root.1', agent_group: 'edge', selectors: [],
+    kubernetes_object: { namespace: 'shop', api_version: 'apps/v1', kind: 'StatefulSet', name: 'db' },
+    min_replicas: 2, max_replicas: 6, scale_out_cooldown_ms: 30_000, scale_in_cooldown_ms: 60_000, dry_run: true,
+  }]);
+});
+
+test('the desired replicas are rounded and bounded; an invalid signal keeps the last', () => {
+  const circuit = compilePolicy('scale', spec({ min_replicas: 2, max_replicas: 6 })).createCircuit();
+  const tick = (want: number) => circuit.tick(0, { promql: new Map(), variables: new Map([['want', want]]) }).decisions.get('root.1');
+  assert.deepEqual(circuit.tick(0, { promql: new Map(), variables: new Map() }).decisions.get('root.1'), { kind: 'pod_scaler', replicas: 2 });
+  assert.deepEqual(tick(4.4), { kind: 'pod_scaler', replicas: 4 });
+  assert.deepEqual(tick(40), { kind: 'pod_scaler', replicas: 6 });
+  assert.deepEqual(tick(0), { kind: 'pod_scaler', replicas: 2 });
+  assert.deepEqual(tick(Number.NaN), { kind: 'pod_scaler', replicas: 2 }, 'NaN: the last value');
+});
+
+test('bad pod scalers are refused with their field', () => {
+  const problems = (s: Record<string, unknown>) => {
+    try {
+      compilePolicy('scale', spec(s));
+      return [];
+    } catch (err) {
+      assert.ok(err instanceof PolicyCompileError);
+      return err.problems.map((p) => p.path);
+    }
+  };
+  const at = 'spec.circuit.components[1].auto_scale.pod_scaler';
+  assert.deepEqual(problems({ kubernetes_object_selector: { namespace: 'shop', api_version: 'v1', kind: 'Pod', name: 'web' } }),
+    [`${at}.kubernetes_object_selector.api_version`, `${at}.kubernetes_object_selector.kind`]);
+  assert.deepEqual(problems({ min_replicas: 5, max_replicas: 2 }), [`${at}.min_replicas`]);
+  assert.deepEqual(problems({ min_replicas: -1 }), [`${at}.min_replicas`]);
+  assert.deepEqual(problems({ kubernetes_object_selector: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment' } }), [`${at}.kubernetes_object_selector.name`]);
+  assert.deepEqual(problems({ in_ports: { replicas: { constant_signal: { value: -3 } } } }), [`${at}.in_ports.replicas.constant_signal.value`]);
+  assert.ok(problems({ scale_in_cooldown: 'soon' }).some((p) => p.startsWith(`${at}.scale_in_cooldown`)));
+  assert.deepEqual(validatePolicy(spec({ replicas: 3 })).map((p) => p.path), [`${at}.replicas`]);
+});

@@ -1,0 +1,88 @@
+import { Type } from '@sinclair/typebox';
+import type { PublishedDecision } from '../published.js';
+import { bool, duration, int, obj, str } from '../schema/fields.js';
+import { InPort, OutPort } from '../schema/ports.js';
+import { defineKind, type SignalValue } from './kind.js';
+
+/** The kinds whose /scale subresource the agents read and write (apps/v1). */
+export const SCALABLE_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet'] as const;
+const DNS_NAME = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
+/** The largest replica count Sluice writes (Kubernetes' int32). */
+export const MAX_REPLICAS = 2_147_483_647;
+
+const KubernetesObjectSelector = obj(
+  {
+    agent_group: Type.Optional(str('The agent group whose agents scale the object (one of them at a time).', { default: 'default', minLength: 1 })),
+    namespace: str('Namespace of the object.', { minLength: 1, pattern: DNS_NAME }),
+    api_version: str('API version of the object: `apps/v1`.', { minLength: 1 }),
+    kind: str('Kind of the object: `Deployment`, `StatefulSet` or `ReplicaSet`.', { minLength: 1 }),
+    name: str('Name of the object.', { minLength: 1, pattern: DNS_NAME }),
+  },
+  'The Kubernetes object whose `/scale` subresource is read and written.',
+);
+
+const schema = obj(
+  {
+    kubernetes_object_selector: KubernetesObjectSelector,
+    in_ports: obj({ replicas: InPort }, 'Input ports. `replicas` is the desired number of replicas (rounded, then bounded by `min_replicas`/`max_replicas`).'),
+    out_ports: Type.Optional(obj(
+      {
+        actual_replicas: Type.Optional(OutPort),
+        configured_replicas: Type.Optional(OutPort),
+      },
+      'Output ports. The agents report the running (`actual_replicas`) and configured replicas as metrics; in the circuit these signals are invalid for now.',
+    )),
+    dry_run: Type.Optional(bool('Observe and report only: `/scale` is never written.', false)),
+    dry_run_config_key: Type.Optional(str('Accepted for Aperture compatibility; has no effect.')),
+    min_replicas: Type.Optional(int('The fewest replicas the scaler sets (Sluice; Aperture keeps it on the auto scaler).', { default: 1, minimum: 0, maximum: MAX_REPLICAS })),
+    max_replicas: Type.Optional(int('The most replicas the scaler sets (Sluice).', { default: 100, minimum: 1, maximum: MAX_REPLICAS })),
+    scale_out_cooldown: Type.Optional(duration('After a scale-out, no other change for this long (Sluice).', '30s', false)),
+    scale_in_cooldown: Type.Optional(duration('After a scale-in, no further scale-in for this long (Sluice).', '120s', false)),
+  },
+  'Sets the replicas of a Deployment, StatefulSet or ReplicaSet from a signal, through its `/scale` subresource. One agent of the group (the holder of a Kubernetes Lease per object) writes it; `auto_scale.kubernetes.enabled: false` on an agent turns it off there.',
+);
+
+export const podScalerKind = defineKind({
+  path: ['auto_scale', 'pod_scaler'],
+  schema,
+  compile(spec, ctx) {
+    const sel = spec.kubernetes_object_selector;
+    const selPath = `${ctx.path}.kubernetes_object_selector`;
+    if (sel.api_version !== 'apps/v1') ctx.problem(`${selPath}.api_version`, `"${sel.api_version}" is not supported: apps/v1`);
+    if (!(SCALABLE_KINDS as readonly string[]).includes(sel.kind)) ctx.problem(`${selPath}.kind`, `"${sel.kind}" is not scalable here: one of ${SCALABLE_KINDS.join(', ')}`);
+    const min = spec.min_replicas ?? 1;
+    const max = spec.max_replicas ?? 100;
+    if (min > max) ctx.problem(`${ctx.path}.min_replicas`, `min_replicas (${min}) is more than max_replicas (${max})`);
+    ctx.input(spec.in_ports.replicas, `${ctx.path}.in_ports.replicas`, { minimum: 0, finite: true });
+    ctx.output(spec.out_ports?.actual_replicas, `${ctx.path}.out_ports.actual_replicas`);
+    ctx.output(spec.out_ports?.configured_replicas, `${ctx.path}.out_ports.configured_replicas`);
+    ctx.publish({
+      kind: 'pod_scaler',
+      policy_name: ctx.policyName,
+      policy_hash: ctx.policyHash,
+      component_id: ctx.componentId,
+      agent_group: sel.agent_group ?? 'default',
+      selectors: [],
+      kubernetes_object: { namespace: sel.namespace, api_version: sel.api_version, kind: sel.kind, name: sel.name },
+      min_replicas: min,
+      max_replicas: max,
+      scale_out_cooldown_ms: ctx.durationMs(spec.scale_out_cooldown, '30s'),
+      scale_in_cooldown_ms: ctx.durationMs(spec.scale_in_cooldown, '120s'),
+      dry_run: spec.dry_run ?? false,
+    });
+    return {
+      createRuntime() {
+        let replicas: number | undefined;
+        return {
+          tick(inputs: readonly SignalValue[]) {
+            const r = inputs[0];
+            // An invalid signal keeps the last desired replicas.
+            if (r !== null && r !== undefined && Number.isFinite(r)) replicas = Math.min(max, Math.max(min, Math.round(r)));
+            const decision: PublishedDecision | undefined = replicas === undefined ? undefined : { kind: 'pod_scaler', replicas };
+            return { outputs: [null, null], ...(decision === undefined ? {} : { decision }) };
+          },
+        };
+      },
+    };
+  },
+});
