@@ -16,7 +16,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Engine, applyLocalLimiters, httpFlowLabels, loadLocalLimiters, toCheckResponse, type CheckDecision } from '@sluice/flowcontrol';
-import { PreviewRegistry, mapInSlices } from '@sluice/preview';
+import { PreviewRegistry } from '@sluice/preview';
 import type { CheckHTTPRequest__Output } from '@sluice/proto';
 import { compileLabelMatcher } from '@sluice/selectors';
 import { printResult } from './support/result-line.js';
@@ -118,8 +118,7 @@ async function hostileRound(engine: Engine, registry: PreviewRegistry | undefine
   const startPreview = (): void => {
     if (registry === undefined || stopping) return;
     const p = registry.start({ kind: 'http', controlPoint: 'ingress', service: 'any', samples: 1000, matcher: compileLabelMatcher({}), waitMs: 600_000 });
-    const done = p.result
-      .then((samples) => mapInSlices(samples, (x) => JSON.stringify(x)))
+    const done = p.jsonTexts()
       .then((parts) => { answered += `{"samples":[${parts.join(',')}]}`.length > 0 ? 1 : 0; })
       .finally(() => { running.delete(done); startPreview(); });
     running.add(done);
