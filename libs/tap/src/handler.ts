@@ -101,7 +101,7 @@ export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: 
       if (socket.destroyed) return;
       switch (verdict.kind) {
         case 'ok':
-          // A tunnel has no end the workload's status describes: its flow ends when it closes.
+          // The flow of a tunnel ends when the workload has answered the upgrade (see forwardUpgrade).
           forwardUpgrade(ctx, req, socket, head, verdict.headers, verdict.flowEnd);
           return;
         case 'fail_open':
