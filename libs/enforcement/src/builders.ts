@@ -1,6 +1,7 @@
 import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RateLimiter, Sampler } from '@sluice/flowcontrol';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
 import { buildLoadScheduler } from './load-scheduler.js';
+import { buildPodScaler } from './pod-scaler.js';
 import type { ComponentBuilder, ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 
 /** The local token-bucket store, with the component's max idle time. */
@@ -103,4 +104,5 @@ export const DEFAULT_BUILDERS: ComponentBuilders = {
   classifier: buildClassifier,
   flux_meter: buildFluxMeter,
   load_scheduler: buildLoadScheduler,
+  pod_scaler: buildPodScaler,
 };

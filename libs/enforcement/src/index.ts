@@ -4,3 +4,4 @@ export { buildRateLimiter, buildSampler, buildClassifier, buildFluxMeter, localT
 export type { LiveComponent, ComponentBuilder, ComponentBuilders, BuildContext, TokenBucketStoreFactory } from './live-component.js';
 export { parseComponent, parseDecision, type Parsed } from './parse-published.js';
 export { buildLoadScheduler } from './load-scheduler.js';
+export { buildPodScaler, podScalerConfigProblem, podScalerDecisionProblem } from './pod-scaler.js';

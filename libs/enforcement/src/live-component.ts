@@ -4,7 +4,8 @@ import type { PublishedComponent, PublishedDecision, PublishedRateLimiter } from
 
 /** A component built from its published configuration, registered in the engine and updated in place. */
 export interface LiveComponent {
-  readonly component: FlowComponent;
+  /** Absent for a component that selects no flows (the pod scaler acts outside the engine). */
+  readonly component?: FlowComponent;
   /**
    * Applies a decision without re-registering; undefined (none published
    * yet, or removed) means pass-through. Throws when the decision does not fit

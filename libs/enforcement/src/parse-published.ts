@@ -1,9 +1,10 @@
 import type { PublishedComponent, PublishedDecision, PublishedSelector } from '@sluice/policies';
+import { podScalerConfigProblem, podScalerDecisionProblem } from './pod-scaler.js';
 
 /** The result of reading one etcd value: the parsed shape, or why it is refused. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const COMPONENT_KINDS = new Set(['rate_limiter', 'sampler', 'classifier', 'flux_meter', 'load_scheduler']);
+const COMPONENT_KINDS = new Set(['rate_limiter', 'sampler', 'classifier', 'flux_meter', 'load_scheduler', 'pod_scaler']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,7 +76,7 @@ export function parseComponent(text: string): Parsed<PublishedComponent> {
   for (const f of ['policy_name', 'policy_hash', 'component_id', 'agent_group'] as const) {
     if (typeof c[f] !== 'string') return { ok: false, error: `${f}: want a string` };
   }
-  const bad = checkSelectors(c.selectors) ?? checkKind(c);
+  const bad = c.kind === 'pod_scaler' ? podScalerConfigProblem(c) : checkSelectors(c.selectors) ?? checkKind(c);
   if (bad !== undefined) return { ok: false, error: bad };
   return { ok: true, value: c as unknown as PublishedComponent };
 }
@@ -86,6 +87,10 @@ export function parseDecision(text: string): Parsed<PublishedDecision> {
   if (!json.ok) return json;
   const d = json.value;
   if (!isObject(d)) return { ok: false, error: 'want a JSON object' };
+  if (d.kind === 'pod_scaler') {
+    const bad = podScalerDecisionProblem(d);
+    return bad === undefined ? { ok: true, value: d as unknown as PublishedDecision } : { ok: false, error: bad };
+  }
   if (typeof d.pass_through !== 'boolean') return { ok: false, error: 'pass_through: want a boolean' };
   switch (d.kind) {
     case 'rate_limiter':
@@ -99,7 +104,7 @@ export function parseDecision(text: string): Parsed<PublishedDecision> {
       if (!isFiniteNumber(d.load_multiplier) || d.load_multiplier < 0) return { ok: false, error: 'load_multiplier: want a number >= 0' };
       break;
     default:
-      return { ok: false, error: 'kind: want rate_limiter, sampler or load_scheduler' };
+      return { ok: false, error: 'kind: want rate_limiter, sampler, load_scheduler or pod_scaler' };
   }
   return { ok: true, value: d as unknown as PublishedDecision };
 }

@@ -189,14 +189,16 @@ export class PolicyEnforcement {
     }
     const undo: (() => void)[] = [];
     try {
+      const component = live.component;
       for (const s of published.selectors) {
+        if (component === undefined) break;
         const selector: ComponentSelector = {
           control_point: s.control_point,
           agent_group: s.agent_group ?? published.agent_group,
           ...(s.service !== undefined ? { service: s.service } : {}),
           ...(s.label_matcher !== undefined ? { label_matcher: s.label_matcher } : {}),
         };
-        undo.push(this.o.engine.register(live.component, selector));
+        undo.push(this.o.engine.register(component, selector));
       }
     } catch (err) {
       for (const u of undo) u();
