@@ -99,6 +99,9 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   await expect('/v1/discovery/entities', 'get', 'first page', 200, get(`${base}/v1/discovery/entities?limit=1`));
   await expect('/v1/discovery/entities', 'get', 'limit=abc', 400, get(`${base}/v1/discovery/entities?limit=abc`));
   await expect('/v1/discovery/entities', 'get', 'a page_token it did not issue', 400, get(`${base}/v1/discovery/entities?page_token=zz`));
+  const peers = await expect('/v1/peers', 'get', 'alone in its group', 200, get(`${base}/v1/peers`));
+  assert.equal((JSON.parse(peers.text) as { self: { group: string } }).self.group, 'default');
+  await expect('/v1/distcache/stats', 'get', 'counters', 200, get(`${base}/v1/distcache/stats`));
 
   // Health, metrics, profiles.
   await expect('/v1/status/system/liveness', 'get', 'healthy', 200, get(`${base}/v1/status/system/liveness`));
@@ -189,6 +192,11 @@ test('the validators built from the spec refuse what it excludes', () => {
   assert.deepEqual(conformance(enforcedOp, reply(200, inForce)), []);
   assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, etcd_state: 'gone' })), [], 'etcd_state is one of three');
   assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, components: [{ ...component, kind: 'quota_scheduler' }] })), [], 'kinds the agent builds');
+  const peersOp = spec.operation('/v1/peers', 'get');
+  const addrs = { bind_addr: '127.0.0.1:3320', memberlist_addr: '127.0.0.1:3322' };
+  const peer = { id: 'b', group: 'default', advertisement_addr: '127.0.0.1:8080', dist_cache: addrs, state: 'suspect', in_ring: true, sources: ['etcd'] };
+  assert.deepEqual(conformance(peersOp, reply(200, { self: { id: 'a', group: 'default', dist_cache: addrs }, peers: [peer] })), []);
+  assert.notDeepEqual(conformance(peersOp, reply(200, { self: { id: 'a', group: 'default', dist_cache: addrs }, peers: [{ ...peer, state: 'asleep' }] })), [], 'member states');
   const cps = spec.operation('/v1/flowcontrol/controlpoints', 'get');
   const cp = { control_point: 'cp', service: 'web', type: 'http', last_seen: '2026-05-04T10:21:07.5Z', flows: 3 };
   assert.deepEqual(conformance(cps, reply(200, { control_points: [cp] })), []);
