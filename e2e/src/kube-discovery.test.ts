@@ -4,11 +4,12 @@
 // unusable slices are counted without harm, and with the API away for 30 s the agent keeps its
 // entities, stays ready, and catches up when the API returns.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { startEtcdServer } from '@sluice/etcd/testing';
 import { startTestKubeApi, type TestKubeApi } from './kube-api/index.js';
 import { checkHttpRequest, get, grpcClient, post, unaryCall } from './support/clients.js';
-import { startAgent, until } from './support/processes.js';
+import { processEnv, ROOT, spawnProc, startAgent, until } from './support/processes.js';
 
 interface EntityView { ip_address: string; uid: string; name?: string; namespace?: string; node_name?: string; services?: string[] }
 
@@ -166,4 +167,12 @@ test('agent service discovery from EndpointSlices and Services, through changes,
     await until(async () => (await servicesOf('10.1.0.6'))?.join() === CHECKOUT, 40_000, 'caught up after the API returned');
     await until(async () => /Kubernetes API connected/.test((await get(`${agent.base}/v1/status/system/readiness`)).text), 5000, 'readiness back to connected');
   });
+});
+
+test('an agent whose KUBECONFIG cannot be read exits 2 naming it, before binding a port', async (t) => {
+  const proc = spawnProc(t, join(ROOT, 'bin', 'sluice-agent'), [], processEnv('agent', { KUBECONFIG: '/nonexistent/kubeconfig' }));
+  const exit = await proc.exited;
+  assert.equal(exit.code, 2, proc.output());
+  assert.match(proc.output(), /KUBECONFIG names no file that exists: \/nonexistent\/kubeconfig/);
+  assert.doesNotMatch(proc.output(), /serving gRPC and HTTP/);
 });

@@ -3,6 +3,9 @@ import type { EntityCache } from '@sluice/discovery';
 import { discoveryScope, entitiesPage, kubeConfigSource, KubeClient, KubernetesDiscovery } from '@sluice/kube';
 import type { ProcessRuntime } from '@sluice/runtime';
 
+/** A kubeconfig that cannot be read: a configuration problem (exit 2). */
+export { KubeConfigError } from '@sluice/kube';
+
 /**
  * `GET /v1/discovery/entities` (paged: `limit`, `page_token`; filters `service`, `ip`) and, when
  * `service_discovery.kubernetes.enabled`, Kubernetes service discovery into the same cache as the

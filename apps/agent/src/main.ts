@@ -4,7 +4,7 @@ import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
-import { installKubernetes } from './kube.js';
+import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 import { installDistCache } from './distcache.js';
 import { installEtcd, installPolicies } from './policies.js';
@@ -44,8 +44,8 @@ try {
   installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   exitCode = await runtime.run();
 } catch (err) {
-  // A bad limiters file is a configuration problem: exit 2, like the key tree's, before any port is bound.
-  if (err instanceof LocalLimitersFileError) exitCode = 2;
+  // A bad limiters file or an unreadable kubeconfig is a configuration problem: exit 2, like the key tree's, before any port is bound.
+  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
   process.stderr.write(`sluice-agent: ${err instanceof Error ? err.message : String(err)}\n`);
   await runtime.logger.close();
