@@ -1,0 +1,233 @@
+// The agent's pod scalers: one per published auto_scale.pod_scaler component of its group. Every
+// `periodMs` (and at once when a decision changes) each one takes or renews its object's Lease;
+// the holder reads `/scale`, reports the configured and running replicas, and writes the desired
+// replicas within the bounds and cooldowns. Disabled (`auto_scale.kubernetes.enabled: false`, or
+// no Kubernetes API): the components are listed as off and nothing is read or written.
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { KubeLogger } from '../api-state.js';
+import { silentLogger } from '../api-state.js';
+import { holdLease, type LeaseApi } from './object-lease.js';
+import { apiStatus, type ScaleApi } from './scale-api.js';
+import { planScale, type ScaleHistory, type ScaleObject, type ScalePolicy } from './scale-plan.js';
+
+/** One published pod scaler and its latest desired replicas. */
+export interface PodScalerSpec {
+  policyName: string;
+  componentId: string;
+  object: ScaleObject;
+  policy: ScalePolicy;
+  /** From the latest decision; undefined before the first one. */
+  desired?: number;
+}
+
+export interface PodScalerStatus {
+  policy_name: string;
+  component_id: string;
+  object: ScaleObject;
+  /** false: auto_scale.kubernetes is off on this agent (or it has no Kubernetes API). */
+  enabled: boolean;
+  /** This agent holds the object's Lease and writes its /scale. */
+  leader: boolean;
+  desired: number | null;
+  configured: number | null;
+  actual: number | null;
+  last_action: string | null;
+  last_error: string | null;
+}
+
+export interface PodScalersOptions {
+  enabled: boolean;
+  /** Why it is off, when it is (logged and shown). */
+  disabledReason?: string;
+  scale?: ScaleApi;
+  leases?: LeaseApi;
+  /** This agent's identity in the Leases (its pod name). */
+  identity: string;
+  periodMs?: number;
+  leaseDurationS?: number;
+  registry?: Registry;
+  logger?: KubeLogger;
+  now?: () => number;
+}
+
+interface Entry {
+  spec: PodScalerSpec;
+  history: ScaleHistory;
+  leader: boolean;
+  configured?: number;
+  actual?: number;
+  lastAction?: string;
+  lastError?: string;
+}
+
+const key = (s: PodScalerSpec) => `${s.policyName}/${s.componentId}`;
+const LABELS = ['policy_name', 'component_id', 'namespace', 'kind', 'name'] as const;
+
+export class PodScalers {
+  readonly name = 'pod-scalers';
+  private readonly entries = new Map<string, Entry>();
+  private readonly logger: KubeLogger;
+  private readonly now: () => number;
+  private readonly replicas: Gauge<(typeof LABELS)[number] | 'type'>;
+  private readonly leaderGauge: Gauge<(typeof LABELS)[number]>;
+  private readonly actions: Counter<(typeof LABELS)[number] | 'direction' | 'result'>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly o: PodScalersOptions) {
+    this.logger = o.logger ?? silentLogger;
+    this.now = o.now ?? Date.now;
+    const registers = o.registry ? [o.registry] : [];
+    new Gauge({ name: 'pod_scaler_enabled', help: 'Whether this agent scales pods (auto_scale.kubernetes.enabled and a Kubernetes API).', registers, collect() { this.set(o.enabled ? 1 : 0); } });
+    this.replicas = new Gauge({ name: 'pod_scaler_replicas', help: 'Replicas of the objects this agent scales, by type: actual (running), configured (/scale spec), desired (the policy\'s decision within bounds).', labelNames: [...LABELS, 'type'], registers });
+    this.leaderGauge = new Gauge({ name: 'pod_scaler_leader', help: '1 when this agent holds the object\'s Lease and writes its /scale.', labelNames: [...LABELS], registers });
+    this.actions = new Counter({ name: 'pod_scaler_actions_total', help: 'Scale changes by direction (out, in) and result (written, cooldown, dry_run, conflict, error).', labelNames: [...LABELS, 'direction', 'result'], registers });
+  }
+
+  get enabled(): boolean {
+    return this.o.enabled;
+  }
+
+  start(): void {
+    this.stopped = false;
+    if (!this.o.enabled) {
+      this.logger.info('pod scaler off', { reason: this.o.disabledReason ?? 'auto_scale.kubernetes.enabled is false' });
+      return;
+    }
+    const tick = () => {
+      this.kick();
+      this.timer = setTimeout(tick, this.o.periodMs ?? 5000);
+      this.timer.unref?.();
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** The published pod scalers, level-triggered: the whole set each time. */
+  set(specs: PodScalerSpec[]): void {
+    const seen = new Set<string>();
+    let changed = false;
+    for (const spec of specs) {
+      const k = key(spec);
+      seen.add(k);
+      const e = this.entries.get(k);
+      if (e === undefined) {
+        this.entries.set(k, { spec, history: {}, leader: false });
+        changed = true;
+      } else if (JSON.stringify(e.spec) !== JSON.stringify(spec)) {
+        e.spec = spec;
+        changed = true;
+      }
+    }
+    for (const [k, e] of this.entries) {
+      if (!seen.has(k)) {
+        this.entries.delete(k);
+        this.forget(e);
+      }
+    }
+    if (changed) this.kick();
+  }
+
+  status(): PodScalerStatus[] {
+    return [...this.entries.values()].map((e) => ({
+      policy_name: e.spec.policyName,
+      component_id: e.spec.componentId,
+      object: e.spec.object,
+      enabled: this.o.enabled,
+      leader: e.leader,
+      desired: e.spec.desired ?? null,
+      configured: e.configured ?? null,
+      actual: e.actual ?? null,
+      last_action: e.lastAction ?? null,
+      last_error: e.lastError ?? null,
+    }));
+  }
+
+  /** One step of every scaler now (steps never overlap; a kick during one runs another after it). */
+  kick(): Promise<void> {
+    if (!this.o.enabled || this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        for (const e of [...this.entries.values()]) {
+          if (this.stopped) break;
+          await this.step(e);
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private labels(s: PodScalerSpec): Record<(typeof LABELS)[number], string> {
+    return { policy_name: s.policyName, component_id: s.componentId, namespace: s.object.namespace, kind: s.object.kind, name: s.object.name };
+  }
+
+  private forget(e: Entry): void {
+    const l = this.labels(e.spec);
+    for (const type of ['actual', 'configured', 'desired']) this.replicas.remove({ ...l, type });
+    this.leaderGauge.remove(l);
+  }
+
+  private async step(e: Entry): Promise<void> {
+    const { scale, leases } = this.o;
+    if (!scale || !leases) return;
+    const s = e.spec;
+    const l = this.labels(s);
+    try {
+      e.leader = await holdLease(leases, s.object, this.o.identity, this.o.leaseDurationS ?? 15, this.now());
+      this.leaderGauge.set(l, e.leader ? 1 : 0);
+      if (!e.leader) return;
+      const r = await scale.read(s.object);
+      e.configured = r.configured;
+      e.actual = r.actual;
+      this.replicas.set({ ...l, type: 'configured' }, r.configured);
+      this.replicas.set({ ...l, type: 'actual' }, r.actual);
+      const plan = planScale(s.desired, r.configured, s.policy, e.history, this.now());
+      if (plan.action === 'none') {
+        e.lastError = undefined;
+        return;
+      }
+      this.replicas.set({ ...l, type: 'desired' }, plan.target);
+      if (plan.action === 'hold') {
+        if (e.lastAction !== `${plan.reason} ${plan.direction} ${plan.target}`) this.actions.inc({ ...l, direction: plan.direction, result: plan.reason });
+        e.lastAction = `${plan.reason} ${plan.direction} ${plan.target}`;
+        return;
+      }
+      try {
+        await scale.write(s.object, plan.target, r.resourceVersion);
+      } catch (err) {
+        if (apiStatus(err) === 409) {
+          this.actions.inc({ ...l, direction: plan.direction, result: 'conflict' });
+          return;
+        }
+        throw err;
+      }
+      if (plan.direction === 'out') e.history.lastScaleOutMs = this.now();
+      else e.history.lastScaleInMs = this.now();
+      e.configured = plan.target;
+      this.replicas.set({ ...l, type: 'configured' }, plan.target);
+      this.actions.inc({ ...l, direction: plan.direction, result: 'written' });
+      e.lastAction = `scaled ${plan.direction} from ${r.configured} to ${plan.target}`;
+      e.lastError = undefined;
+      this.logger.info('pod scaler wrote /scale', { policy: s.policyName, component: s.componentId, object: `${s.object.kind} ${s.object.namespace}/${s.object.name}`, from: r.configured, to: plan.target });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (e.lastError !== message) {
+        this.logger.warn('pod scaler step failed; retried at the next step', { policy: s.policyName, component: s.componentId, error: message });
+        this.actions.inc({ ...l, direction: 'none', result: 'error' });
+      }
+      e.lastError = message;
+    }
+  }
+}
