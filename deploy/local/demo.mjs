@@ -10,7 +10,7 @@
 // by itself after printing, exit 0, with everything it started stopped.
 // SLUICE_DEMO_DIR names the working directory (default: a new temporary one);
 // SLUICE_ETCD_BIN and SLUICE_PROMETHEUS_BIN override the binaries.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,11 +26,15 @@ const etcdBin = process.env.SLUICE_ETCD_BIN ?? '/usr/bin/etcd';
 const promBin = process.env.SLUICE_PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 const POLICY_FILE = 'deploy/examples/rate-limit.yaml';
 const FLUX_FILE = 'deploy/local/flux-meter.yaml';
+// The taps wait this long for the agent's answer before letting a request through (default 250ms):
+// longer here, so that a busy laptop shows the policy's decisions rather than the taps failing open.
+const CHECK_TIMEOUT = '2s';
 /** Started processes, in start order; stopped in reverse. */
 const children = [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function step(text) { console.log(`\n== ${text}`); }
+const began = Date.now();
+function step(text) { console.log(`\n== ${text}  [${((Date.now() - began) / 1000).toFixed(1)} s]`); }
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -205,11 +209,19 @@ try {
   }, null, 2));
 
   step('effective configuration (--print-config; the full trees are saved beside the logs)');
-  for (const [name, bin] of [['agent-a', 'bin/sluice-agent'], ['controller', 'bin/sluice-controller']]) {
-    const r = spawnSync(join(root, bin), ['--config', join(work, `${name}.yaml`), '--print-config'], { cwd: root, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${bin} --print-config failed: ${r.stderr}`);
-    writeFileSync(join(work, `${name}.effective.json`), r.stdout);
-    const c = JSON.parse(r.stdout);
+  const printConfig = (name, bin) => new Promise((resolve, reject) => {
+    const child = spawn(join(root, bin), ['--config', join(work, `${name}.yaml`), '--print-config'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${bin} --print-config failed: ${err}`))));
+  });
+  const configs = await Promise.all([['agent-a', 'bin/sluice-agent'], ['controller', 'bin/sluice-controller']].map(async ([name, bin]) => [name, await printConfig(name, bin)]));
+  for (const [name, text] of configs) {
+    writeFileSync(join(work, `${name}.effective.json`), text);
+    const c = JSON.parse(text);
     const summary = name === 'controller'
       ? `listener ${c.server.listener.addr}, etcd ${c.etcd.endpoints.join(',')} (namespace ${c.etcd.namespace}), prometheus ${c.prometheus.address}, cr_watcher ${c.policies.cr_watcher.enabled}`
       : `listener ${c.server.listener.addr}, agent_group ${c.agent_info.agent_group}, etcd ${c.etcd.endpoints.join(',')}, preview ${c.flow_control.preview_service.enabled}`;
@@ -222,7 +234,7 @@ try {
     start(a.name, join(root, 'bin/sluice-agent'), ['--config', join(work, `${a.name}.yaml`)]);
     start(`demo-app-${a.name.slice(-1)}`, process.execPath, [join(here, 'demo-app.mjs'), String(a.app)]);
     start(`tap-${a.name.slice(-1)}`, join(root, 'bin/sluice-tap'), ['--listen', `127.0.0.1:${a.tap}`, '--upstream', `http://127.0.0.1:${a.app}`,
-      '--agent', `127.0.0.1:${a.port}`, '--control-point', 'ingress', '--admin', `127.0.0.1:${a.admin}`]);
+      '--agent', `127.0.0.1:${a.port}`, '--control-point', 'ingress', '--admin', `127.0.0.1:${a.admin}`, '--check-timeout', CHECK_TIMEOUT]);
   }
   const controller = `http://127.0.0.1:${controllerPort}`;
   await waitFor('controller', `${controller}/v1/status/system/readiness`);
@@ -237,13 +249,19 @@ try {
     const x = a.name.slice(-1);
     console.log(`${a.name.padEnd(10)}  http://127.0.0.1:${a.port}  (gRPC + HTTP)   tap-${x} http://127.0.0.1:${a.tap} -> demo-app-${x} http://127.0.0.1:${a.app}`);
   }
+  console.log(`(the taps: --check-timeout ${CHECK_TIMEOUT}; metrics at http://127.0.0.1:${adminA}/metrics and http://127.0.0.1:${adminB}/metrics)`);
 
-  step('traffic through both taps, 72 requests/s: alice (gold) and bob (silver) 6/s each, crawler-7 (free) 60/s');
-  start('load', process.execPath, [join(here, 'load.mjs'), agents.map((a) => `http://127.0.0.1:${a.tap}`).join(','), '72', '0', '1000'], {
+  step('traffic through both taps, 36 requests/s: alice (gold) and bob (silver) 3/s each, crawler-7 (free) 30/s');
+  start('load', process.execPath, [join(here, 'load.mjs'), agents.map((a) => `http://127.0.0.1:${a.tap}`).join(','), '36', '0', '1000'], {
     onLine: (line) => { if (line.startsWith('counts ')) { try { latestCounts = JSON.parse(line.slice(7).replace(/ skipped \d+$/, '')); } catch { /* partial line */ } } },
   });
-  await sleep(1500);
-  await measure('before any policy: requests per user, both taps', 4000);
+  // Measured once every user's requests are being answered (start-up can be slow on a busy machine).
+  const flowing = Date.now() + 60_000;
+  while (!(Object.keys(latestCounts).length === 3 && Object.values(latestCounts).every((c) => Object.keys(c).some((k) => /^2\d\d$/.test(k))))) {
+    if (Date.now() > flowing) throw new Error(`traffic is not answered after 60 s (see ${join(work, 'load.log')} and the taps' logs)`);
+    await sleep(200);
+  }
+  await measure('before any policy: requests per user, both taps', 5000);
 
   const flux = policySpec(FLUX_FILE);
   const limit = policySpec(POLICY_FILE);
@@ -266,7 +284,7 @@ try {
   console.log('(a kubectl user applies the same file instead: see "with kubectl" below)');
 
   await sleep(500);
-  const after = await measure('with the policy: requests per user, both taps (each agent keeps its own buckets: 10/s per user per agent after a burst of 20)', 6000);
+  const after = await measure('with the policy: requests per user, both taps (the agents share each user\'s bucket through the distributed counter cache: 10/s per user after a burst of 20)', 8000);
   const limited = Object.entries(after).filter(([, r]) => r.rejected > 0).map(([u]) => u);
   console.log(limited.length > 0 ? `rejected with 429: ${limited.join(', ')}` : 'no user was rejected (see the agents\' logs)');
 
@@ -299,6 +317,17 @@ try {
   const enforced = await call('GET', `${agentBase}/v1/policies/enforced`);
   console.log(`  agent_group ${enforced.body.agent_group}, etcd ${enforced.body.etcd_state}, synced ${enforced.body.synced}: `
     + (enforced.body.components ?? []).map((c) => `${c.policy_name}/${c.component_id}`).join(', '));
+  console.log(`GET ${agentBase}/v1/peers (the agents of the group, found through etcd, sharing counters)`);
+  const peers = await call('GET', `${agentBase}/v1/peers`);
+  if (peers.status === 200) {
+    console.log(`  self ${peers.body.self?.id}; peers: ${(peers.body.peers ?? []).map((p) => `${p.id} (${p.state}${p.in_ring ? ', in the ring' : ''})`).join(', ') || 'none yet'}`);
+  } else console.log(`  status ${peers.status}`);
+  const stats = await call('GET', `${agentBase}/v1/distcache/stats`);
+  if (stats.status === 200) {
+    console.log(`GET ${agentBase}/v1/distcache/stats`);
+    console.log(`  members ${stats.body.members?.length}, keys owned ${stats.body.keys_owned}, operations ${JSON.stringify(stats.body.operations)}, `
+      + `fallbacks ${JSON.stringify(stats.body.fallbacks)} (a bucket owner that does not answer in time: the flow is admitted and counted)`);
+  }
   console.log(`GET ${agentBase}/metrics (the flux meter's histogram, flux_meter_count lines):`);
   const metrics = await (await fetch(`${agentBase}/metrics`)).text();
   for (const line of metrics.split('\n').filter((l) => l.startsWith('flux_meter_count')).slice(0, 4)) console.log(`  ${line}`);

