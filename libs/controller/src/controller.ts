@@ -75,13 +75,21 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
     publisher,
     storeSynced: () => store.isSynced(),
     start() {
-      // Build the compiler's validators now (the first compile builds them, about 1–2 s): the
-      // first policy applied is then not slowed, nor the policies the store loads.
-      try {
-        opts.language.compilePolicy('warm-up', {});
-      } catch {
-        // An empty spec is refused; only the warm-up mattered.
-      }
+      // The first compile builds the compiler's validators (1–2 s of CPU). Do it when etcd first
+      // answers (after start-up, before stored policies load): the process starts serving no
+      // later for it, and the first policy applied is not slowed by it.
+      let warmed = false;
+      const warmUp = (): void => {
+        if (warmed) return;
+        warmed = true;
+        try {
+          opts.language.compilePolicy('warm-up', {});
+        } catch {
+          // An empty spec is refused; only the warm-up mattered.
+        }
+      };
+      if (etcd.state() === 'connected') setImmediate(warmUp);
+      else etcd.onStateChange((state) => { if (state === 'connected') warmUp(); });
       group.start();
       store.start();
     },
