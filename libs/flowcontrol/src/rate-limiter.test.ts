@@ -87,3 +87,24 @@ test('bucket evictions are counted in sluice_rate_limiter_bucket_evictions_total
   rateLimiterMetrics(registry);
   assert.equal((await registry.getMetricsAsJSON()).filter((m) => m.name === 'sluice_rate_limiter_bucket_evictions_total').length, 1, 'one counter per registry');
 });
+
+test('through CheckHTTP: a baggage header naming tokens=0 or a fraction does not pass an exhausted bucket', async () => {
+  const { decideCheckHttp } = await import('./index.js');
+  const engine = limiterEngine();
+  const request = (baggage: string) => ({
+    control_point: 'cp',
+    source: { address: '10.0.0.9', port: 40000, protocol: 'TCP' as const },
+    destination: { address: '10.0.0.1', port: 8080, protocol: 'TCP' as const },
+    request: { method: 'GET', path: '/pay', host: 'shop', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers: { baggage }, body: '', truncated_body: false },
+    ramp_mode: false,
+  });
+  const status = async (baggage: string): Promise<number> => {
+    const r = await decideCheckHttp({ engine, discovery: undefined }, request(baggage), undefined);
+    return r.denied_response?.status ?? 200;
+  };
+  assert.equal(await status('tokens=0'), 200);
+  assert.equal(await status('tokens=0.0001'), 200);
+  for (const baggage of ['tokens=0', 'tokens=0.0001', 'tokens=-5', 'tokens=NaN', 'user=a,tokens=0;p=1', 'tokens=%30']) {
+    assert.equal(await status(baggage), 429, `${baggage}: the exhausted bucket holds`);
+  }
+});
