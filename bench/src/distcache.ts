@@ -56,9 +56,28 @@ function redisChild(args: Record<string, unknown>): Promise<Record<string, numbe
   });
 }
 
-function summary(rs: Array<Record<string, unknown>>): { perSec: number; p50: number; p99: number } {
-  const count = rs.reduce((a, r) => a + (r.count as number), 0);
-  return { perSec: count / (DURATION_MS / 1000), p50: Math.max(...rs.map((r) => r.p50 as number)), p99: Math.max(...rs.map((r) => r.p99 as number)) };
+interface Summary { perSec: number; p50: number; p99: number; p999: number; max: number; fallbacks: number; remoteShare: number; loopDelayP99Ms: number }
+
+/** Decisions per second leave out the takes that fell back (fail-open without the owner's answer). */
+function summary(rs: Array<Record<string, unknown>>): Summary {
+  const n = (r: Record<string, unknown>, k: string): number => (typeof r[k] === 'number' ? r[k] : 0);
+  const total = (k: string): number => rs.reduce((a, r) => a + n(r, k), 0);
+  const worst = (k: string): number => Math.max(...rs.map((r) => n(r, k)));
+  const local = total('local');
+  const remote = total('remote');
+  return {
+    perSec: (total('count') - total('fallbacks')) / (DURATION_MS / 1000),
+    p50: worst('p50'), p99: worst('p99'), p999: worst('p999'), max: worst('max'),
+    fallbacks: total('fallbacks'),
+    remoteShare: local + remote === 0 ? 0 : remote / (local + remote),
+    loopDelayP99Ms: worst('loopDelayP99Ms'),
+  };
+}
+
+/** Members whose ring formed more than the handover window ago (5 s), so no take waits on a handover pull. */
+async function settled(ps: HarnessProcess[]): Promise<HarnessProcess[]> {
+  await new Promise((r) => setTimeout(r, 5500));
+  return ps;
 }
 
 const fmt = (x: number, d = 2): string => x.toFixed(d);
@@ -73,11 +92,13 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   // 1. throughput and latency
   const big = { capacity: 1e12, fillAmount: 1e12, intervalMs: 1000, continuousFill: true };
-  const dc = await members(3);
+  const dc = await settled(await members(3));
   const dcRes = summary(await Promise.all(dc.map((p) => p.send({ op: 'bench', params: big, durationMs: DURATION_MS, concurrency: CONCURRENCY, labels: LABELS }, 60_000))));
   // 2. accuracy at 5x overload: each member offers 5/3 of the limit
   const over = await Promise.all(dc.map((p) => p.send({ op: 'traffic', label: 'hot', ratePerSec: (5 * LIMIT) / 3, durationMs: OVERLOAD_MS, params: OVERLOAD }, 60_000)));
   const dcAdmitted = over.reduce((a, r) => a + (r.admitted as number), 0);
+  const dcOffered = over.reduce((a, r) => a + (r.offered as number), 0);
+  const dcOverFallbacks = over.reduce((a, r) => a + (r.fallbacks as number), 0);
   await stop(dc);
 
   const rdRes = summary(await Promise.all([0, 1, 2].map(() => redisChild({ port: redisPort, mode: 'bench', concurrency: CONCURRENCY, durationMs: DURATION_MS, labels: LABELS, points: 1e9, keyPrefix: 'b' }))));
@@ -86,17 +107,18 @@ try {
   const rdAllowed = (LIMIT * OVERLOAD_MS) / 1000; // fixed 1 s windows
 
   // 3. lazy sync: throughput and error at the same overload
-  const lz = await members(3, { lazyNumSync: 10 }, 'lazy');
+  const lz = await settled(await members(3, { lazyNumSync: 10 }, 'lazy'));
   const lzRes = summary(await Promise.all(lz.map((p) => p.send({ op: 'bench', params: big, durationMs: DURATION_MS, concurrency: CONCURRENCY, labels: LABELS }, 60_000))));
   const lzOver = await Promise.all(lz.map((p) => p.send({ op: 'traffic', label: 'hot', ratePerSec: (5 * LIMIT) / 3, durationMs: OVERLOAD_MS, params: OVERLOAD }, 60_000)));
   const lzAdmitted = lzOver.reduce((a, r) => a + (r.admitted as number), 0);
+  const lzOffered = lzOver.reduce((a, r) => a + (r.offered as number), 0);
   await stop(lz);
 
-  console.log(`distcache 3 members: ${fmt(dcRes.perSec, 0)} decisions/s, p50 ${fmt(dcRes.p50)} ms, p99 ${fmt(dcRes.p99)} ms`);
+  console.log(`distcache 3 members: ${fmt(dcRes.perSec, 0)} decisions/s (fallbacks ${dcRes.fallbacks}, not counted), p50 ${fmt(dcRes.p50)} ms, p99 ${fmt(dcRes.p99)} ms, p99.9 ${fmt(dcRes.p999)} ms, max ${fmt(dcRes.max)} ms; ${fmt(100 * dcRes.remoteShare, 0)}% of takes remote; event-loop delay p99 ${fmt(dcRes.loopDelayP99Ms)} ms`);
   console.log(`redis (rate-limiter-flexible) 3 clients: ${fmt(rdRes.perSec, 0)} decisions/s, p50 ${fmt(rdRes.p50)} ms, p99 ${fmt(rdRes.p99)} ms`);
   console.log(`ratio decisions/s distcache/redis: ${fmt(dcRes.perSec / rdRes.perSec)}`);
-  console.log(`accuracy at 5x overload: distcache admitted ${dcAdmitted} of ${allowed} allowed (${fmt(dcAdmitted / allowed, 3)}); redis ${rdAdmitted} of ${rdAllowed} (${fmt(rdAdmitted / rdAllowed, 3)})`);
-  console.log(`lazy sync (num_sync 10): ${fmt(lzRes.perSec, 0)} decisions/s (${fmt(lzRes.perSec / dcRes.perSec)}x), p99 ${fmt(lzRes.p99)} ms; admitted ${lzAdmitted} of ${allowed} (${fmt(lzAdmitted / allowed, 3)})`);
+  console.log(`accuracy at 5x overload: distcache admitted ${dcAdmitted} of ${allowed} allowed (${fmt(dcAdmitted / allowed, 3)}; offered ${dcOffered}, fallbacks ${dcOverFallbacks}); redis ${rdAdmitted} of ${rdAllowed} (${fmt(rdAdmitted / rdAllowed, 3)})`);
+  console.log(`lazy sync (num_sync 10): ${fmt(lzRes.perSec, 0)} decisions/s (${fmt(lzRes.perSec / dcRes.perSec)}x), p99 ${fmt(lzRes.p99)} ms; admitted ${lzAdmitted} of ${allowed} (${fmt(lzAdmitted / allowed, 3)}; offered ${lzOffered})`);
 } finally {
   redis.kill('SIGTERM');
 }

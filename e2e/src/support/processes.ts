@@ -99,6 +99,8 @@ export interface StartOptions {
   config?: string;
   /** Wait for readiness 200 (default true). */
   ready?: boolean;
+  /** How long the start-up line and readiness may each take (default 15 s and 10 s; a loaded machine needs more). */
+  startMs?: number;
 }
 
 const REQUIRED = {
@@ -128,11 +130,11 @@ export async function startSluice(t: TestContext, service: 'agent' | 'controller
   const args = [...(opts.args ?? [])];
   if (opts.config !== undefined) args.push('--config', writeFile(tempDir(t), `${service}.yaml`, opts.config));
   const proc = spawnProc(t, join(ROOT, 'bin', `sluice-${service}`), args, processEnv(service, opts.env));
-  const line = await proc.waitForLine(/serving gRPC and HTTP/);
+  const line = await proc.waitForLine(/serving gRPC and HTTP/, opts.startMs);
   const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
   const port = Number(address.slice(address.lastIndexOf(':') + 1));
   const started: SluiceProcess = { ...proc, port, base: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}` };
-  if (opts.ready !== false) await waitReady(started.base);
+  if (opts.ready !== false) await waitReady(started.base, opts.startMs);
   return started;
 }
 

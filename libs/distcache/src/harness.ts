@@ -9,6 +9,7 @@
  * owner {label}; join {seeds}; stats; quit.
  */
 import readline from 'node:readline';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
 import { DistCache } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
@@ -61,32 +62,42 @@ async function run(cmd: Cmd): Promise<unknown> {
       return { admitted: rs.filter((r) => r.ok).length, rejected: rs.filter((r) => !r.ok).length, ms };
     }
     case 'traffic': {
+      // open loop at `ratePerSec`: each turn sends what is due by the clock, so a starved
+      // process still offers the rate asked for (late, in bursts) instead of silently less
       const store = storeFor(cmd.params as TokenBucketParams);
-      const every = 1000 / (cmd.ratePerSec ?? 100);
-      const end = Date.now() + (cmd.durationMs ?? 1000);
-      let admitted = 0, rejected = 0, errors = 0, maxMs = 0;
+      const rate = cmd.ratePerSec ?? 100;
+      const started = Date.now();
+      const end = started + (cmd.durationMs ?? 1000);
+      let offered = 0, admitted = 0, rejected = 0, errors = 0, maxMs = 0;
       const pending: Promise<void>[] = [];
-      while (Date.now() < end) {
-        const t0 = Date.now();
-        pending.push(Promise.resolve(store.take(cmd.label ?? 'default', 1, t0)).then(
-          (r: TakeResult) => {
-            maxMs = Math.max(maxMs, Date.now() - t0);
-            if (r.ok) admitted++;
-            else rejected++;
-          },
-          () => void errors++,
-        ));
-        await new Promise((r) => setTimeout(r, every));
+      for (let now = started; now < end; now = Date.now()) {
+        const due = Math.floor(((now - started) * rate) / 1000) + 1;
+        for (; offered < due; offered++) {
+          const t0 = Date.now();
+          pending.push(Promise.resolve(store.take(cmd.label ?? 'default', 1, t0)).then(
+            (r: TakeResult) => {
+              maxMs = Math.max(maxMs, Date.now() - t0);
+              if (r.ok) admitted++;
+              else rejected++;
+            },
+            () => void errors++,
+          ));
+        }
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(10, 1000 / rate))));
       }
       await Promise.all(pending);
-      return { admitted, rejected, errors, maxMs };
+      return { offered, admitted, rejected, errors, maxMs, fallbacks: cache.stats().fallbacks };
     }
     case 'bench': {
-      // closed loop: `concurrency` takes in flight for `durationMs`, over `labels` labels
+      // closed loop: `concurrency` takes in flight for `durationMs`, over `labels` labels; takes
+      // that fell back (the owner did not answer in time) are counted apart, they are not decisions
       const store = storeFor(cmd.params as TokenBucketParams);
       const end = Date.now() + (cmd.durationMs ?? 1000);
       const lat: number[] = [];
       let admitted = 0;
+      const before = cache.stats();
+      const loopLag = monitorEventLoopDelay({ resolution: 10 });
+      loopLag.enable();
       const worker = async (w: number): Promise<void> => {
         for (let i = w; Date.now() < end; i++) {
           const t0 = process.hrtime.bigint();
@@ -98,9 +109,17 @@ async function run(cmd: Cmd): Promise<unknown> {
         }
       };
       await Promise.all(Array.from({ length: cmd.concurrency ?? 32 }, (_, w) => worker(w)));
+      loopLag.disable();
+      const after = cache.stats();
       lat.sort((a, b) => a - b);
       const q = (f: number): number => lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] ?? 0;
-      return { count: lat.length, admitted, p50: q(0.5), p99: q(0.99) };
+      return {
+        count: lat.length, admitted, p50: q(0.5), p99: q(0.99), p999: q(0.999), max: lat[lat.length - 1] ?? 0,
+        fallbacks: after.fallbacks - before.fallbacks,
+        local: after.operations.local - before.operations.local,
+        remote: after.operations.remote - before.operations.remote,
+        loopDelayP99Ms: loopLag.percentile(99) / 1e6,
+      };
     }
     case 'owner': {
       const s = storeFor(cmd.params as TokenBucketParams) as DistributedTokenBucketStore;

@@ -87,8 +87,10 @@ export class LazySyncStore implements TokenBucketStore {
           s.consumed += consumed; // the owner did not answer: report it next time
           return;
         }
-        // the share is what the owner has left divided among the members, less what was admitted meanwhile
+        // the share is what the owner has left divided among the members, less what was admitted meanwhile;
+        // the owner's refill up to now is in `left`, so the local refill starts again from now
         s.bucket.available = Math.min(this.local.capacity, Math.max(0, left / this.members - s.consumed));
+        s.bucket.lastFillMs = Date.now();
         if (consumed === 0 && s.consumed === 0 && Date.now() - s.bucket.lastUsedMs > this.params.intervalMs * 10) this.shares.delete(label);
       }));
     } finally {

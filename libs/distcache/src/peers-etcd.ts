@@ -55,8 +55,9 @@ export class EtcdPeerSource implements PeerSource {
         if (k.startsWith(prefix)) sink.remove(this.name, k.slice(prefix.length));
       },
     });
-    // the etcd client retries on its own; a failure here must not stop the agent
-    await etcd.leased.put(peerKey(etcd.namespace, self.group, self.id), peerRecordJson(self)).catch(() => undefined);
+    // Not awaited: the etcd client keeps the key and writes it once it holds a lease, so a slow or absent
+    // etcd never holds up the agent's start (membership seeds from gossip meanwhile).
+    void etcd.leased.put(peerKey(etcd.namespace, self.group, self.id), peerRecordJson(self)).catch(() => undefined);
   }
 
   async stop(): Promise<void> {

@@ -90,3 +90,17 @@ test('the store factory gives a lazy-sync store when the limiter asks for it, el
   assert.equal(ok, 5);
   assert.equal(cache.stats().operations.remote, 0);
 });
+
+test('the etcd source starts at once when the lease is slow to come: the record is left to the client to write', async () => {
+  const etcd = fakeEtcd();
+  let asked = 0;
+  etcd.leased.put = () => {
+    asked++;
+    return new Promise<void>(() => undefined); // etcd away: never settles
+  };
+  const src = new EtcdPeerSource({ etcd, self: rec('me') });
+  const started = await Promise.race([src.start(recordingSink()).then(() => 'started'), new Promise((r) => setTimeout(() => r('held up'), 1000))]);
+  assert.equal(started, 'started');
+  assert.equal(asked, 1);
+  assert.equal(etcd.prefix, 'ns/peers/g1/');
+});
