@@ -7,6 +7,7 @@ import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 import { installDistCache } from './distcache.js';
+import { installPodScaler } from './pod-scaler.js';
 import { installEtcd, installPolicies } from './policies.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
@@ -35,13 +36,15 @@ try {
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
   // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
-  installKubernetes(runtime, discovery, config);
+  const kube = installKubernetes(runtime, discovery, config);
   // etcd first (it starts first and stops last), then the distributed counter cache, whose stores
   // hold the buckets of the published rate limiters, then the policies published for this agent's group.
   const etcd = installEtcd(runtime, config.etcd);
   const group = config.agent_info.agent_group;
   const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
   installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
+  // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
+  installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();
 } catch (err) {
   // A bad limiters file or an unreadable kubeconfig is a configuration problem: exit 2, like the key tree's, before any port is bound.

@@ -1,0 +1,86 @@
+import { hostname } from 'node:os';
+import type { AgentConfig } from '@sluice/config';
+import { parseComponent, parseDecision } from '@sluice/enforcement';
+import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
+import { KubeClient, kubeConfigSource, kubernetesLeaseApi, kubernetesScaleApi, PodScalers, type PodScalerSpec } from '@sluice/kube';
+import { configPrefix, decisionPrefix } from '@sluice/policies';
+import type { ProcessRuntime } from '@sluice/runtime';
+
+/** The published pod scalers of the group with their latest decisions (unusable values are enforcement's to report). */
+function specsOf(configs: ReadonlyMap<string, string>, decisions: ReadonlyMap<string, string>): PodScalerSpec[] {
+  const out: PodScalerSpec[] = [];
+  for (const [id, raw] of configs) {
+    const c = parseComponent(raw);
+    if (!c.ok || c.value.kind !== 'pod_scaler') continue;
+    const p = c.value;
+    const dRaw = decisions.get(id);
+    const d = dRaw === undefined ? undefined : parseDecision(dRaw);
+    out.push({
+      policyName: p.policy_name,
+      componentId: p.component_id,
+      object: { namespace: p.kubernetes_object.namespace, kind: p.kubernetes_object.kind as PodScalerSpec['object']['kind'], name: p.kubernetes_object.name },
+      policy: { minReplicas: p.min_replicas, maxReplicas: p.max_replicas, scaleOutCooldownMs: p.scale_out_cooldown_ms, scaleInCooldownMs: p.scale_in_cooldown_ms, dryRun: p.dry_run },
+      ...(d?.ok && d.value.kind === 'pod_scaler' ? { desired: d.value.replicas } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * `auto_scale.pod_scaler` on the agent: the pod scalers of this agent's group, fed by the same
+ * etcd keys as enforcement, writing `/scale` through the process's Kubernetes client (the
+ * discovery's, else one of its own) when `auto_scale.kubernetes.enabled`; off (listed, nothing
+ * written) when disabled or without a Kubernetes API. `GET /v1/autoscale/pod-scalers` shows them.
+ */
+export function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): PodScalers {
+  let client = kube;
+  let own = false;
+  let disabledReason: string | undefined;
+  if (!config.auto_scale.kubernetes.enabled) disabledReason = 'auto_scale.kubernetes.enabled is false';
+  else if (client === undefined) {
+    if (kubeConfigSource({ env }) === undefined) disabledReason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
+    else {
+      client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
+      own = true;
+    }
+  }
+  const enabled = disabledReason === undefined && client !== undefined;
+  const scalers = new PodScalers({
+    enabled,
+    ...(disabledReason !== undefined ? { disabledReason } : {}),
+    ...(enabled && client ? { scale: kubernetesScaleApi(client), leases: kubernetesLeaseApi(client) } : {}),
+    identity: env.POD_NAME ?? `${hostname()}-${process.pid}`,
+    registry: runtime.registry,
+    logger: runtime.logger,
+  });
+  const group = config.agent_info.agent_group;
+  const sources = { config: new Map<string, string>(), decision: new Map<string, string>() };
+  const prefixes = { config: configPrefix(etcd.namespace, group), decision: decisionPrefix(etcd.namespace, group) };
+  const sync = () => scalers.set(specsOf(sources.config, sources.decision));
+  let watches: PrefixWatch[] = [];
+  runtime.lifecycle.add({
+    name: 'pod-scaler',
+    start: () => {
+      if (own) client?.start();
+      watches = (['config', 'decision'] as const).map((which) => {
+        const m = sources[which];
+        const id = (k: string) => k.slice(prefixes[which].length);
+        return etcd.watchPrefix(prefixes[which], {
+          reset(entries) { m.clear(); for (const [k, v] of entries) m.set(id(k), v); sync(); },
+          put(k, v) { m.set(id(k), v); sync(); },
+          delete(k) { m.delete(id(k)); sync(); },
+        });
+      });
+      scalers.start();
+    },
+    shutdown: async () => {
+      for (const w of watches) w.stop();
+      await scalers.shutdown();
+      if (own) client?.shutdown();
+    },
+  });
+  runtime.server.app.get('/v1/autoscale/pod-scalers', (_req, res) => {
+    res.json({ enabled, ...(disabledReason !== undefined ? { reason: disabledReason } : {}), pod_scalers: scalers.status() });
+  });
+  return scalers;
+}
