@@ -8,3 +8,4 @@ export { TokenRate } from './token-rate.js';
 export { TokenEstimator } from './token-estimator.js';
 export { schedulerMetrics, SCHEDULER_METRICS, type SchedulerMetrics, type ComponentMetrics, type RejectReason } from './metrics.js';
 export { realClock, type SchedulerClock } from './clock.js';
+export { ManualClock } from './manual-clock.js';

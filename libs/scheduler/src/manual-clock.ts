@@ -1,6 +1,6 @@
 import type { SchedulerClock } from './clock.js';
 
-/** A clock for tests: time moves only through `advance`, which runs the timers due on the way, in order. */
+/** A clock for tests and simulations: time moves only through `advance`, which runs the timers due on the way, in order. */
 export class ManualClock implements SchedulerClock {
   private t: number;
   private seq = 0;

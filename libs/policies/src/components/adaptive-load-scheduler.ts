@@ -40,7 +40,7 @@ const schema = obj(
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
     dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
   },
-  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through.',
+  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through.',
 );
 
 export const adaptiveLoadSchedulerKind = defineKind({
@@ -72,12 +72,12 @@ export const adaptiveLoadSchedulerKind = defineKind({
           tick(inputs: readonly SignalValue[]) {
             const [signal, setpoint, confirmation] = inputs;
             const inForce = passThrough ? 1 : multiplier;
-            if (signal === null || signal === undefined || setpoint === null || setpoint === undefined) {
-              // an invalid reading changes nothing: the last decision stays
-              const last: PublishedDecision | undefined = decided ? { kind: 'load_scheduler', load_multiplier: multiplier, pass_through: passThrough } : undefined;
-              return { outputs: [null, decided ? multiplier : null, inForce], ...(last === undefined ? {} : { decision: last }) };
-            }
-            const overloaded = signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
+            const valid = signal !== null && signal !== undefined && setpoint !== null && setpoint !== undefined;
+            // nothing is published before the first valid reading
+            if (!valid && !decided) return { outputs: [null, null, inForce] };
+            // an invalid reading is no overload (as in Aperture): a multiplier that starved the
+            // service of the flows its latency is measured on still recovers
+            const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
             if (overloaded) {
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
               multiplier = Math.min(maxLm, Math.max(0, inForce * g));

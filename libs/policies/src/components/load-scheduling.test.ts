@@ -81,7 +81,12 @@ test('adaptive load scheduler: published config, overload lowers by the gradient
   for (let t = 5; t < 12; t++) r = tick(t, 90, 100);
   assert.deepEqual(d(r), { kind: 'load_scheduler', load_multiplier: 2, pass_through: true }, 'max_load_multiplier caps it and ends recovery');
   r = circuit.tick(13, NONE);
-  assert.deepEqual(d(r), { kind: 'load_scheduler', load_multiplier: 2, pass_through: true }, 'an invalid signal keeps the last decision');
+  assert.deepEqual(d(r), { kind: 'load_scheduler', load_multiplier: 2, pass_through: true }, 'an invalid signal in pass-through stays there');
+  r = tick(14, 10_000, 100);
+  assert.ok(Math.abs(d(r).load_multiplier - 0.1) < 1e-12);
+  r = circuit.tick(15, NONE);
+  assert.ok(Math.abs(d(r).load_multiplier - 0.35) < 1e-12, 'an invalid signal is no overload: a starved service recovers');
+  assert.equal(r.signals.OVER, 0);
 });
 
 test('overload_confirmation, when connected, must be valid and non-zero', () => {

@@ -1,0 +1,138 @@
+/**
+ * The load scheduler's cost on the check path when nothing waits: gRPC Check throughput of one
+ * real agent with a published load scheduler on the control point ÷ the same checks with nothing
+ * registered there. The scheduler's config and decision (load_multiplier 100: every flow finds
+ * tokens, none waits) are written into a real etcd under the agent's group, as the controller
+ * would; switching removes and restores the keys and waits until the agent enforces exactly that.
+ * Rounds interleave none / scheduler. Target: ≥ 0.9.
+ *
+ *   node scripts/run-bench.mjs scheduler-overhead
+ *   node bench/dist/scheduler-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
+ */
+import os from 'node:os';
+import { Etcd3 } from 'etcd3';
+import { serviceClient } from '@sluice/proto';
+import { configKey, decisionKey, type PublishedLoadScheduler } from '@sluice/policies';
+import { limitRunTime, type ChildServer } from './support/child-server.js';
+import { CHECK_PATH } from './support/check-fixture.js';
+import { closedLoop } from './support/load-loops.js';
+import { checkClient, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd } from './support/policy-cluster.js';
+import { printResult } from './support/result-line.js';
+import { Samples } from './support/samples.js';
+import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
+
+const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
+const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 4)));
+const concurrency = Math.max(1, Math.floor(Number(process.argv[4] ?? 32)));
+const CP = 'bench-scheduler';
+const POLICY = 'scheduler-overhead';
+const TARGET = 0.9;
+const REQUEST = { control_point: CP, labels: { user: 'alice', tier: 'gold', 'http.method': 'GET' } };
+
+const COMPONENT: PublishedLoadScheduler = {
+  kind: 'load_scheduler',
+  policy_name: POLICY,
+  policy_hash: 'bench',
+  component_id: 'root.0',
+  agent_group: 'default',
+  selectors: [{ control_point: CP }],
+  parameters: {
+    workloads: [
+      { name: 'gold', label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 200, queue_timeout_ms: 100 } },
+      { name: 'free', label_matcher: { match_labels: { tier: 'free' } }, parameters: { priority: 50, queue_timeout_ms: 30 } },
+    ],
+    default_workload_parameters: { priority: 1 },
+    tokens_label_key: 'tokens',
+    decision_deadline_margin_ms: 10,
+    workload_latency_based_tokens: false,
+    dry_run: false,
+  },
+};
+
+interface Tally { ok: number; seconds: number; errors: number; latency: Samples }
+
+async function main(): Promise<void> {
+  limitRunTime('scheduler-overhead', 115_000);
+  const servers: ChildServer[] = [];
+  let caller: UnaryCaller | undefined;
+  let etcd: BenchEtcd | undefined;
+  let kv: Etcd3 | undefined;
+  try {
+    etcd = await startEtcd();
+    kv = new Etcd3({ hosts: [etcd.endpoint] });
+    const agent = await startPolicyAgent(etcd);
+    servers.push(agent);
+    await waitEnforcing([agent.port], []);
+    const message = serviceClient('flowControl').service.Check.requestSerialize(REQUEST);
+    const target = { port: agent.port, path: CHECK_PATH, message, connections: 1 };
+    await verifyUnary(target);
+    caller = await unaryCaller('raw-h2', target);
+    const probe = checkClient(agent.port);
+
+    let on = false;
+    const setScheduler = async (want: boolean): Promise<void> => {
+      if (want === on) return;
+      on = want;
+      const cfg = configKey('sluice', 'default', POLICY, 'root.0');
+      const dec = decisionKey('sluice', 'default', POLICY, 'root.0');
+      if (want) {
+        await kv?.put(cfg).value(JSON.stringify(COMPONENT));
+        await kv?.put(dec).value(JSON.stringify({ kind: 'load_scheduler', load_multiplier: 100, pass_through: false }));
+      } else {
+        await kv?.delete().key(dec);
+        await kv?.delete().key(cfg);
+      }
+      await waitEnforcing([agent.port], want ? [POLICY] : []);
+      if (!(await probe.check(CP, REQUEST.labels))) throw new Error('the bench flow was rejected');
+    };
+
+    console.log(`scheduler-overhead: one agent (pid ${agent.pid}), raw-h2 Check closed loop with ${concurrency} in flight, ${rounds} rounds of ${roundMs / 1000} s per setting; `
+      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
+    await setScheduler(true);
+    await closedLoop(caller, concurrency, 1000);
+    await setScheduler(false);
+    await closedLoop(caller, concurrency, 1000);
+
+    const tallies: Record<'none' | 'scheduler', Tally> = {
+      none: { ok: 0, seconds: 0, errors: 0, latency: new Samples(2_000_000) },
+      scheduler: { ok: 0, seconds: 0, errors: 0, latency: new Samples(2_000_000) },
+    };
+    const perRound: string[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const rates: number[] = [];
+      for (const setting of ['none', 'scheduler'] as const) {
+        await setScheduler(setting === 'scheduler');
+        const t = tallies[setting];
+        const res = await closedLoop(caller, concurrency, roundMs, t.latency);
+        t.ok += res.rps * (roundMs / 1000);
+        t.seconds += roundMs / 1000;
+        t.errors += res.errors;
+        rates.push(res.rps);
+      }
+      perRound.push(((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(3));
+    }
+    probe.close();
+    const rps = (t: Tally): number => t.ok / t.seconds;
+    const ratio = rps(tallies.scheduler) / rps(tallies.none);
+    for (const [label, t] of Object.entries(tallies)) {
+      console.log(`  ${label.padEnd(9)} ${Math.round(rps(t)).toString().padStart(6)} checks/s  p50 ${t.latency.percentile(0.5).toFixed(3)} ms  p99 ${t.latency.percentile(0.99).toFixed(3)} ms  errors ${t.errors}`);
+    }
+    const met = ratio >= TARGET && tallies.none.errors + tallies.scheduler.errors === 0;
+    console.log(`  scheduler ÷ none: ${ratio.toFixed(3)} (per round ${perRound.join(' ')}); target ≥ ${TARGET} ${met ? 'met' : 'NOT met'}; `
+      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    printResult('scheduler-overhead', {
+      ratio: ratio.toFixed(3),
+      none_rps: Math.round(rps(tallies.none)),
+      scheduler_rps: Math.round(rps(tallies.scheduler)),
+      rounds: perRound.join(','),
+      targets: met ? 'met' : 'not-met',
+    });
+  } finally {
+    caller?.close();
+    kv?.close();
+    await Promise.all(servers.map((s) => s.stop()));
+    await etcd?.stop();
+  }
+}
+
+main().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1); });

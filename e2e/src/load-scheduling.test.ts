@@ -1,0 +1,138 @@
+// Adaptive load scheduling end to end: real etcd, Prometheus, the controller, an agent, a tap and a
+// workload whose latency grows with its concurrency. Three times its capacity arrives (gold at
+// priority 200, free at 50); the controller reads the service's latency through PromQL (the
+// workload's own metric: a flux meter's duration starts at the check, so it would also count the
+// scheduler's queue wait and the loop would chase its own queueing) and lowers the load multiplier
+// the agent's scheduler admits at.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEtcd, endpointsJson } from './support/etcd.js';
+import { startPrometheus } from './support/prometheus.js';
+import { startAgent, startController, startTap, until } from './support/processes.js';
+import { drive, mean, percentile, startQueueWorkload, type Outcome } from './load-scheduling-scenario.js';
+
+const WORKERS = 4;
+const SERVICE_MS = 200;
+const CAPACITY = (WORKERS * 1000) / SERVICE_MS; // 20 requests/s
+const TOLERANCE = 1.5;
+
+/** The adaptive-load example's loop, tuned for a test that lasts a minute. */
+function policy(): Record<string, unknown> {
+  return {
+    circuit: {
+      evaluation_interval: '1s',
+      components: [
+        { query: { promql: {
+          query_string: 'sum(increase(workload_latency_ms_sum[3s])) / sum(increase(workload_latency_ms_count[3s]))',
+          evaluation_interval: '1s',
+          out_ports: { output: { signal_name: 'LATENCY' } },
+        } } },
+        { ema: { in_ports: { input: { signal_name: 'LATENCY' } }, parameters: { ema_window: '1500s', warmup_window: '5s' }, out_ports: { output: { signal_name: 'EMA' } } } },
+        { arithmetic_combinator: { operator: 'mul', in_ports: { lhs: { signal_name: 'EMA' }, rhs: { constant_signal: { value: TOLERANCE } } }, out_ports: { output: { signal_name: 'SETPOINT' } } } },
+        { flow_control: { adaptive_load_scheduler: {
+          in_ports: { signal: { signal_name: 'LATENCY' }, setpoint: { signal_name: 'SETPOINT' } },
+          out_ports: { desired_load_multiplier: { signal_name: 'DESIRED' }, is_overload: { signal_name: 'OVERLOAD' } },
+          parameters: {
+            gradient: { slope: -1, min_gradient: 0.85, max_gradient: 1 },
+            load_multiplier_linear_increment: 0.05,
+            max_load_multiplier: 1.2,
+            load_scheduler: {
+              workload_latency_based_tokens: false,
+              selectors: [{ control_point: 'ingress' }],
+              scheduler: {
+                workloads: [
+                  { name: 'gold', label_matcher: { match_labels: { 'http.request.header.user_tier': 'gold' } }, parameters: { priority: 200, tokens: 1, queue_timeout: '0.5s' } },
+                  { name: 'free', label_matcher: { match_labels: { 'http.request.header.user_tier': 'free' } }, parameters: { priority: 50, tokens: 1, queue_timeout: '0.1s' } },
+                ],
+              },
+            },
+          },
+        } } },
+      ],
+    },
+  };
+}
+
+interface Decision { load_multiplier: number; pass_through: boolean }
+
+test('3x overload: the loop brings latency back under tolerance, gold keeps >= 90% while free is shed, and the multiplier recovers', { timeout: 90_000 }, async (t) => {
+  const etcd = await startEtcd(t);
+  const agent = await startAgent(t, { env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcd) } });
+  const workload = await startQueueWorkload(t, WORKERS, SERVICE_MS);
+  const prom = await startPrometheus(t, [workload.target], 'workload');
+  const controller = await startController(t, {
+    env: {
+      SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcd),
+      SLUICE_CONTROLLER_ETCD_LEASE_TTL: '2s',
+      SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: prom.address,
+    },
+  });
+  // gold may wait up to its queue_timeout (0.5 s): the tap's check timeout must leave room for it
+  const tap = await startTap(t, workload.url, agent.address, 'ingress', ['--check-timeout', '1s']);
+
+  if (process.env.SLUICE_E2E_VERBOSE !== undefined) process.stderr.write('started\n');
+  const posted = await fetch(`${controller.base}/v1/policies/adaptive-load`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ policy: policy() }),
+  });
+  assert.equal(posted.status, 200, await posted.text());
+  await until(async () => {
+    const r = await (await fetch(`${agent.base}/v1/policies/enforced`)).json() as { components?: { kind: string }[] };
+    return (r.components ?? []).some((c) => c.kind === 'load_scheduler');
+  }, 10_000, 'the agent enforces the load scheduler');
+
+  const decision = async (): Promise<Decision | undefined> => {
+    const r = await (await fetch(`${controller.base}/v1/decisions/load_scheduler`)).json() as { decisions?: { decision: Decision }[] };
+    return r.decisions?.[0]?.decision;
+  };
+  const timeline: { at: number; decision: Decision | undefined; backlog: number }[] = [];
+
+  const BASE_MS = 8_000;
+  const OVERLOAD_MS = 30_000;
+  const RECOVERY_MS = 15_000;
+  const base = { gold: CAPACITY * 0.2, free: CAPACITY * 0.3 };
+  const outcomes = await drive(tap.base, [
+    { name: 'baseline', durationMs: BASE_MS, rates: base },
+    { name: 'overload', durationMs: OVERLOAD_MS, rates: { gold: CAPACITY * 0.4, free: CAPACITY * 2.6 } },
+    { name: 'recovery', durationMs: RECOVERY_MS, rates: base },
+  ], {
+    timeoutMs: 2_000,
+    onSecond: async (at) => {
+      const entry = { at, decision: await decision().catch(() => undefined), backlog: workload.backlog() };
+      timeline.push(entry);
+      if (process.env.SLUICE_E2E_VERBOSE !== undefined) process.stderr.write(`${JSON.stringify(entry)}\n`);
+    },
+  });
+
+  const inWindow = (o: Outcome, from: number, to: number): boolean => o.at >= from && o.at < to;
+  const okLatency = (from: number, to: number): number[] => outcomes.filter((o) => inWindow(o, from, to) && o.status === 200).map((o) => o.latencyMs);
+  const share = (cls: 'gold' | 'free', from: number, to: number): number => {
+    const all = outcomes.filter((o) => o.cls === cls && inWindow(o, from, to));
+    return all.filter((o) => o.status === 200).length / all.length;
+  };
+  const baseline = mean(okLatency(2000, BASE_MS));
+  const lateOverload = okLatency(BASE_MS + 20_000, BASE_MS + OVERLOAD_MS);
+  const earlyOverload = okLatency(BASE_MS, BASE_MS + 10_000);
+  const report = {
+    baseline_mean_ms: baseline.toFixed(1),
+    overload_first10s_mean_ms: mean(earlyOverload).toFixed(1),
+    overload_last10s_mean_ms: mean(lateOverload).toFixed(1),
+    overload_last10s_p99_ms: percentile(lateOverload, 99).toFixed(1),
+    gold_admitted_overload: share('gold', BASE_MS, BASE_MS + OVERLOAD_MS).toFixed(3),
+    free_admitted_overload: share('free', BASE_MS, BASE_MS + OVERLOAD_MS).toFixed(3),
+    statuses: [...new Set(outcomes.map((o) => o.status))].join(','),
+    timeline: timeline.map((x) => `${(x.at / 1000).toFixed(0)}s:${x.decision === undefined ? '-' : x.decision.pass_through ? 'pt' : x.decision.load_multiplier.toFixed(2)}/q${x.backlog}`).join(' '),
+  };
+  t.diagnostic(JSON.stringify(report));
+
+  assert.ok(baseline > 0 && baseline < SERVICE_MS * 4, `baseline latency ${baseline}`);
+  assert.ok(timeline.some((x) => x.decision !== undefined && !x.decision.pass_through && x.decision.load_multiplier < 1), 'the loop lowered the multiplier');
+  assert.ok(mean(lateOverload) <= baseline * TOLERANCE * 2, `latency within 30 s of overload: ${report.overload_last10s_mean_ms} ms vs baseline ${report.baseline_mean_ms} ms`);
+  assert.ok(share('gold', BASE_MS, BASE_MS + OVERLOAD_MS) >= 0.9, `gold admitted ${report.gold_admitted_overload}`);
+  assert.ok(share('free', BASE_MS, BASE_MS + OVERLOAD_MS) < 0.6, `free absorbs the shedding: ${report.free_admitted_overload}`);
+  const denied = outcomes.filter((o) => o.status !== 200 && o.status !== 0);
+  assert.ok(denied.every((o) => o.status === 503), `turned away with 503 only: ${report.statuses}`);
+  await until(async () => {
+    const d = await decision();
+    return d !== undefined && (d.pass_through || d.load_multiplier >= 1);
+  }, 20_000, 'the multiplier recovers to admit everything');
+});
