@@ -9,6 +9,7 @@ import type { FlowEnds } from './flow-ends.js';
 import { httpFlowLabels } from './http-labels.js';
 import { checkControlPoint } from './request-checks.js';
 import type { CheckHTTPRequest__Output, CheckHTTPResponse, HeaderValue } from '@sluice/proto';
+import type { HeaderInterest } from './header-interest.js';
 
 const NO_SERVICES: readonly string[] = Object.freeze([]);
 const NO_HEADERS: HeaderValue[] = [];
@@ -43,6 +44,20 @@ export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Out
   return flowId === undefined ? { ok_response: { headers }, check_response } : { ok_response: { headers }, check_response, flow_id: flowId };
 }
 
+/** The generation a caller filtered by: undefined when it does not know of header interests (the field absent). */
+function interestGenerationOf(req: CheckHTTPRequest__Output): number | undefined {
+  const g = req.interest_generation;
+  if (g === undefined || g === null) return undefined;
+  const n = Number(g);
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('interest_generation must be a whole number', 'interest_generation');
+  return n;
+}
+
+function withInterest(r: CheckHTTPResponse, interest: HeaderInterest | undefined): CheckHTTPResponse {
+  if (interest !== undefined) r.header_interest = interest;
+  return r;
+}
+
 /**
  * The decision on one CheckHTTP request, as both the unary CheckHTTP and
  * CheckHTTPStream answer it: labels from the HTTP attributes, services from
@@ -50,10 +65,26 @@ export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Out
  * and feeds the preview). Throws InvalidArgumentError for a request without
  * a control point or HTTP attributes; synchronous unless a limiter answers
  * with a promise.
+ *
+ * A caller that sets interest_generation learns the control point's header
+ * interest whenever its generation is not the current one. A request
+ * filtered by a generation (not 0) that is no longer current is not
+ * decided (it may lack a header that matters now): the answer says
+ * resend_unfiltered, with the current interest. So no flow is ever decided
+ * on headers filtered out by a stale interest.
  */
 export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number): CheckHTTPResponse | Promise<CheckHTTPResponse> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
+  const generation = interestGenerationOf(req);
+  let interest: HeaderInterest | undefined;
+  if (generation !== undefined) {
+    const current = deps.engine.headerInterest(controlPoint);
+    if (generation !== current.generation) {
+      if (generation !== 0) return { header_interest: current, resend_unfiltered: true };
+      interest = current;
+    }
+  }
   const dest = req.destination?.address;
   const discovery = deps.discovery;
   const services = discovery === undefined || dest === undefined || dest === '' ? NO_SERVICES : discovery.servicesByIp(dest);
@@ -67,6 +98,6 @@ export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Outp
     rampMode: req.ramp_mode === true,
   });
   const flowEnds = deps.flowEnds;
-  if (d instanceof Promise) return d.then((x) => toCheckHTTPResponse(x, req, flowEnds?.begin(x)));
-  return toCheckHTTPResponse(d, req, flowEnds?.begin(d));
+  if (d instanceof Promise) return d.then((x) => withInterest(toCheckHTTPResponse(x, req, flowEnds?.begin(x)), interest));
+  return withInterest(toCheckHTTPResponse(d, req, flowEnds?.begin(d)), interest);
 }

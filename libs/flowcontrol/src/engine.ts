@@ -6,6 +6,7 @@ import { DENIED_STATUS_OF, REJECT_REASON_OF, type CheckDecision, type Classifier
 import type { FlowObserver } from './flow-observer.js';
 import type { FlowRequest } from './flow-request.js';
 import { boundedDecision } from './bounded-decision.js';
+import { HeaderInterests, readsOf, type HeaderInterest } from './header-interest.js';
 
 export interface EngineOptions {
   /** This agent's group (`agent_info.agent_group`); selectors of other groups are ignored. Default `default`. */
@@ -64,6 +65,7 @@ export class Engine {
   private readonly index = new Map<string, ControlPointComponents>();
   private observers: FlowObserver[] = [];
   private fluxMetersByName: Map<string, FluxMeter> | undefined;
+  private readonly interests = new HeaderInterests();
 
   constructor(opts: EngineOptions = {}) {
     this.agentGroup = opts.agentGroup ?? 'default';
@@ -93,21 +95,33 @@ export class Engine {
     };
     this.registrations = [...this.registrations, reg];
     this.reindex(reg.controlPoint);
+    this.interests.added(reg.controlPoint, reg, readsOf(component, isTrivial ? undefined : lm));
     let done = false;
     return () => {
       if (done) return;
       done = true;
       this.registrations = this.registrations.filter((r) => r !== reg);
       this.reindex(reg.controlPoint);
+      this.interests.removed(reg.controlPoint, reg);
     };
   }
 
   /** Copy flows to `observer` (the preview); answers the function that stops it. */
   addObserver(observer: FlowObserver): () => void {
     this.observers = [...this.observers, observer];
+    const unwatch = this.interests.watch(observer);
     return () => {
       this.observers = this.observers.filter((o) => o !== observer);
+      unwatch();
     };
+  }
+
+  /**
+   * What a CheckHTTP caller must send of `controlPoint`'s requests for its
+   * registrations and the observers watching it (see header-interest.ts).
+   */
+  headerInterest(controlPoint: string): HeaderInterest {
+    return this.interests.of(controlPoint);
   }
 
   /** The registered flux meter of this name (the latest registration wins), for flow ends that name it. */

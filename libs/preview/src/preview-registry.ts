@@ -137,6 +137,7 @@ export class PreviewRegistry implements FlowObserver {
   private active = 0;
   readonly maxActive: number;
   private readonly budget: ByteBudget;
+  private watchListeners: ((controlPoint: string) => void)[] = [];
 
   constructor(opts: number | PreviewRegistryOptions = {}) {
     const o = typeof opts === 'number' ? { maxActive: opts } : opts;
@@ -151,6 +152,22 @@ export class PreviewRegistry implements FlowObserver {
   /** Whether a preview runs at the control point. */
   watches(controlPoint: string): boolean {
     return this.byControlPoint.has(controlPoint);
+  }
+
+  /**
+   * Calls `listener` when the first preview of a control point starts or its
+   * last one ends (the engine then tells the tap to send every header while
+   * previews run); answers the function that stops it.
+   */
+  onWatchChange(listener: (controlPoint: string) => void): () => void {
+    this.watchListeners = [...this.watchListeners, listener];
+    return () => {
+      this.watchListeners = this.watchListeners.filter((l) => l !== listener);
+    };
+  }
+
+  private watchChanged(controlPoint: string): void {
+    for (const l of this.watchListeners) l(controlPoint);
   }
 
   /** Previews running now. */
@@ -187,7 +204,9 @@ export class PreviewRegistry implements FlowObserver {
     const build = <T>(convert: (r: RawSample) => T): Promise<T[]> => raw.then((samples) => mapInSlices(samples, convert));
     let result: Promise<JsonObject[]> | undefined;
     this.active++;
-    this.byControlPoint.set(spec.controlPoint, new ControlPointPreviews([...(this.byControlPoint.get(spec.controlPoint)?.entries ?? []), entry], this.budget));
+    const before = this.byControlPoint.get(spec.controlPoint);
+    this.byControlPoint.set(spec.controlPoint, new ControlPointPreviews([...(before?.entries ?? []), entry], this.budget));
+    if (before === undefined) this.watchChanged(spec.controlPoint);
     entry.timer = setTimeout(entry.finish, Math.max(0, spec.waitMs));
     return {
       get result() {
@@ -203,7 +222,9 @@ export class PreviewRegistry implements FlowObserver {
     this.active--;
     const cp = entry.spec.controlPoint;
     const rest = (this.byControlPoint.get(cp)?.entries ?? []).filter((e) => e !== entry);
-    if (rest.length === 0) this.byControlPoint.delete(cp);
-    else this.byControlPoint.set(cp, new ControlPointPreviews(rest, this.budget));
+    if (rest.length === 0) {
+      this.byControlPoint.delete(cp);
+      this.watchChanged(cp);
+    } else this.byControlPoint.set(cp, new ControlPointPreviews(rest, this.budget));
   }
 }

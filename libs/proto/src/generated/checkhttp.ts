@@ -28,6 +28,7 @@ import type { CheckHTTPStreamRequest as _sluice_flowcontrol_checkhttp_v1_CheckHT
 import type { CheckHTTPStreamResponse as _sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamResponse, CheckHTTPStreamResponse__Output as _sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamResponse__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPStreamResponse.js';
 import type { DeniedHttpResponse as _sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse, DeniedHttpResponse__Output as _sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output } from './sluice/flowcontrol/checkhttp/v1/DeniedHttpResponse.js';
 import type { FlowControlServiceHTTPClient as _sluice_flowcontrol_checkhttp_v1_FlowControlServiceHTTPClient, FlowControlServiceHTTPDefinition as _sluice_flowcontrol_checkhttp_v1_FlowControlServiceHTTPDefinition } from './sluice/flowcontrol/checkhttp/v1/FlowControlServiceHTTP.js';
+import type { HeaderInterest as _sluice_flowcontrol_checkhttp_v1_HeaderInterest, HeaderInterest__Output as _sluice_flowcontrol_checkhttp_v1_HeaderInterest__Output } from './sluice/flowcontrol/checkhttp/v1/HeaderInterest.js';
 import type { HeaderValue as _sluice_flowcontrol_checkhttp_v1_HeaderValue, HeaderValue__Output as _sluice_flowcontrol_checkhttp_v1_HeaderValue__Output } from './sluice/flowcontrol/checkhttp/v1/HeaderValue.js';
 import type { HttpRequest as _sluice_flowcontrol_checkhttp_v1_HttpRequest, HttpRequest__Output as _sluice_flowcontrol_checkhttp_v1_HttpRequest__Output } from './sluice/flowcontrol/checkhttp/v1/HttpRequest.js';
 import type { OkHttpResponse as _sluice_flowcontrol_checkhttp_v1_OkHttpResponse, OkHttpResponse__Output as _sluice_flowcontrol_checkhttp_v1_OkHttpResponse__Output } from './sluice/flowcontrol/checkhttp/v1/OkHttpResponse.js';
@@ -84,6 +85,7 @@ export interface ProtoGrpcType {
           CheckHTTPStreamResponse: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamResponse, _sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamResponse__Output>
           DeniedHttpResponse: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse, _sluice_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output>
           FlowControlServiceHTTP: SubtypeConstructor<typeof grpc.Client, _sluice_flowcontrol_checkhttp_v1_FlowControlServiceHTTPClient> & { service: _sluice_flowcontrol_checkhttp_v1_FlowControlServiceHTTPDefinition }
+          HeaderInterest: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_HeaderInterest, _sluice_flowcontrol_checkhttp_v1_HeaderInterest__Output>
           HeaderValue: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_HeaderValue, _sluice_flowcontrol_checkhttp_v1_HeaderValue__Output>
           HttpRequest: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_HttpRequest, _sluice_flowcontrol_checkhttp_v1_HttpRequest__Output>
           OkHttpResponse: MessageTypeDefinition<_sluice_flowcontrol_checkhttp_v1_OkHttpResponse, _sluice_flowcontrol_checkhttp_v1_OkHttpResponse__Output>

@@ -42,6 +42,7 @@ export type { CheckHTTPStreamRequest, CheckHTTPStreamRequest__Output } from './s
 export type { CheckHTTPStreamResponse, CheckHTTPStreamResponse__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPStreamResponse.js';
 export type { DeniedHttpResponse, DeniedHttpResponse__Output } from './sluice/flowcontrol/checkhttp/v1/DeniedHttpResponse.js';
 export type { FlowControlServiceHTTPClient, FlowControlServiceHTTPHandlers, FlowControlServiceHTTPDefinition } from './sluice/flowcontrol/checkhttp/v1/FlowControlServiceHTTP.js';
+export type { HeaderInterest, HeaderInterest__Output } from './sluice/flowcontrol/checkhttp/v1/HeaderInterest.js';
 export type { HeaderValue, HeaderValue__Output } from './sluice/flowcontrol/checkhttp/v1/HeaderValue.js';
 export type { HttpRequest, HttpRequest__Output } from './sluice/flowcontrol/checkhttp/v1/HttpRequest.js';
 export type { OkHttpResponse, OkHttpResponse__Output } from './sluice/flowcontrol/checkhttp/v1/OkHttpResponse.js';
