@@ -218,3 +218,17 @@ test('a sink that throws is retried with backoff: the Policy shows uploading mea
   assert.equal(watcher.stats().errors, 2);
   assert.deepEqual(inner.calls, ['apply flaky']);
 });
+
+test('a watcher started before the CRD says so in readiness, and uploads Policies once the CRD is applied', async (t) => {
+  const sink = new FakeSink();
+  const api = await startTestKubeApi(t);
+  const { client } = startWatcher(t, api, sink);
+  await waitFor(() => client.state() === 'unavailable');
+  const r = await client.readinessJob().run(new AbortController().signal);
+  assert.match(String(r?.message), /HTTP 404: \/apis\/sluice\.dev\/v1alpha1\/policies is not served \(is its CustomResourceDefinition installed\?\)/);
+  assert.doesNotMatch(String(r?.message), /Headers/);
+  await kubectlOk(api, ['apply', '-f', CRD]);
+  await kubectlOk(api, ['apply', '-f', '-'], policyYaml('early', { circuit: {} }));
+  await waitFor(async () => (await getPolicy(api, 'early'))?.status?.status === 'uploaded', 15_000);
+  assert.equal(client.state(), 'connected');
+});

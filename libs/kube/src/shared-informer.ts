@@ -41,6 +41,29 @@ function objKey(o: k8s.KubernetesObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
+/**
+ * One line for logs and readiness: client-node's ApiException message carries the whole body and
+ * headers; this keeps the code and the Status message, and says what a 404 on a list usually means.
+ */
+export function describeError(err: unknown, path: string): string {
+  const e = err as { code?: unknown; statusCode?: unknown; body?: unknown; message?: unknown };
+  const code = typeof e?.code === 'number' ? e.code : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+  if (code === undefined) return err instanceof Error ? err.message : String(err);
+  let message = '';
+  let body: unknown = e.body;
+  if (typeof e.body === 'string') {
+    const text = e.body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      message = text.slice(0, 200);
+    }
+  }
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') message = (body as { message: string }).message;
+  if (code === 404) return `HTTP 404: ${path} is not served (is its CustomResourceDefinition installed?)${message ? `: ${message}` : ''}`;
+  return `HTTP ${code}${message ? `: ${message}` : ''}`;
+}
+
 export class SharedInformer<T extends k8s.KubernetesObject> {
   private lw: k8s.ListWatch<T> | undefined;
   private readonly cache = new Map<string, T>();
@@ -185,7 +208,7 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
 
   private onError(err: unknown): void {
     if (!this.running) return;
-    const text = err instanceof Error ? err.message : String(err);
+    const text = describeError(err, this.spec.path);
     const first = this.stateValue !== 'unavailable';
     this.lastErrorText = text;
     this.setState('unavailable');
