@@ -1,0 +1,44 @@
+// The real agent's local rate limiters against a hostile client: a W3C baggage header that names a
+// cost of 0 (or a fraction) does not get an exhausted bucket to let requests through; an empty
+// limiters file starts the agent with a warning naming the file.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { checkHttpRequest, grpcClient, unaryCall } from './support/clients.js';
+import { processEnv, ROOT, spawnProc, tempDir, until, writeFile, type SluiceProcess } from './support/processes.js';
+
+interface HttpAnswer { ok_response?: unknown; denied_response?: { status: number } | null }
+
+/** The agent on a free loopback port; its start may take long on a loaded machine (module loading), so up to 60 s. */
+async function startAgentPatiently(t: TestContext, args: string[] = []): Promise<SluiceProcess> {
+  const proc = spawnProc(t, join(ROOT, 'bin', 'sluice-agent'), args, processEnv('agent'));
+  const line = await proc.waitForLine(/serving gRPC and HTTP/, 60_000);
+  const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  const agent: SluiceProcess = { ...proc, port, base: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}` };
+  // Readiness also waits for etcd, which this test does not need: serving liveness is enough.
+  await until(async () => (await fetch(`${agent.base}/v1/status/system/liveness`).catch(() => undefined))?.status === 200, 20_000, 'liveness');
+  return agent;
+}
+
+test('baggage: tokens=0 (or a fraction) cannot get a request through an exhausted bucket', { timeout: 120_000 }, async (t) => {
+  const limiters = writeFile(tempDir(t), 'limiters.yaml', '- { name: strict, control_point: ingress, bucket_capacity: 2, fill_amount: 1, interval: 1h }\n');
+  const agent = await startAgentPatiently(t, ['--local-limiters', limiters]);
+  const checkHttp = grpcClient(t, 'flowControlHttp', agent.address);
+  const check = async (baggage: string): Promise<number> => {
+    const r = await unaryCall<HttpAnswer>(checkHttp, 'CheckHTTP', checkHttpRequest('ingress', '/pay', { baggage }));
+    return r.denied_response?.status ?? 200;
+  };
+  assert.equal(await check('tokens=0'), 200, 'the first two fit (each costs 1 token whatever the baggage says)');
+  assert.equal(await check('tokens=0.0001'), 200);
+  for (const baggage of ['tokens=0', 'tokens=0.0001', 'tokens=-5', 'tokens=NaN', 'user=a,tokens=0;p=1']) {
+    assert.equal(await check(baggage), 429, `${baggage}: the exhausted bucket holds`);
+  }
+});
+
+test('an empty limiters file starts the agent with a warning naming the file', { timeout: 120_000 }, async (t) => {
+  const file = writeFile(tempDir(t), 'empty.yaml', '# nothing here yet\n');
+  const agent = await startAgentPatiently(t, ['--local-limiters', file]);
+  const line = await agent.waitForLine(/holds no rate limiter/, 5000);
+  assert.ok(line.includes(file), line);
+});
