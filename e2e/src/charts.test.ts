@@ -231,6 +231,7 @@ test('agent: ports, downward API and discovery RBAC', () => {
     { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'replicasets'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['apps'], resources: ['deployments/scale', 'statefulsets/scale', 'replicasets/scale'], verbs: ['get', 'update', 'patch'] },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
   ]);
   // A headless Service names every agent pod (peers, Prometheus's DNS discovery) on the container's ports.
   const peers = objectNamed(docs, 'Service', 'sluice-agent-peers');
@@ -286,7 +287,8 @@ for (const c of CHARTS) {
       if (typeof name === 'string' && name.startsWith(c.prefix) && typeof value === 'string') podEnv[name] = value.replace('$(POD_IP)', '10.0.0.7');
     }
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLUICE_')));
-    const r = spawnSync(join(ROOT, 'bin', c.command), ['--config', file, '--print-config'], { env: { ...clean, ...podEnv }, encoding: 'utf8', timeout: 20_000 });
+    // Generous: a loaded machine takes seconds to load the process.
+    const r = spawnSync(join(ROOT, 'bin', c.command), ['--config', file, '--print-config'], { env: { ...clean, ...podEnv }, encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 0, `${c.command} refused the chart's configuration:\n${r.stderr}`);
     const effective = JSON.parse(r.stdout) as Obj;
     assert.equal(at(effective, 'server.listener.addr'), at(values(c).config, 'server.listener.addr'));
