@@ -65,7 +65,7 @@ export function spawnProc(t: TestContext, bin: string, args: string[], env: Reco
       await exited;
     }
   });
-  const waitForLine = (re: RegExp, ms = 15_000): Promise<string> => new Promise((resolve, reject) => {
+  const waitForLine = (re: RegExp, ms = 60_000): Promise<string> => new Promise((resolve, reject) => {
     const check = (): void => {
       // Complete lines only: a JSON log line may arrive in pieces.
       const line = out.slice(0, out.lastIndexOf('\n') + 1).split('\n').find((l) => re.test(l));
@@ -147,7 +147,7 @@ export function startController(t: TestContext, opts: StartOptions = {}): Promis
 }
 
 /** Polls readiness until it answers 200. */
-export async function waitReady(base: string, ms = 10_000): Promise<void> {
+export async function waitReady(base: string, ms = 30_000): Promise<void> {
   await until(async () => {
     try {
       const r = await fetch(`${base}/v1/status/system/readiness`);

@@ -52,10 +52,9 @@ function policyJson(p: unknown): object {
 export function policyGatewayRoutes(): GatewayRoute[] {
   const service = POLICY_SERVICE_NAME;
   // The gateway's method union names no PATCH yet; express mounts it all the same.
-  const patch = 'patch' as unknown as GatewayRoute['method'];
   return [
     { method: 'post', path: POLICY_PATH, service, rpc: 'UpsertPolicy', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: policyRequest, fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
-    { method: patch, path: POLICY_PATH, service, rpc: 'PatchPolicy', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: policyRequest, fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
+    { method: 'patch', path: POLICY_PATH, service, rpc: 'PatchPolicy', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: policyRequest, fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
     { method: 'get', path: POLICY_PATH, service, rpc: 'GetPolicy', toRequest: ({ params }) => ({ name: params.name }), fromResponse: (r) => policyJson((r as { policy: unknown }).policy) },
     { method: 'delete', path: POLICY_PATH, service, rpc: 'DeletePolicy', toRequest: ({ params }) => ({ name: params.name }) },
     { method: 'get', path: POLICIES_PATH, service, rpc: 'ListPolicies', toRequest: () => ({}), fromResponse: (r) => ({ policies: ((r as { policies: unknown[] }).policies).map(policyJson) }) },

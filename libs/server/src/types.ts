@@ -24,7 +24,7 @@ export interface GatewayInput {
 
 /** An HTTP/JSON route that calls a unary gRPC method of this server. */
 export interface GatewayRoute {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path, e.g. '/v1/flowcontrol/preview/http_requests/:control_point'. */
   path: string;
   /** Full gRPC service name, e.g. 'sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP'. */
