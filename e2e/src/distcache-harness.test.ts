@@ -41,8 +41,11 @@ async function takeAll(ps: HarnessProcess[], label: string, count: number, param
   return rs.reduce((a, r) => a + (r.admitted as number), 0);
 }
 
+/** Owners get 2 s in tests that count tokens: on a starved machine a fail-open fallback must not pass for a broken limit. */
+const PATIENT = { ownerTimeoutMs: 2000 };
+
 test('a limit of 30 holds across 3 processes: exactly 30 admitted with no refill', async (t) => {
-  const ps = await start(t, 3);
+  const ps = await start(t, 3, PATIENT);
   await untilRing(ps, 3);
   for (const label of ['a', 'b', 'c']) assert.equal(await takeAll(ps, label, 20, NO_REFILL(30)), 30, label);
 });
@@ -59,20 +62,24 @@ test('kill -9 of an owner under traffic: every take answered, overshoot at most 
   victim.kill('SIGKILL');
   const rs = await Promise.all(traffic);
   const admitted = rs.reduce((a, r) => a + (r.admitted as number), 0);
+  const fallbacks = rs.reduce((a, r) => a + (r.fallbacks as number), 0);
+  t.diagnostic(`admitted ${admitted}, fallbacks ${fallbacks}`);
   assert.equal(rs.reduce((a, r) => a + (r.errors as number), 0), 0);
   assert.ok(admitted >= 50, `admitted ${admitted}`);
-  assert.ok(admitted <= 100, `admitted ${admitted}: more than one bucket over the limit of 50`);
-  for (const r of rs) assert.ok((r.maxMs as number) < 1000, `a take waited ${r.maxMs as number} ms`);
+  // at most one bucket over, plus the takes that were waiting on the dead owner (failed open, counted)
+  assert.ok(admitted <= 100 + fallbacks, `admitted ${admitted}: more than one bucket over the limit of 50 (fallbacks ${fallbacks})`);
+  // bounded by the owner deadline, not hung on the dead owner (generous: a loaded machine runs timers late)
+  for (const r of rs) assert.ok((r.maxMs as number) < 2500, `a take waited ${r.maxMs as number} ms`);
   await untilRing(survivors, 2);
 });
 
 test('a member that joins under traffic: the limit still holds', async (t) => {
-  const ps = await start(t, 2);
+  const ps = await start(t, 2, PATIENT);
   await untilRing(ps, 2);
   const params = NO_REFILL(60);
   const traffic = ps.map((p) => p.send({ op: 'traffic', label: 'j', ratePerSec: 40, durationMs: 2500, params }));
   await new Promise((r) => setTimeout(r, 600));
-  const late = new HarnessProcess({ id: 'g1-late', group: 'g1', seeds: [ps[0].ready.gossipAddr] });
+  const late = new HarnessProcess({ id: 'g1-late', group: 'g1', seeds: [ps[0].ready.gossipAddr], ...PATIENT });
   t.after(async () => {
     late.kill();
     await late.exited();
@@ -96,12 +103,17 @@ test('a paused member (SIGSTOP) is routed around without errors and rejoins afte
   for (const r of rs) {
     assert.equal(r.errors, 0);
     assert.equal(r.rejected, 0);
-    assert.ok((r.maxMs as number) < 500, `a take waited ${r.maxMs as number} ms`);
+    // routed around within the owner deadline (100 ms), generous for a loaded machine's late timers
+    assert.ok((r.maxMs as number) < 2000, `a take waited ${r.maxMs as number} ms`);
   }
   await untilRing(ps.slice(0, 2), 2);
   paused.kill('SIGCONT');
   await untilRing(ps, 3, 15_000);
-  assert.equal(await takeAll(ps, 'after-heal', 20, NO_REFILL(30)), 30);
+  const before = (await Promise.all(ps.map((p) => p.send({ op: 'stats' })))).reduce((a, s) => a + (s.fallbacks as number), 0);
+  const healed = await takeAll(ps, 'after-heal', 20, NO_REFILL(30));
+  const fell = (await Promise.all(ps.map((p) => p.send({ op: 'stats' })))).reduce((a, s) => a + (s.fallbacks as number), 0) - before;
+  assert.ok(healed >= 30 && healed <= 30 + fell, `admitted ${healed} after the heal (fallbacks ${fell})`);
+  if (fell === 0) assert.equal(healed, 30);
 });
 
 test('two groups seeded with each other never merge', async (t) => {

@@ -10,6 +10,12 @@ import { splitHostPort } from './address.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
 const NO_REFILL = { capacity: 30, fillAmount: 0, intervalMs: 1000, continuousFill: true };
+/**
+ * For tests that count tokens: owners get 2 s and suspicion takes 3 s, so a
+ * starved machine (2 cores shared by the whole suite) neither falls back nor
+ * re-homes a bucket (a new owner starts it full) while the test counts.
+ */
+const PATIENT: Partial<DistCacheOptions> = { ownerTimeoutMs: 2000, membership: { probeIntervalMs: 200, probeTimeoutMs: 150, suspicionTimeoutMs: 3000, syncIntervalMs: 300 } };
 
 async function node(id: string, extra: Partial<DistCacheOptions> = {}): Promise<DistCache> {
   const c = new DistCache({ id, group: 'g1', bindAddr: '127.0.0.1:0', memberlistBindAddr: '127.0.0.1:0', membership: FAST, registry: new Registry(), ...extra });
@@ -39,7 +45,7 @@ async function takeMany(store: DistributedTokenBucketStore, label: string, n: nu
 }
 
 test('a limit of 30 holds across 3 members: exactly 30 admitted without refill', async (t) => {
-  const nodes = await cluster(3);
+  const nodes = await cluster(3, PATIENT);
   t.after(() => Promise.all(nodes.map((c) => c.shutdown())));
   // a generous owner deadline: this test checks the limit, not the fallback of a CPU-starved machine
   const stores = nodes.map((c) => new DistributedTokenBucketStore(c, { limiterId: 'p/root.0', params: NO_REFILL, ownerTimeoutMs: 2000 }));
@@ -54,13 +60,15 @@ test('a limit of 30 holds across 3 members: exactly 30 admitted without refill',
 });
 
 test('with replica_count 2 a leaving owner hands its buckets on: no key starts full again', async (t) => {
-  const nodes = await cluster(3, { replicaCount: 2 });
+  const nodes = await cluster(3, { ...PATIENT, replicaCount: 2 });
   const alive = new Set(nodes);
   t.after(() => Promise.all([...alive].map((c) => c.shutdown())));
-  const stores = nodes.map((c) => new DistributedTokenBucketStore(c, { limiterId: 'p/root.1', params: NO_REFILL }));
+  // owners get 2 s: these tests count tokens, and a starved machine must not pass a fail-open fallback for a take
+  const stores = nodes.map((c) => new DistributedTokenBucketStore(c, { limiterId: 'p/root.1', params: NO_REFILL, ownerTimeoutMs: 2000 }));
   const labels = Array.from({ length: 12 }, (_, i) => `user-${i}`);
   for (const l of labels) assert.equal(await takeMany(stores[0], l, 10), 10);
-  await new Promise((r) => setTimeout(r, 100)); // asynchronous replication
+  // replication is asynchronous: wait until every key has its replica rather than for a fixed time
+  await until(() => nodes.reduce((a, c) => a + c.stats().replicasHeld, 0) >= labels.length, 10_000);
   const victim = nodes[1];
   await victim.shutdown();
   alive.delete(victim);
@@ -69,26 +77,28 @@ test('with replica_count 2 a leaving owner hands its buckets on: no key starts f
     const admitted = (await takeMany(stores[0], l, 15)) + (await takeMany(stores[2], l, 15));
     assert.equal(admitted, 20, `${l} admitted ${admitted} after the owner left`);
   }
+  assert.equal(nodes[0].stats().fallbacks + nodes[2].stats().fallbacks, 0);
 });
 
 test('a joining member takes over keys with their state (handover), not full buckets', async (t) => {
-  const nodes = await cluster(2);
+  const nodes = await cluster(2, PATIENT);
   const all = [...nodes];
   t.after(() => Promise.all(all.map((c) => c.shutdown())));
-  const store = new DistributedTokenBucketStore(nodes[0], { limiterId: 'p/root.2', params: NO_REFILL });
+  const store = new DistributedTokenBucketStore(nodes[0], { limiterId: 'p/root.2', params: NO_REFILL, ownerTimeoutMs: 2000 });
   const labels = Array.from({ length: 20 }, (_, i) => `k${i}`);
   for (const l of labels) assert.equal(await takeMany(store, l, 25), 25);
-  const late = await node('n-late');
+  const late = await node('n-late', PATIENT);
   all.push(late);
   late.join([nodes[0].gossipAddr]);
   await until(() => [...nodes, late].every((c) => c.currentRing().members.length === 3));
-  const lateStore = new DistributedTokenBucketStore(late, { limiterId: 'p/root.2', params: NO_REFILL });
+  const lateStore = new DistributedTokenBucketStore(late, { limiterId: 'p/root.2', params: NO_REFILL, ownerTimeoutMs: 2000 });
   let moved = 0;
   for (const l of labels) {
     if (late.currentRing().owner(lateStore.keyOf(l)) === 'n-late') moved++;
     assert.equal(await takeMany(lateStore, l, 10), 5, `${l} after the join`);
   }
   assert.ok(moved > 0, 'no key moved to the new member');
+  assert.equal(late.stats().fallbacks + nodes[0].stats().fallbacks, 0);
 });
 
 test('members of another group never merge; their packets are dropped and counted', async (t) => {
@@ -110,7 +120,7 @@ test('members of another group never merge; their packets are dropped and counte
 });
 
 test('lazy sync admits locally and stays within one bucket of the limit across members', async (t) => {
-  const nodes = await cluster(3);
+  const nodes = await cluster(3, PATIENT);
   const params = { capacity: 60, fillAmount: 0, intervalMs: 200, continuousFill: true };
   const stores = nodes.map((c) => new LazySyncStore(c, { limiterId: 'p/lazy', params, numSync: 4 }));
   t.after(async () => {

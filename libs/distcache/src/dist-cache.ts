@@ -283,8 +283,8 @@ export class DistCache implements PeerSink {
       if ('ok' in r) return { ok: true, result: { ok: r.ok, remaining: r.rem, current: r.cur, waitMs: r.wait } };
       return { ok: false, reason: 'error' };
     } catch (e) {
-      this.ownerFailed(owner);
-      return { ok: false, reason: (e as { code?: string }).code === 'SLUICE_ERR_DISTCACHE_TIMEOUT' ? 'timeout' : 'error' };
+      this.ownerFailed(owner, e);
+      return { ok: false, reason: isTimeout(e) ? 'timeout' : 'error' };
     }
   }
 
@@ -295,7 +295,7 @@ export class DistCache implements PeerSink {
       this.replicate(key, params);
       return;
     }
-    this.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch(() => this.ownerFailed(owner));
+    this.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch((e: unknown) => this.ownerFailed(owner, e));
   }
 
   /** Lazy sync: report `consumed` tokens to the owner; answers what the bucket has left (undefined: no answer). */
@@ -314,8 +314,8 @@ export class DistCache implements PeerSink {
     try {
       const r = await this.call(owner, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs);
       return 'rem' in r ? r.rem : undefined;
-    } catch {
-      this.ownerFailed(owner);
+    } catch (e) {
+      this.ownerFailed(owner, e);
       return undefined;
     }
   }
@@ -462,9 +462,15 @@ export class DistCache implements PeerSink {
     return c.call(op, timeoutMs);
   }
 
-  /** An owner that failed an operation leaves the ring at once (its keys re-home) and is suspected. */
-  private ownerFailed(id: string): void {
-    if (this.ready.delete(id)) this.rebuildRing();
+  /**
+   * An owner that failed an operation is suspected (SWIM then confirms or it
+   * refutes). Only a refused or broken connection (nothing listens there any
+   * more: the process is gone) takes it out of the ring at once, so its keys
+   * re-home now. A mere timeout does not: on a loaded machine a live owner
+   * answers late, and re-homing its keys would start them full elsewhere.
+   */
+  private ownerFailed(id: string, e: unknown): void {
+    if (!isTimeout(e) && this.ready.delete(id)) this.rebuildRing();
     this.membership?.suspect(id, this.now());
   }
 
@@ -586,4 +592,8 @@ export class DistCache implements PeerSink {
     this.metrics.keys.set({ role: 'owner' }, this.table.count('owner'));
     this.metrics.keys.set({ role: 'replica' }, this.table.count('replica'));
   }
+}
+
+function isTimeout(e: unknown): boolean {
+  return (e as { code?: string } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_TIMEOUT';
 }
