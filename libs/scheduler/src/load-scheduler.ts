@@ -32,6 +32,11 @@ export interface LoadSchedulerOptions {
   /** Window of the incoming token rate. Default 1000 ms. */
   windowMs?: number;
   /**
+   * Tokens that may pass at once, as milliseconds of the allowed rate (flows that arrive together
+   * need not queue while the rate has room). Default 100 ms; 0 paces every flow.
+   */
+  burstMs?: number;
+  /**
    * Longest wait of any flow, whatever its timeout: the engine lets an
    * asynchronous limiter through past its own budget (1 s by default), so a
    * scheduler must answer before. Default 900 ms.
@@ -89,7 +94,7 @@ export class LoadScheduler implements Limiter {
     const windowMs = opts.windowMs ?? 1000;
     this.incoming = new TokenRate(now, windowMs);
     this.admitted = new TokenRate(now, windowMs);
-    this.pacer = new TokenPacer(now);
+    this.pacer = new TokenPacer(now, opts.burstMs ?? 100);
     this.maxWaitMs = opts.maxWaitMs ?? 900;
     this.marginMs = Math.max(MIN_DEADLINE_MARGIN_MS, this.parameters.decision_deadline_margin_ms);
     this.metrics = opts.metrics?.forScheduler({ identity: this.identity, gauges: () => this.gauges() });
@@ -151,6 +156,8 @@ export class LoadScheduler implements Limiter {
     if (this.passThrough || this.closed) return this.accept(now, w.index, priority, tokens, 0);
     const rate = this.ratePerMs(now);
     this.pacer.refill(now, rate);
+    // flows already waiting go first; when the pacer lets them all through, this one need not wait
+    if (this.queue.length > 0 && this.pacer.canAdmit()) this.admitWaiting(now, false);
     if (this.queue.length === 0 && this.pacer.canAdmit()) {
       this.pacer.take(tokens);
       return this.accept(now, w.index, priority, tokens, 0);
