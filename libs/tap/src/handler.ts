@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { askAgent, type AskContext } from './check/ask-agent.js';
+import { askAgent, interestOf, type AskContext } from './check/ask-agent.js';
 import { hasBody, readBodyPrefix, unreadBody, wantsBodySample } from './proxy/body-prefix.js';
 import { denialHeaders, writeDenial } from './proxy/denial.js';
 import { forwardRequest, type ForwardContext } from './proxy/forward.js';
@@ -52,10 +52,18 @@ async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse
   const waitsForContinue = expectsContinue(req);
   let clientGone = false;
   res.once('close', () => { clientGone = true; });
-  const prefix = !waitsForContinue && wantsBodySample(req, ctx.bodyBytes)
-    ? await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs)
-    : unreadBody(req);
-  const verdict = await askAgent(ctx, req, prefix.sample);
+  // The body is read for the agent only when it is a kind worth sampling and the agent's interest wants it;
+  // if the agent then asks again unfiltered, it is read for the second ask.
+  const sampled = !waitsForContinue && wantsBodySample(req, ctx.bodyBytes);
+  const readNow = sampled && interestOf(ctx).wantsBody();
+  let prefix = readNow ? await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs) : unreadBody(req);
+  const readLater = sampled && !readNow
+    ? async () => {
+      prefix = await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs);
+      return prefix.sample;
+    }
+    : undefined;
+  const verdict = await askAgent(ctx, req, prefix.sample, readLater);
   if (clientGone) return;
   switch (verdict.kind) {
     case 'ok':

@@ -3,6 +3,7 @@ import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
 import type { CheckOutcome } from './client.js';
 import { decisionOf, type Decision } from './decision.js';
+import { InterestFilter } from './interest-filter.js';
 import { checkRequestOf, type BodySample } from './request-attributes.js';
 import type { CheckHTTPRequest } from './types.js';
 
@@ -18,15 +19,38 @@ export interface AskContext {
   failClosed: boolean;
   metrics: TapMetrics;
   logger: TapLogger;
+  /** The agent's header interest for the control point; made at the first check when absent. */
+  interest?: InterestFilter;
+}
+
+/** The context's interest filter, made when it has none yet. */
+export function interestOf(ctx: AskContext): InterestFilter {
+  return (ctx.interest ??= new InterestFilter());
 }
 
 /** What to do with a request: the agent's decision, or the fallback when it did not answer. */
 export type Verdict = Decision | { kind: 'fail_open' } | { kind: 'fail_closed' };
 
-/** Asks the agent about `req` and records the outcome in the metrics. */
-export async function askAgent(ctx: AskContext, req: IncomingMessage, body: BodySample): Promise<Verdict> {
+/**
+ * Asks the agent about `req` and records the outcome in the metrics. The
+ * request carries what the agent's header interest asks for. When the agent
+ * answers resend_unfiltered (its interest changed since the one this
+ * request was filtered by), the request is asked again at once with every
+ * header and the body (`readBody` reads it when it was not read for the
+ * first ask), under its own `checkTimeoutMs`: such a request waits at most
+ * two check timeouts. The agent never decides on a stale filter.
+ */
+export async function askAgent(ctx: AskContext, req: IncomingMessage, body: BodySample, readBody?: () => Promise<BodySample>): Promise<Verdict> {
+  const interest = interestOf(ctx);
   const started = performance.now();
-  const outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, body), ctx.checkTimeoutMs);
+  let outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, body, interest), ctx.checkTimeoutMs);
+  if (outcome.kind === 'answer' && outcome.response.resend_unfiltered === true) {
+    interest.update(outcome.response.header_interest, true);
+    ctx.logger.debug('the agent\'s header interest changed; asking again with every header', { generation: interest.generation });
+    const full = readBody === undefined ? body : await readBody();
+    outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, full), ctx.checkTimeoutMs);
+  }
+  if (outcome.kind === 'answer') interest.update(outcome.response.header_interest, false);
   ctx.metrics.checkDuration((performance.now() - started) / 1000);
   if (outcome.kind === 'failed') {
     ctx.metrics.failOpen(outcome.reason);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { plainAddress, requestScheme } from '../proxy/forwarded.js';
+import type { InterestFilter } from './interest-filter.js';
 import type { CheckHTTPRequest, SocketAddress } from './types.js';
 
 /** The body prefix that goes with a check. */
@@ -12,12 +13,17 @@ export interface BodySample {
 
 export const NO_BODY: BodySample = { text: '', truncated: false };
 
-/** Request headers with lower-case names; repeated headers joined with ', '. */
-export function flattenHeaders(req: IncomingMessage): Record<string, string> {
+/**
+ * Request headers with lower-case names; repeated headers joined with ', '.
+ * With a filter, only the headers it wants.
+ */
+export function flattenHeaders(req: IncomingMessage, filter?: InterestFilter): Record<string, string> {
   const out: Record<string, string> = {};
   const raw = req.rawHeaders;
+  const filtering = filter !== undefined && !filter.all;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
+    if (filtering && !filter.wants(name)) continue;
     const value = raw[i + 1] as string;
     const prior = out[name];
     out[name] = prior === undefined ? value : `${prior}, ${value}`;
@@ -37,23 +43,30 @@ function socketAddress(address: string | undefined, port: number | undefined): S
   return { protocol: 'TCP', address: plainAddress(address), port: port ?? 0 };
 }
 
-/** The CheckHTTP request describing `req` at `controlPoint`. */
-export function checkRequestOf(req: IncomingMessage, controlPoint: string, body: BodySample): CheckHTTPRequest {
+/**
+ * The CheckHTTP request describing `req` at `controlPoint`. With a filter
+ * (the agent's header interest), only the headers it wants, the body only
+ * when it wants it, and its generation; without one, everything under
+ * generation 0.
+ */
+export function checkRequestOf(req: IncomingMessage, controlPoint: string, body: BodySample, filter?: InterestFilter): CheckHTTPRequest {
+  const sample = filter === undefined || filter.wantsBody() ? body : NO_BODY;
   return {
     source: socketAddress(req.socket.remoteAddress, req.socket.remotePort),
     destination: socketAddress(req.socket.localAddress, req.socket.localPort),
     control_point: controlPoint,
     request: {
       method: req.method ?? 'GET',
-      headers: flattenHeaders(req),
+      headers: flattenHeaders(req, filter),
       path: req.url ?? '/',
       host: req.headers.host ?? '',
       scheme: requestScheme(req),
       size: requestSize(req),
       protocol: `HTTP/${req.httpVersion}`,
-      body: body.text,
-      truncated_body: body.truncated,
+      body: sample.text,
+      truncated_body: sample.truncated,
     },
     ramp_mode: false,
+    interest_generation: filter?.generation ?? 0,
   };
 }
