@@ -242,12 +242,19 @@ export class HeaderInterests {
   private readonly cache = new Map<string, Cached>();
   private watchers: WatchingObserver[] = [];
   private nextGeneration: number;
-  /** The interest of every control point that nothing reads or watches: one generation for all, nothing cached per control point. */
-  private readonly empty: HeaderInterest;
+  /**
+   * The interest of every control point that nothing reads or watches: shared (nothing is kept per control
+   * point), renewed whenever a control point falls back to it.
+   */
+  private empty: HeaderInterest;
 
   constructor(now: () => number = Date.now) {
     this.nextGeneration = Math.floor(now() * 1000);
-    this.empty = Object.freeze({ generation: this.nextGeneration++, all: false, headers: Object.freeze([]) as unknown as string[], body: false });
+    this.empty = this.newEmpty();
+  }
+
+  private newEmpty(): HeaderInterest {
+    return Object.freeze({ generation: this.nextGeneration++, all: false, headers: Object.freeze([]) as unknown as string[], body: false });
   }
 
   /** A registration at `controlPoint` (under `token`, which `removed` names) reading `reads`. */
@@ -296,8 +303,12 @@ export class HeaderInterests {
     if (c !== undefined && !c.stale) return c.interest;
     const next = this.compute(controlPoint);
     if (next === this.empty) {
+      if (c === undefined) return next;
+      // Back to nothing: a newer empty interest, so that generations of one control point only grow (the
+      // callers of other empty control points ask again once, unfiltered: a rare cost, nothing wrong).
       this.cache.delete(controlPoint);
-      return next;
+      this.empty = this.newEmpty();
+      return this.empty;
     }
     if (c !== undefined && sameInterest(c.interest, next)) {
       c.stale = false;
