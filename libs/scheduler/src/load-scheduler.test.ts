@@ -255,7 +255,11 @@ test('metrics: accepted and rejected per workload, wait time, queue length and t
   assert.match(text, /sluice_scheduler_rejected_flows_total\{[^}]*workload_index="default",reason="no_budget"\} 1/);
   assert.match(text, /sluice_scheduler_queue_length\{policy_name="p",component_id="root.0"\} 1/);
   assert.match(text, /sluice_scheduler_incoming_token_rate\{[^}]*\} \d/);
-  assert.match(text, /sluice_scheduler_wait_time_ms_bucket/);
+  clock.advance(10);
   s.shutdown();
-  assert.doesNotMatch(await registry.metrics(), /sluice_scheduler_queue_length\{/);
+  const after = await registry.metrics();
+  assert.doesNotMatch(after, /sluice_scheduler_queue_length\{/);
+  assert.match(after, /sluice_scheduler_wait_time_ms_count\{policy_name="p",component_id="root.0",workload_index="1"\} 1/, 'the queued flow\'s wait');
+  assert.match(after, /sluice_scheduler_rejected_flows_total\{[^}]*workload_index="1",reason="shutdown"\} 1/);
+  assert.match(after, /sluice_scheduler_accepted_flows_total\{policy_name="p",component_id="root.0",workload_index="0"\} 11/, 'counted once');
 });

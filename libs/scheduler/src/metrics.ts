@@ -35,6 +35,8 @@ export interface SchedulerMetrics {
   forScheduler(source: SchedulerGaugeSource): ComponentMetrics;
 }
 
+type WlLabel = 'policy_name' | 'component_id' | 'workload_index';
+
 const WAIT_BUCKETS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500];
 
 function single<T>(registry: Registry, name: string, make: () => T): T {
@@ -62,8 +64,18 @@ function createMetrics(registry: Registry): SchedulerMetrics {
   const sources = new Set<SchedulerGaugeSource>();
   const idLabels = ['policy_name', 'component_id'] as const;
   const wlLabels = ['policy_name', 'component_id', 'workload_index'] as const;
+  // admissions are counted in plain numbers on the check path and added to the counter when it is scraped
+  const pending = new Map<SchedulerGaugeSource, Map<string, number>>();
   const accepted = single(registry, SCHEDULER_METRICS.accepted, () => new Counter({
     name: SCHEDULER_METRICS.accepted, help: 'Flows a load scheduler admitted, per workload.', labelNames: wlLabels, registers: [registry],
+    collect() {
+      for (const [source, counts] of pending) {
+        for (const [workload_index, n] of counts) {
+          if (n > 0) this.inc({ policy_name: source.identity.policy_name, component_id: source.identity.component_id, workload_index }, n);
+          counts.set(workload_index, 0);
+        }
+      }
+    },
   }));
   const rejected = single(registry, SCHEDULER_METRICS.rejected, () => new Counter({
     name: SCHEDULER_METRICS.rejected,
@@ -72,7 +84,7 @@ function createMetrics(registry: Registry): SchedulerMetrics {
     registers: [registry],
   }));
   const wait = single(registry, SCHEDULER_METRICS.waitTime, () => new Histogram({
-    name: SCHEDULER_METRICS.waitTime, help: 'Time flows spent in a load scheduler\'s queue, in milliseconds, per workload.',
+    name: SCHEDULER_METRICS.waitTime, help: 'Time flows that queued spent in a load scheduler\'s queue, in milliseconds, per workload (admitted or turned away; flows admitted at once are not observed).',
     labelNames: wlLabels, buckets: WAIT_BUCKETS, registers: [registry],
   }));
   const gauge = (name: string, help: string, pick: (g: ReturnType<SchedulerGaugeSource['gauges']>) => number): void => {
@@ -93,17 +105,41 @@ function createMetrics(registry: Registry): SchedulerMetrics {
     forScheduler(source) {
       sources.add(source);
       const { policy_name, component_id } = source.identity;
+      // label children bound once per workload (and reason): the check path does no label hashing
+      const counts = new Map<string, number>();
+      pending.set(source, counts);
+      const waits = new Map<string, Histogram.Internal<WlLabel>>();
+      const rejections = new Map<string, Counter.Internal>();
+      const waitOf = (workload_index: string): Histogram.Internal<WlLabel> => {
+        let h = waits.get(workload_index);
+        if (h === undefined) {
+          h = wait.labels({ policy_name, component_id, workload_index });
+          waits.set(workload_index, h);
+        }
+        return h;
+      };
       return {
         accepted(workload_index, waitMs) {
-          accepted.inc({ policy_name, component_id, workload_index });
-          wait.observe({ policy_name, component_id, workload_index }, waitMs);
+          counts.set(workload_index, (counts.get(workload_index) ?? 0) + 1);
+          if (waitMs > 0) waitOf(workload_index).observe(waitMs);
         },
         rejected(workload_index, reason, waitMs) {
-          rejected.inc({ policy_name, component_id, workload_index, reason });
-          wait.observe({ policy_name, component_id, workload_index }, waitMs);
+          const key = `${workload_index}\u0000${reason}`;
+          let r = rejections.get(key);
+          if (r === undefined) {
+            r = rejected.labels({ policy_name, component_id, workload_index, reason });
+            rejections.set(key, r);
+          }
+          r.inc();
+          if (waitMs > 0) waitOf(workload_index).observe(waitMs);
         },
         close() {
           sources.delete(source);
+          // what was counted still reaches the counter at the next scrape
+          for (const [workload_index, n] of counts) {
+            if (n > 0) accepted.inc({ policy_name, component_id, workload_index }, n);
+          }
+          pending.delete(source);
         },
       };
     },
