@@ -68,6 +68,7 @@ async function run(cmd: Cmd): Promise<unknown> {
       const rate = cmd.ratePerSec ?? 100;
       const started = Date.now();
       const end = started + (cmd.durationMs ?? 1000);
+      const fallbacksBefore = cache.stats().fallbacks;
       let offered = 0, admitted = 0, rejected = 0, errors = 0, maxMs = 0;
       const pending: Promise<void>[] = [];
       for (let now = started; now < end; now = Date.now()) {
@@ -86,7 +87,7 @@ async function run(cmd: Cmd): Promise<unknown> {
         await new Promise((r) => setTimeout(r, Math.max(1, Math.min(10, 1000 / rate))));
       }
       await Promise.all(pending);
-      return { offered, admitted, rejected, errors, maxMs, fallbacks: cache.stats().fallbacks };
+      return { offered, admitted, rejected, errors, maxMs, fallbacks: cache.stats().fallbacks - fallbacksBefore };
     }
     case 'bench': {
       // closed loop: `concurrency` takes in flight for `durationMs`, over `labels` labels; takes
