@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
+import { durationProblem, MAX_DURATION_TEXT } from './duration.js';
 import { locate, node, schemaAt, type SchemaNode } from './keys.js';
 import { editDistance, nearest } from './nearest.js';
 import { describeFormat } from './schema/formats.js';
@@ -90,7 +91,13 @@ export function problemFromAjv(spec: ProcessSpec, error: ErrorObject, originOf: 
     case 'format': {
       const format = String(params.format);
       rule = format.includes('duration') ? 'duration' : 'format';
-      detail = `value ${showValue(value)} is not ${describeFormat(format)}`;
+      // A well-formed duration past Go's longest is told as such, not as bad syntax (a negative one
+      // where only non-negative ones are allowed is still told by the format).
+      const tooLarge = rule === 'duration' && typeof value === 'string' && (format === 'signed_duration' || !value.startsWith('-'))
+        && durationProblem(value) === 'too-large';
+      detail = tooLarge
+        ? `value ${showValue(value)} is too large: at most ${MAX_DURATION_TEXT} (about 292 years)`
+        : `value ${showValue(value)} is not ${describeFormat(format)}`;
       break;
     }
     case 'minLength':
