@@ -196,7 +196,7 @@ function svg(withS: Second[], without: Second[]): string {
   const left = 60;
   const panels: { title: string; series: { values: number[]; color: string; label: string }[]; max: number; unit: string }[] = [
     {
-      title: 'latency of ended flows, mean over 4 s (ms)',
+      title: 'service latency of the flows that ended in the last 2 s, mean (ms)',
       series: [
         { values: without.map((s) => s.latency), color: '#c0392b', label: 'without scheduler' },
         { values: withS.map((s) => s.latency), color: '#2471a3', label: 'with scheduler' },
