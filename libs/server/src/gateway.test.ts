@@ -13,7 +13,7 @@ function mountRoutes(server: SluiceServer): void {
       if (typeof b !== 'object' || b === null || typeof b.message !== 'string') throw new InvalidArgumentError('message must be a string', 'message');
       return b;
     },
-    timeoutMs: 300,
+    timeoutMs: 2000,
   });
   server.addGatewayRoute({
     method: 'get', path: '/v1/echo/:message', service: ECHO_SERVICE, rpc: 'Echo',
@@ -107,7 +107,7 @@ test('gateway maps gRPC errors to the gateway shape and HTTP status', async (t) 
   assert.deepEqual(await call({ message: 'x', fail_code: 8, fail_message: 'slow down' }), [429, { code: 8, message: 'slow down', details: [] }]);
   assert.deepEqual(await call({ message: 'x', fail_code: 14, fail_message: 'down' }), [503, { code: 14, message: 'down', details: [] }]);
   assert.deepEqual(await call({ message: 'x', fail_code: 999 }), [500, { code: 13, message: 'internal error', details: [] }]);
-  const [status, body] = await call({ message: 'x', delay_ms: 1000 });
+  const [status, body] = await call({ message: 'x', delay_ms: 4000 });
   assert.equal(status, 504);
   assert.equal((body as { code: number }).code, 4);
 });
