@@ -12,6 +12,12 @@ interface Entry {
   state: BucketState;
   params: TokenBucketParams;
   role: BucketRole;
+  /**
+   * A bucket started full here (no state was handed over) counts what it
+   * gave out until `freshUntilMs`: if the previous owner's state arrives
+   * meanwhile, those tokens are taken from it too (two copies both spent).
+   */
+  fresh?: { taken: number; untilMs: number };
 }
 
 /**
@@ -23,13 +29,19 @@ export class BucketTable {
   private readonly entries = new Map<string, Entry>();
   private lastSweepMs = 0;
 
-  constructor(private readonly maxIdleMs = 7_200_000) {}
+  /**
+   * `freshWindowMs`: how long a bucket started full counts its takes for a
+   * late handover (the cache's handover window).
+   */
+  constructor(private readonly maxIdleMs = 7_200_000, private readonly freshWindowMs = 5000) {}
 
   take(key: string, tokens: number, params: TokenBucketParams, nowMs: number): TakeResult {
     this.maybeSweep(nowMs);
     const e = this.ensure(key, params, nowMs);
     e.role = 'owner';
-    return take(e.state, e.params, tokens, nowMs);
+    const r = take(e.state, e.params, tokens, nowMs);
+    if (r.ok) this.spent(e, tokens, nowMs);
+    return r;
   }
 
   /** Take what was consumed elsewhere (lazy sync), down to zero at most; returns what is left. */
@@ -38,13 +50,16 @@ export class BucketTable {
     e.role = 'owner';
     refill(e.state, e.params, nowMs);
     e.state.lastUsedMs = nowMs;
+    this.spent(e, Math.min(tokens, e.state.available), nowMs);
     e.state.available = Math.max(0, e.state.available - tokens);
     return e.state.available;
   }
 
   giveBack(key: string, tokens: number): void {
     const e = this.entries.get(key);
-    if (e !== undefined) giveBack(e.state, e.params, tokens);
+    if (e === undefined) return;
+    giveBack(e.state, e.params, tokens);
+    if (e.fresh !== undefined) e.fresh.taken = Math.max(0, e.fresh.taken - tokens);
   }
 
   has(key: string): boolean {
@@ -75,7 +90,9 @@ export class BucketTable {
 
   /**
    * State handed over by a previous owner. When this member already holds
-   * the key, the fewer tokens win (the merge never creates tokens).
+   * the key, the fewer tokens win (the merge never creates tokens); when its
+   * copy was started full here a moment ago, what it gave out is also taken
+   * from the handed-over state (both copies were spent).
    */
   adopt(key: string, s: BucketSnapshot, params: TokenBucketParams, nowMs: number): void {
     const incoming = fromSnapshot(s, params, nowMs);
@@ -86,13 +103,18 @@ export class BucketTable {
     }
     refill(cur.state, cur.params, nowMs);
     refill(incoming, params, nowMs);
-    if (incoming.available < cur.state.available) cur.state.available = incoming.available;
+    const spentHere = cur.fresh !== undefined && nowMs <= cur.fresh.untilMs ? cur.fresh.taken : 0;
+    cur.state.available = Math.max(0, Math.min(cur.state.available, incoming.available - spentHere));
+    cur.fresh = undefined;
     cur.role = 'owner';
   }
 
   setRole(key: string, role: BucketRole): void {
     const e = this.entries.get(key);
-    if (e !== undefined) e.role = role;
+    if (e === undefined) return;
+    e.role = role;
+    // its state went to the new owner: a copy coming back later already counts these takes
+    if (role === 'replica') e.fresh = undefined;
   }
 
   delete(key: string): void {
@@ -121,13 +143,19 @@ export class BucketTable {
   private ensure(key: string, params: TokenBucketParams, nowMs: number): Entry {
     let e = this.entries.get(key);
     if (e === undefined) {
-      e = { state: newBucket(params, nowMs), params, role: 'owner' };
+      e = { state: newBucket(params, nowMs), params, role: 'owner', fresh: { taken: 0, untilMs: nowMs + this.freshWindowMs } };
       this.entries.set(key, e);
     } else if (e.params !== params && !sameParams(e.params, params)) {
       e.params = params;
       e.state.available = Math.min(e.state.available, Math.max(0, params.capacity));
     }
     return e;
+  }
+
+  private spent(e: Entry, tokens: number, nowMs: number): void {
+    if (e.fresh === undefined) return;
+    if (nowMs > e.fresh.untilMs) e.fresh = undefined;
+    else e.fresh.taken += tokens;
   }
 
   private maybeSweep(nowMs: number): void {

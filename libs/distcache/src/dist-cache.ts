@@ -85,7 +85,7 @@ export class DistCache implements PeerSink {
   readonly syncReplication: boolean;
   readonly ownerTimeoutMs: number;
   private readonly now: () => number;
-  private readonly table = new BucketTable();
+  private readonly table: BucketTable;
   private membership: Membership | undefined;
   private gossip: GossipTransport | undefined;
   private ops: OpsServer | undefined;
@@ -113,6 +113,7 @@ export class DistCache implements PeerSink {
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
     this.ring = new Ring([this.selfId]);
+    this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
   }
 
   /** This member's id (derived at start when the options give a function). */
