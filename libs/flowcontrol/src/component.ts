@@ -22,6 +22,8 @@ export interface DecideContext {
    * request labels, baggage included, come from the client). Undefined: every label.
    */
   readonly costLabels?: Readonly<Record<string, string>>;
+  /** Aborted when the caller goes away (its call was cancelled): a limiter that waits stops waiting. */
+  readonly signal?: AbortSignal;
 }
 
 /** The answer of one limiter for one flow. */

@@ -141,8 +141,11 @@ export class Engine {
     else this.index.set(controlPoint, new ControlPointComponents(regs));
   }
 
-  /** Decide on one flow. Synchronous unless a limiter answers with a promise. */
-  check(request: FlowRequest): CheckDecision | Promise<CheckDecision> {
+  /**
+   * Decide on one flow. Synchronous unless a limiter answers with a promise. `signal`, aborted when
+   * the caller goes away, reaches the limiters (a scheduler's waiting flow leaves its queue).
+   */
+  check(request: FlowRequest, signal?: AbortSignal): CheckDecision | Promise<CheckDecision> {
     const nowMs = this.now();
     const cp = request.controlPoint;
     this.controlPoints.record(cp, request.services, request.type ?? 'feature', nowMs);
@@ -191,7 +194,10 @@ export class Engine {
 
     const state: RunState = {
       request, set, labels, addedLabels, classifiers, fluxMeters,
-      ctx: { nowMs, deadlineMs: request.deadlineMs, costLabels: request.type === 'http' ? addedLabels ?? NO_LABELS : labels },
+      ctx: {
+        nowMs, deadlineMs: request.deadlineMs, costLabels: request.type === 'http' ? addedLabels ?? NO_LABELS : labels,
+        ...(signal !== undefined ? { signal } : {}),
+      },
       limiters: [], results: [],
     };
     if (set.limiterGroups.length === 0) return this.finish(state, -1);
