@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Runs every compiled test (unit tests beside the code, then e2e/) with Node's
-// test runner. Usage: node scripts/run-tests.mjs [unit|e2e|all] [filter]
+// Runs every compiled test with Node's test runner: unit tests beside the code
+// (two files at a time), then e2e/ (real processes, mostly waiting on them, so
+// SLUICE_E2E_CONCURRENCY files at a time, default 3; every e2e file picks its
+// own free ports). Usage: node scripts/run-tests.mjs [unit|e2e|all] [filter]
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const which = process.argv[2] ?? 'all';
@@ -21,18 +23,53 @@ function walk(dir, out) {
   return out;
 }
 
+const only = (files) => (filter ? files.filter((f) => f.includes(filter)) : files);
 const unit = [];
 for (const top of ['libs', 'apps']) {
   for (const pkg of readdirSync(join(root, top))) walk(join(root, top, pkg, 'dist'), unit);
 }
 const e2e = walk(join(root, 'e2e', 'dist'), []);
-let files = which === 'unit' ? unit : which === 'e2e' ? e2e : [...unit, ...e2e];
-if (filter) files = files.filter((f) => f.includes(filter));
-if (files.length === 0) {
+const phases = [];
+if (which !== 'e2e') phases.push({ name: 'unit', files: only(unit), concurrency: 2 });
+if (which !== 'unit') phases.push({ name: 'e2e', files: only(e2e), concurrency: Number(process.env.SLUICE_E2E_CONCURRENCY ?? 3) });
+if (phases.every((p) => p.files.length === 0)) {
   console.error('no test files found: run `make build` first');
   process.exit(1);
 }
-const args = ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, timeout: 19 * 60 * 1000 });
-if (r.error) { console.error(r.error.message); process.exit(1); }
-process.exit(r.status ?? 1);
+
+// The whole run stays inside 19 minutes; each phase gets what is left.
+const deadline = Date.now() + 19 * 60 * 1000;
+const totals = { pass: 0, fail: 0 };
+
+/** Runs one phase, passing its output through and adding up its summary lines. */
+function runPhase(phase) {
+  return new Promise((resolve) => {
+    const args = ['--enable-source-maps', '--test', `--test-concurrency=${phase.concurrency}`, '--test-timeout=300000', ...phase.files];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
+    const limit = setTimeout(() => { console.error(`${phase.name} tests: out of time, stopping`); child.kill('SIGKILL'); }, Math.max(60_000, deadline - Date.now()));
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString()).slice(-4096);
+    });
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      const count = (key) => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
+      totals.pass += count('pass');
+      totals.fail += count('fail') + count('cancelled');
+      resolve(code ?? 1);
+    });
+  });
+}
+
+let status = 0;
+for (const phase of phases) {
+  if (phase.files.length === 0) continue;
+  console.log(`\n== ${phase.name} tests: ${phase.files.length} files, ${phase.concurrency} at a time`);
+  const started = Date.now();
+  const code = await runPhase(phase);
+  console.log(`== ${phase.name} tests done in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (code !== 0) status = code;
+}
+console.log(`\ntests: ${totals.pass} passed, ${totals.fail} failed`);
+process.exit(status);
