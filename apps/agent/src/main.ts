@@ -36,7 +36,7 @@ try {
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
   // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
-  const kube = installKubernetes(runtime, discovery, config);
+  const kube = await installKubernetes(runtime, discovery, config);
   // etcd first (it starts first and stops last), then the distributed counter cache, whose stores
   // hold the buckets of the published rate limiters, then the policies published for this agent's group.
   const etcd = installEtcd(runtime, config.etcd);
@@ -44,7 +44,7 @@ try {
   const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
   installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
-  installPodScaler(runtime, config, etcd, kube);
+  await installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();
 } catch (err) {
   // A bad limiters file or an unreadable kubeconfig is a configuration problem: exit 2, like the key tree's, before any port is bound.

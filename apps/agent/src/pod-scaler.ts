@@ -2,7 +2,8 @@ import { hostname } from 'node:os';
 import type { AgentConfig } from '@sluice/config';
 import { parseComponent, parseDecision } from '@sluice/enforcement';
 import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
-import { KubeClient, kubeConfigSource, kubernetesLeaseApi, kubernetesScaleApi, PodScalers, type PodScalerSpec } from '@sluice/kube';
+import type { KubeClient } from '@sluice/kube';
+import { kubeConfigSource, PodScalers, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
 import { configPrefix, decisionPrefix } from '@sluice/policies';
 import type { ProcessRuntime } from '@sluice/runtime';
 
@@ -31,8 +32,9 @@ function specsOf(configs: ReadonlyMap<string, string>, decisions: ReadonlyMap<st
  * etcd keys as enforcement, writing `/scale` through the process's Kubernetes client (the
  * discovery's, else one of its own) when `auto_scale.kubernetes.enabled`; off (listed, nothing
  * written) when disabled or without a Kubernetes API. `GET /v1/autoscale/pod-scalers` shows them.
+ * The Kubernetes client's modules are imported only when the scalers are on.
  */
-export function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): PodScalers {
+export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
   let client = kube;
   let own = false;
   let disabledReason: string | undefined;
@@ -40,15 +42,21 @@ export function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, e
   else if (client === undefined) {
     if (kubeConfigSource({ env }) === undefined) disabledReason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
     else {
+      const { KubeClient } = await import('@sluice/kube');
       client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
       own = true;
     }
   }
   const enabled = disabledReason === undefined && client !== undefined;
+  let apis: Pick<PodScalersOptions, 'scale' | 'leases'> = {};
+  if (enabled && client) {
+    const { kubernetesLeaseApi, kubernetesScaleApi } = await import('@sluice/kube');
+    apis = { scale: kubernetesScaleApi(client), leases: kubernetesLeaseApi(client) };
+  }
   const scalers = new PodScalers({
     enabled,
     ...(disabledReason !== undefined ? { disabledReason } : {}),
-    ...(enabled && client ? { scale: kubernetesScaleApi(client), leases: kubernetesLeaseApi(client) } : {}),
+    ...apis,
     identity: env.POD_NAME ?? `${hostname()}-${process.pid}`,
     registry: runtime.registry,
     logger: runtime.logger,

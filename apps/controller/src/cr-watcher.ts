@@ -1,6 +1,6 @@
 import type { PolicySink } from '@sluice/controller';
 import type { Job } from '@sluice/jobs';
-import { KubeClient, PolicyCrWatcher, type KubeLogger } from '@sluice/kube';
+import type { KubeLogger } from '@sluice/kube/light';
 import type { Component } from '@sluice/runtime';
 
 /** What `policies.cr_watcher.enabled` adds to the controller: the Kubernetes client, the watcher, a readiness check. */
@@ -12,9 +12,11 @@ export interface PolicyCrWatcherWiring {
 /**
  * The Policy custom resource watcher feeding the controller's PolicySink. The client uses
  * the in-cluster configuration in a pod and KUBECONFIG (or ~/.kube/config) otherwise;
- * a kubeconfig that cannot be read throws (a start-up configuration error).
+ * a kubeconfig that cannot be read throws (a start-up configuration error). The Kubernetes client
+ * (@sluice/kube with @kubernetes/client-node, seconds and tens of MB) is imported only here.
  */
-export function policyCrWatcher(sink: PolicySink, logger: KubeLogger): PolicyCrWatcherWiring {
+export async function policyCrWatcher(sink: PolicySink, logger: KubeLogger): Promise<PolicyCrWatcherWiring> {
+  const { KubeClient, PolicyCrWatcher } = await import('@sluice/kube');
   const client = KubeClient.load({ env: process.env }, { logger });
   const watcher = new PolicyCrWatcher({ client, sink, logger });
   return {

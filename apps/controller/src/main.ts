@@ -23,7 +23,7 @@ try {
   // Sidecar injection: POST /v1/admission/inject[/namespace] (SLUICE_INJECTOR_* say what is injected).
   installAdmissionWebhook(runtime, runtime.logger);
   if (config.policies.cr_watcher.enabled) {
-    const crs = policyCrWatcher(policies.sink, runtime.logger);
+    const crs = await policyCrWatcher(policies.sink, runtime.logger);
     runtime.addReadinessJob(crs.readiness);
     for (const c of crs.components) runtime.lifecycle.add(c);
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AdmissionWebhook, MAX_ADMISSION_BYTES, injectOptionsFromEnv, type KubeLogger } from '@sluice/kube';
+import { AdmissionWebhook, MAX_ADMISSION_BYTES, injectOptionsFromEnv, type KubeLogger } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /** Reads a request body up to `limit` bytes; past it resolves with the bytes seen and stops reading. */

@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { tryParseDuration, type HTTPClientConfig } from '@sluice/config';
-import { SluiceError, GrpcCode } from '@sluice/errors';
 import { k8s } from './k8s.js';
+import { KubeConfigError, kubeConfigSource, type KubeConfigSource } from './kube-config-source.js';
 
-export type KubeConfigSource = 'in-cluster' | 'kubeconfig' | 'default-file';
+export { KubeConfigError, inPod, kubeConfigSource, type KubeConfigSource } from './kube-config-source.js';
 
 export interface LoadedKubeConfig {
   kc: k8s.KubeConfig;
@@ -28,27 +28,6 @@ export interface LoadKubeConfigOptions {
   httpClient?: HTTPClientConfig;
   /** For tests; default os.homedir(). */
   homeDir?: string;
-}
-
-/** A kubeconfig that cannot be read or names no cluster. */
-export class KubeConfigError extends SluiceError {
-  constructor(message: string, cause?: unknown) {
-    super('SLUICE_ERR_KUBE_CONFIG', message, { grpcCode: GrpcCode.FAILED_PRECONDITION, cause });
-    this.name = 'KubeConfigError';
-  }
-}
-
-export function inPod(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.KUBERNETES_SERVICE_HOST ?? '') !== '';
-}
-
-/** Where the configuration would come from, or undefined when there is none (a laptop without Kubernetes). */
-export function kubeConfigSource(opts: LoadKubeConfigOptions = {}): KubeConfigSource | undefined {
-  const env = opts.env ?? process.env;
-  if (inPod(env)) return 'in-cluster';
-  if ((env.KUBECONFIG ?? '') !== '') return 'kubeconfig';
-  if (existsSync(join(opts.homeDir ?? homedir(), '.kube', 'config'))) return 'default-file';
-  return undefined;
 }
 
 function noProxy(host: string, env: NodeJS.ProcessEnv): boolean {

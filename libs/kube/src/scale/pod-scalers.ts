@@ -6,8 +6,9 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { KubeLogger } from '../api-state.js';
 import { silentLogger } from '../api-state.js';
-import { holdLease, type LeaseApi } from './object-lease.js';
-import { apiStatus, type ScaleApi } from './scale-api.js';
+import { apiStatus } from './api-status.js';
+import { holdLease, type LeaseApi } from './lease-holder.js';
+import type { ScaleApi } from './scale-api.js';
 import { planScale, type ScaleHistory, type ScaleObject, type ScalePolicy } from './scale-plan.js';
 
 /** One published pod scaler and its latest desired replicas. */

@@ -18,10 +18,7 @@ export interface ScaleApi {
   write(o: ScaleObject, replicas: number, resourceVersion?: string): Promise<void>;
 }
 
-/** The HTTP status of a failed API call, when it has one. */
-export function apiStatus(err: unknown): number | undefined {
-  return err instanceof k8s.ApiException ? (err as k8s.ApiException<unknown>).code : undefined;
-}
+export { apiStatus } from './api-status.js';
 
 type Params = { name: string; namespace: string };
 type Body = Params & { body: k8s.V1Scale };
