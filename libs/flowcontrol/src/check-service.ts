@@ -15,6 +15,17 @@ export interface ServiceDiscovery {
   servicesByIp(ip: string): readonly string[];
 }
 
+/**
+ * A signal aborted when the caller goes away (the call's 'cancelled' event: the client cancelled,
+ * its deadline passed or its connection dropped), for the limiters that wait (a scheduler).
+ */
+export function cancelSignalOf(call: { readonly cancelled: boolean; once(event: 'cancelled', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  if (call.cancelled) controller.abort();
+  else call.once('cancelled', () => controller.abort());
+  return controller.signal;
+}
+
 const NO_SERVICES: readonly string[] = Object.freeze([]);
 const EMPTY_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -64,7 +75,7 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
       type: 'feature',
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       rampMode: req.ramp_mode === true,
-    });
+    }, cancelSignalOf(call));
     if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, askedEnd || x.fluxMeters.length > 0));
     return toCheckResponse(d, askedEnd || d.fluxMeters.length > 0);
   });

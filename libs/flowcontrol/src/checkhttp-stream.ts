@@ -52,11 +52,14 @@ export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStrea
     let inFlight = 0;
     let waitingForDrain = false;
     stats.streams++;
+    // the checks still waiting (in a scheduler's queue) stop when the stream goes
+    const gone = new AbortController();
 
     const close = (): void => {
       if (!open) return;
       open = false;
       stats.streams--;
+      gone.abort();
     };
     const send = (answer: CheckHTTPStreamResponse): void => {
       if (!open) return;
@@ -91,7 +94,7 @@ export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStrea
       try {
         const request = message.request;
         if (request === null || request === undefined) throw new InvalidArgumentError('request is required', 'request');
-        decision = decideCheckHttp(deps, request, deadlineMs);
+        decision = decideCheckHttp(deps, request, deadlineMs, gone.signal);
       } catch (err) {
         send(errorAnswer(id, err));
         return;
