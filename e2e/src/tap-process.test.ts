@@ -8,6 +8,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startCannedAgent } from '@sluice/tap/testing';
+import { Etcd3 } from 'etcd3';
+import { checkHttpRequest, grpcClient, post, startWorkload, unaryCall } from './support/clients.js';
+import { endpointsJson, startEtcd } from './support/etcd.js';
+import { startAgent, startTap, until as untilTrue } from './support/processes.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/sluice-tap');
 
@@ -214,4 +218,96 @@ test('sluice-tap process: workload bytes Node refuses never end the process; hea
   assert.ok(agent.flowEnds.some((f) => f.status_code === 502), 'the 101 ended its flow as 502');
   tap.child.kill('SIGTERM');
   assert.equal(await exited(tap.child), 0, tap.stderr());
+});
+
+/** A rate limiter published the way the controller publishes it: keyed on `labelKey`, `capacity` tokens for an hour. */
+async function publishLimiter(etcd: Etcd3, cp: string, policy: string, labelKey: string, capacity: number): Promise<void> {
+  await etcd.put(`sluice/decisions/default/${policy}/root.0`).value(JSON.stringify({ kind: 'rate_limiter', bucket_capacity: capacity, fill_amount: 0, pass_through: false }));
+  await etcd.put(`sluice/config/default/${policy}/root.0`).value(JSON.stringify({
+    kind: 'rate_limiter', policy_name: policy, policy_hash: 'h1', component_id: 'root.0', agent_group: 'default',
+    selectors: [{ control_point: cp, agent_group: 'default' }],
+    parameters: { label_key: labelKey, interval_ms: 3_600_000, continuous_fill: false, max_idle_time_ms: 7_200_000, lazy_sync: { enabled: false, num_sync: 4 } },
+  }));
+}
+
+interface Interest { generation: number; all: boolean; headers: string[]; body: boolean }
+
+test('sluice-tap with a real agent: only the headers the components read go to the agent, every header to the workload; exact across component changes and previews', { timeout: 90_000 }, async (t) => {
+  const CP = 'interest-e2e';
+  const server = await startEtcd(t);
+  const etcd = new Etcd3({ hosts: [server.endpoint] });
+  t.after(() => etcd.close());
+  const agent = await startAgent(t, { env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(server) } });
+  const workload = await startWorkload(t);
+  const tap = await startTap(t, workload.url, agent.address, CP, ['--check-timeout', '2s']);
+  const checkHttp = grpcClient(t, 'flowControlHttp', agent.address);
+  /** The agent's interest, as a caller that filtered nothing learns it (a decided check of a user no limit reaches). */
+  const interest = async (): Promise<Interest> => {
+    const r = await unaryCall<{ header_interest: Interest | null }>(checkHttp, 'CheckHTTP', { ...checkHttpRequest(CP, '/probe', { 'x-user': 'observer', 'x-tenant': 'observer' }), interest_generation: 0 });
+    assert.ok(r.header_interest !== null, 'the agent answers its interest to a caller that asks');
+    return { ...r.header_interest, generation: Number(r.header_interest.generation) };
+  };
+  const enforcedCount = async (): Promise<number> => {
+    const r = await fetch(`${agent.base}/v1/policies/enforced`);
+    return ((await r.json()) as { components: unknown[] }).components.length;
+  };
+  const send = async (user: string, tenant: string): Promise<number> => {
+    const r = await fetch(`${tap.base}/orders`, { method: 'POST', headers: { 'x-user': user, 'x-tenant': tenant, 'x-noise': 'n', 'content-type': 'application/json' }, body: '{"a":1}' });
+    await r.arrayBuffer();
+    return r.status;
+  };
+  const statuses = async (n: number, user: string, tenant: string): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push(await send(user, tenant));
+    return out;
+  };
+
+  await publishLimiter(etcd, CP, 'per-user', 'http.request.header.x_user', 3);
+  await untilTrue(async () => (await enforcedCount()) === 1, 10_000, 'the per-user limiter enforced');
+  const first = await interest();
+  assert.deepEqual({ all: first.all, headers: first.headers, body: first.body }, { all: false, headers: ['baggage', 'x_user'], body: false });
+
+  assert.deepEqual(await statuses(5, 'alice', 't1'), [200, 200, 200, 429, 429], 'exactly the capacity passes');
+  const passed = workload.seen.filter((s) => s.url === '/orders');
+  assert.equal(passed.length, 3);
+  for (const s of passed) {
+    assert.equal(s.headers['x-noise'], 'n', 'the workload sees every header');
+    assert.equal(s.headers['x-tenant'], 't1');
+    assert.equal(s.body, '{"a":1}', 'and the whole body');
+  }
+
+  // A labels preview: every header reaches the agent while it runs, then the interest is back to the limiter's.
+  const preview = post(`${agent.base}/v1/flowcontrol/preview/labels/${CP}?samples=2`, JSON.stringify({ match_labels: { 'http.request.header.x_user': 'carol' } }));
+  await untilTrue(async () => (await interest()).all, 5000, 'the interest is everything while the preview runs');
+  const during = await interest();
+  assert.ok(during.generation > first.generation);
+  let sent = 0;
+  let done = false;
+  void preview.finally(() => { done = true; });
+  while (!done && sent < 200) {
+    await send('carol', 't9');
+    sent++;
+  }
+  const previewed = await preview;
+  assert.equal(previewed.status, 200, previewed.text);
+  const { samples } = JSON.parse(previewed.text) as { samples: { labels: Record<string, string> }[] };
+  assert.equal(samples.length, 2);
+  for (const { labels } of samples) assert.equal(labels['http.request.header.x_noise'], 'n', 'the preview sees every header');
+  const after = await interest();
+  assert.deepEqual(after.headers, ['baggage', 'x_user']);
+  assert.equal(after.all, false);
+  assert.ok(after.generation > during.generation);
+
+  // A second limiter keyed on another header: from the first request after the agent enforces it, flows are decided with it.
+  await publishLimiter(etcd, CP, 'per-tenant', 'http.request.header.x_tenant', 2);
+  await untilTrue(async () => (await enforcedCount()) === 2, 10_000, 'the per-tenant limiter enforced');
+  assert.deepEqual(await statuses(4, 'dave', 't2'), [200, 200, 429, 429], 'the tenant limit holds from the first request on');
+  assert.deepEqual((await interest()).headers, ['baggage', 'x_tenant', 'x_user']);
+
+  // The per-user limiter removed: x-user no longer goes to the agent, the tenant limit still holds.
+  await etcd.delete().key('sluice/config/default/per-user/root.0');
+  await untilTrue(async () => (await enforcedCount()) === 1, 10_000, 'the per-user limiter removed');
+  assert.deepEqual((await interest()).headers, ['baggage', 'x_tenant']);
+  assert.deepEqual(await statuses(3, 'erin', 't3'), [200, 200, 429]);
+  assert.equal(tap.child.exitCode, null);
 });
