@@ -32,7 +32,7 @@ const limitersFile = args.flags?.['local-limiters'];
 let exitCode = 1;
 try {
   if (typeof limitersFile === 'string') {
-    const n = installLocalLimiters(engine, limitersFile);
+    const n = installLocalLimiters(engine, limitersFile, { logger: runtime.logger, registry: runtime.registry });
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
   // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
