@@ -12,7 +12,9 @@ const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.
 const runtime = createProcessRuntime(config, 'controller');
 let exitCode: number;
 try {
-  const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry });
+  // The lease is not revoked at shutdown: through a restart the agents keep every published
+  // config and decision (the next controller puts them on its own lease) instead of seeing them deleted.
+  const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry, revokeLeaseOnShutdown: false });
   // Readiness shows etcd's state; liveness does not depend on it (etcd away never stops the controller).
   runtime.addReadinessJob(settledReadinessJob(etcd, etcdReadinessJob(etcd)));
   const policies = createPolicyController({

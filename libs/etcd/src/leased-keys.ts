@@ -56,8 +56,11 @@ export class LeaseKeeper implements LeasedKeys {
     this.loopDone = this.loop();
   }
 
-  /** Stops the loop and revokes the lease (its keys are deleted by etcd at once). */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops the loop and revokes the lease (its keys are deleted by etcd at once); with `revoke: false`
+   * the lease is left to expire with its TTL, and its keys with it unless another lease takes them.
+   */
+  async shutdown(opts: { revoke?: boolean } = {}): Promise<void> {
     this.running = false;
     this.sleeper.cancel();
     for (const w of this.leaseWaiters) w();
@@ -66,6 +69,10 @@ export class LeaseKeeper implements LeasedKeys {
     const id = this.leaseId;
     this.leaseId = undefined;
     if (id === undefined) return;
+    if (opts.revoke === false) {
+      this.o.logger?.info('etcd lease left to expire with its TTL; its keys stay until then', { lease: id });
+      return;
+    }
     try {
       await this.o.client.leaseClient.leaseRevoke({ ID: id }, { deadline: Date.now() + Math.min(1000, this.o.callTimeoutMs) });
       this.o.logger?.info('etcd lease revoked', { lease: id });

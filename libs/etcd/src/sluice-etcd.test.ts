@@ -103,6 +103,40 @@ describe('etcd client against a real etcd', () => {
     await assert.rejects(etcd.put('t4/x', 'y'), EtcdUnavailableError);
   });
 
+  test('revokeLeaseOnShutdown false: the keys stay; a successor re-puts them on its lease and a watcher sees no delete', async (t) => {
+    const w = mirror();
+    const deletes: string[] = [];
+    const watcher = createEtcd(etcdConfig(server.endpoint), { ...FAST });
+    t.after(() => watcher.shutdown());
+    await watcher.start();
+    const watch = watcher.watchPrefix('t4k/', { ...w, delete(k) { deletes.push(k); w.keys.delete(k); } });
+    t.after(() => watch.stop());
+    const first = createEtcd(etcdConfig(server.endpoint, '2s'), { ...FAST, revokeLeaseOnShutdown: false });
+    await first.start();
+    await first.leased.put('t4k/config', 'v1');
+    await first.shutdown();
+    assert.equal(await raw.get('t4k/config').string(), 'v1', 'still there after shutdown');
+    const second = createEtcd(etcdConfig(server.endpoint, '60s'), { ...FAST });
+    t.after(() => second.shutdown());
+    await second.start();
+    await second.leased.put('t4k/config', 'v1');
+    // Past the first lease's TTL of 2 s: the key lives on the second lease.
+    await sleep(3500);
+    assert.equal(await raw.get('t4k/config').string(), 'v1', 'taken over by the new lease');
+    await waitFor('the watcher holds the key', () => w.keys.get('t4k/config') === 'v1');
+    assert.deepEqual(deletes, [], 'no delete seen through the restart');
+  });
+
+  test('revokeLeaseOnShutdown false: a key nobody takes over expires with the old lease', async (t) => {
+    const first = createEtcd(etcdConfig(server.endpoint, '1s'), { ...FAST, revokeLeaseOnShutdown: false });
+    t.after(() => first.shutdown());
+    await first.start();
+    await first.leased.put('t4e/k', 'v');
+    await first.shutdown();
+    assert.equal(await raw.get('t4e/k').string(), 'v');
+    await waitFor('expiry', async () => (await raw.get('t4e/k').string()) === null, 8000);
+  });
+
   test('a watch matches its prefix exactly: group default never sees default2', async (t) => {
     const { etcd } = await client(t);
     await raw.put('t5/config/default/p/1').value('a');

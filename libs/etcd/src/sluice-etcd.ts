@@ -19,6 +19,13 @@ export interface CreateEtcdOptions {
   backoff?: { baseMs?: number; maxMs?: number };
   /** How long a leased put waits for the first lease before it rejects. Default 5 s. */
   leaseWaitMs?: number;
+  /**
+   * Whether shutdown revokes the lease, so etcd deletes its keys at once (default true: an agent
+   * leaving takes its peer key with it). false leaves them until the lease's TTL runs out: a
+   * restarting controller's successor puts the same keys on its own lease, and their watchers never
+   * see them deleted.
+   */
+  revokeLeaseOnShutdown?: boolean;
 }
 
 function backoffOf(opts: CreateEtcdOptions): Backoff {
@@ -87,7 +94,7 @@ class EtcdClient implements SluiceEtcd {
     for (const w of this.watches) w.stop();
     await Promise.all([...this.watches].map((w) => w.done));
     this.watches.clear();
-    await this.keeper.shutdown();
+    await this.keeper.shutdown({ revoke: this.opts.revokeLeaseOnShutdown ?? true });
     this.client.close();
   }
 

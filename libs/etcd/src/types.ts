@@ -49,7 +49,7 @@ export interface SluiceEtcd {
   readonly namespace: string;
   /** Begins the session (lease, retries). Never fails because etcd is away. */
   start(): Promise<void>;
-  /** Stops watches and retries, revokes the lease (its keys go at once), closes the connections. */
+  /** Stops watches and retries, revokes the lease (its keys go at once; not with revokeLeaseOnShutdown false), closes the connections. */
   shutdown(): Promise<void>;
   state(): EtcdState;
   /** Called on every state change; answers a function that removes the listener. */
