@@ -217,3 +217,20 @@ test('CheckHTTP: a malformed interest_generation is refused', () => {
   assert.throws(() => decideCheckHttp(deps, httpCheck({}, -1)), { code: 'SLUICE_ERR_INVALID_ARGUMENT' });
   assert.throws(() => decideCheckHttp(deps, httpCheck({}, 1.5)), { code: 'SLUICE_ERR_INVALID_ARGUMENT' });
 });
+
+test('a control point whose components read only the request fields needs no header, and keeps its generation', () => {
+  const e = new Engine();
+  e.register(limiter('http.method'), { control_point: 'ingress' });
+  const a = e.headerInterest('ingress');
+  assert.deepEqual({ all: a.all, headers: a.headers, body: a.body }, { all: false, headers: [], body: false });
+  assert.equal(e.headerInterest('ingress'), a);
+  const w = watcher();
+  e.addObserver(w);
+  w.set('ingress', true);
+  const during = e.headerInterest('ingress');
+  w.set('ingress', false);
+  const after = e.headerInterest('ingress');
+  assert.ok(after.generation > during.generation && during.generation > a.generation);
+  assert.deepEqual(after.headers, []);
+  assert.equal(e.headerInterest('ingress'), after);
+});

@@ -303,11 +303,12 @@ export class HeaderInterests {
     if (c !== undefined && !c.stale) return c.interest;
     const next = this.compute(controlPoint);
     if (next === this.empty) {
-      if (c === undefined) return next;
-      // Back to nothing: a newer empty interest, so that generations of one control point only grow (the
-      // callers of other empty control points ask again once, unfiltered: a rare cost, nothing wrong).
-      this.cache.delete(controlPoint);
-      this.empty = this.newEmpty();
+      // Back to nothing from something: a newer empty interest, so that generations of one control point only
+      // grow (the callers of other empty control points ask again once, unfiltered: a rare cost, nothing wrong).
+      if (c !== undefined && c.interest !== this.empty && c.interest.generation > this.empty.generation) this.empty = this.newEmpty();
+      // Kept only while registrations read the control point (they are bounded; control point names are not).
+      if (this.reads.has(controlPoint)) this.cache.set(controlPoint, { interest: this.empty, stale: false });
+      else this.cache.delete(controlPoint);
       return this.empty;
     }
     if (c !== undefined && sameInterest(c.interest, next)) {
@@ -329,10 +330,12 @@ export class HeaderInterests {
       }
       if (watched) return { generation: 0, all: true, headers: [], body: true };
     }
+    const regs = this.reads.get(controlPoint);
+    if (regs === undefined) return this.empty;
     const headers = new Set<string>();
     let body = false;
     let baggage = false;
-    for (const r of this.reads.get(controlPoint)?.values() ?? []) {
+    for (const r of regs.values()) {
       if (r.all) return { generation: 0, all: true, headers: [], body: true };
       for (const h of r.headers) headers.add(h);
       body ||= r.body;
