@@ -33,6 +33,7 @@ const schema = obj(
         gradient: GradientParameters,
         max_load_multiplier: Type.Optional(num('The multiplier at which recovery ends: the scheduler goes back to pass-through.', { default: 2, exclusiveMinimum: 0 })),
         load_multiplier_linear_increment: Type.Optional(num('Added to the multiplier at each tick without overload.', { default: 0.0025, minimum: 0 })),
+        hold_while_improving: Type.Optional(bool('While overloaded, keep the multiplier instead of lowering it again when the signal is below its reading of the previous tick: the last cut is taking effect and a lagging signal (a latency averaged over a window, measured when requests end) would otherwise drive the multiplier far below what the service can take. A Sluice addition; Aperture always lowers.', false)),
         alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
       },
       'Parameters of the adaptive load scheduler.',
@@ -40,7 +41,7 @@ const schema = obj(
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
     dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
   },
-  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through.',
+  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `hold_while_improving`, an overload whose signal fell since the previous tick keeps the multiplier.',
 );
 
 export const adaptiveLoadSchedulerKind = defineKind({
@@ -63,11 +64,13 @@ export const adaptiveLoadSchedulerKind = defineKind({
     const maxLm = p.max_load_multiplier ?? 2;
     const increment = p.load_multiplier_linear_increment ?? 0.0025;
     const confirmed = spec.in_ports.overload_confirmation !== undefined;
+    const holdWhileImproving = p.hold_while_improving ?? false;
     return {
       createRuntime() {
         let passThrough = true;
         let multiplier = maxLm;
         let decided = false;
+        let previousSignal: number | undefined;
         return {
           tick(inputs: readonly SignalValue[]) {
             const [signal, setpoint, confirmation] = inputs;
@@ -78,7 +81,11 @@ export const adaptiveLoadSchedulerKind = defineKind({
             // an invalid reading is no overload (as in Aperture): a multiplier that starved the
             // service of the flows its latency is measured on still recovers
             const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
-            if (overloaded) {
+            const improving = holdWhileImproving && !passThrough && valid && previousSignal !== undefined && signal < previousSignal;
+            previousSignal = valid ? signal : undefined;
+            if (overloaded && improving) {
+              // the last cut is showing: hold until the signal is back under the setpoint or stops falling
+            } else if (overloaded) {
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
               multiplier = Math.min(maxLm, Math.max(0, inForce * g));
               passThrough = false;
