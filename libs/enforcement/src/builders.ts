@@ -8,6 +8,11 @@ import type { ComponentBuilder, ComponentBuilders, LiveComponent, TokenBucketSto
 export const localTokenBucketStore: TokenBucketStoreFactory = (params, component) =>
   new LocalTokenBucketStore(params, { maxIdleMs: component.parameters.max_idle_time_ms });
 
+/** A component's identity, kept by the component by reference: setPolicyHash changes it in place. */
+function identityOf(published: PublishedComponent & { component_id: string }): { policy_name: string; policy_hash: string; component_id: string } {
+  return { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id };
+}
+
 function wrongKind(published: PublishedComponent, decision: PublishedDecision): Error {
   return new TypeError(`${published.policy_name}/${published.component_id}: a ${decision.kind} decision does not fit a ${published.kind}`);
 }
@@ -22,8 +27,9 @@ export const buildRateLimiter: ComponentBuilder = (published, ctx): LiveComponen
   const p = published.parameters;
   const params = (capacity: number, fillAmount: number) => ({ capacity, fillAmount, intervalMs: p.interval_ms, continuousFill: p.continuous_fill });
   const store = ctx.tokenBucketStore(params(0, 0), published);
+  const identity = identityOf(published);
   const limiter = new RateLimiter({
-    identity: { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id },
+    identity,
     store,
     ...(p.label_key !== undefined && p.label_key !== '' ? { labelKey: p.label_key } : {}),
     ...(p.tokens_label_key !== undefined && p.tokens_label_key !== '' ? { tokensLabelKey: p.tokens_label_key } : {}),
@@ -31,6 +37,7 @@ export const buildRateLimiter: ComponentBuilder = (published, ctx): LiveComponen
   });
   return {
     component: limiter,
+    setPolicyHash(hash) { identity.policy_hash = hash; },
     setDecision(decision) {
       if (decision === undefined) {
         limiter.passThrough = true;
@@ -64,13 +71,15 @@ export const buildFluxMeter: ComponentBuilder = (published): LiveComponent => {
 /** sampler: pass-through until its first decision; a decision sets accept_percentage and pass_through in place. */
 export const buildSampler: ComponentBuilder = (published): LiveComponent => {
   if (published.kind !== 'sampler') throw new TypeError(`not a sampler: ${published.kind}`);
+  const identity = identityOf(published);
   const sampler = new Sampler({
-    identity: { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id },
+    identity,
     ...(published.parameters.label_key !== undefined ? { labelKey: published.parameters.label_key } : {}),
     passThroughLabelValues: published.pass_through_label_values,
   });
   return {
     component: sampler,
+    setPolicyHash(hash) { identity.policy_hash = hash; },
     setDecision(decision) {
       if (decision === undefined) {
         sampler.setDecision({ accept_percentage: 100, pass_through: true });

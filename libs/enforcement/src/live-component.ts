@@ -12,6 +12,11 @@ export interface LiveComponent {
    * the component (another kind), changing nothing.
    */
   setDecision(decision: PublishedDecision | undefined): void;
+  /**
+   * Takes the policy's new hash in place (the identity in check responses and metrics), when a new
+   * configuration differs from the live one by nothing else; without it the component is replaced.
+   */
+  setPolicyHash?(policyHash: string): void;
   /** Called once after the component is unregistered (a scheduler turns its waiting flows away). */
   dispose?(): void;
 }

@@ -14,13 +14,15 @@ function wrongKind(policy: string, id: string, decision: PublishedDecision): Err
  */
 export const buildLoadScheduler: ComponentBuilder = (published, ctx): LiveComponent => {
   if (published.kind !== 'load_scheduler') throw new TypeError(`not a load_scheduler: ${published.kind}`);
+  const identity = { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id };
   const scheduler = new LoadScheduler({
-    identity: { policy_name: published.policy_name, policy_hash: published.policy_hash, component_id: published.component_id },
+    identity,
     parameters: published.parameters,
     ...(ctx.registry !== undefined ? { metrics: schedulerMetrics(ctx.registry) } : {}),
   });
   return {
     component: scheduler,
+    setPolicyHash(hash) { identity.policy_hash = hash; },
     setDecision(decision) {
       if (decision === undefined) {
         scheduler.setDecision({ load_multiplier: 1, pass_through: true });

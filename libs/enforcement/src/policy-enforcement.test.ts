@@ -132,6 +132,26 @@ test('a changed configuration replaces the component; deleting the key unregiste
   assert.deepEqual(enforcement.enforced(), []);
 });
 
+test('a new policy hash with an otherwise equal configuration keeps the live limiter and its exhausted bucket', async () => {
+  let stores = 0;
+  const { etcd, engine, enforcement, registry } = setup('default', {
+    tokenBucketStore: (params, c) => { stores++; return localStore(params, c); },
+  });
+  enforcement.start();
+  etcd.put(CFG('p', 'root.0'), JSON.stringify(limiter('p', 'root.0')));
+  etcd.put(DEC('p', 'root.0'), JSON.stringify(rl(5)));
+  assert.equal(admitted(engine, 10), 5, 'the bucket is exhausted');
+  // A PATCH of the capacity alone: the policy's hash changes in every config, the capacity in the decision.
+  etcd.put(CFG('p', 'root.0'), JSON.stringify(limiter('p', 'root.0', { policy_hash: 'h2' } as Partial<PublishedComponent>)));
+  etcd.put(DEC('p', 'root.0'), JSON.stringify(rl(8)));
+  assert.equal(admitted(engine, 10), 0, 'no burst: the bucket kept its state (no tokens) under the new capacity');
+  assert.equal(stores, 1, 'never rebuilt');
+  assert.equal(check(engine).limiters.length, 1);
+  assert.equal(check(engine).limiters[0]?.identity.policy_hash, 'h2', 'the identity took the new hash');
+  assert.equal(enforcement.enforced()[0]?.policy_hash, 'h2');
+  assert.equal(await metric(registry, 'policy_components_replaced_total'), 0);
+});
+
 test('a deleted decision returns the component to pass-through', () => {
   const { etcd, engine, enforcement } = setup();
   enforcement.start();

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EtcdLogger, PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
 import { configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
@@ -147,6 +148,7 @@ export class PolicyEnforcement {
     for (const id of this.refusedDecisions.keys()) if (!this.decisions.has(id)) this.refusedDecisions.delete(id);
     for (const [id, raw] of this.configs) {
       const current = this.live.get(id);
+      if (current !== undefined && current.raw !== raw) this.takeNewHash(id, current, raw);
       if (current === undefined || current.raw !== raw) {
         if (this.refusedConfigs.get(id) === raw) continue;
         const next = this.build(id, raw);
@@ -161,6 +163,24 @@ export class PolicyEnforcement {
       this.applyDecision(id, this.live.get(id) as Entry);
     }
     this.updateGauge();
+  }
+
+  /**
+   * A configuration that differs from the live one only by its policy_hash (another part of the
+   * policy changed, a capacity say) keeps the live component, its registrations and its buckets:
+   * the new hash is taken in place. Anything else is left to replacement.
+   */
+  private takeNewHash(id: string, current: Entry, raw: string): void {
+    if (current.live.setPolicyHash === undefined) return;
+    const parsed = parseComponent(raw);
+    if (!parsed.ok) return;
+    const { policy_hash: newHash, ...rest } = parsed.value;
+    const { policy_hash: _oldHash, ...live } = current.published;
+    if (!isDeepStrictEqual(rest, live)) return;
+    current.live.setPolicyHash(newHash);
+    current.raw = raw;
+    current.published = parsed.value;
+    this.o.logger?.info('policy component kept under the policy\'s new hash', { component: id, kind: parsed.value.kind, policy_hash: newHash });
   }
 
   private refuseConfig(id: string, raw: string, error: string): undefined {
