@@ -22,9 +22,13 @@ function summary(r: FlowReads): { all: boolean; headers: string[]; body: boolean
   return { all: r.all, headers: [...r.headers].sort(), body: r.body, baggage: r.baggage };
 }
 
-test('a rate limiter reads its label key and tokens label key; a header label names its header in label form', () => {
-  const rl = new RateLimiter({ identity, labelKey: 'http.request.header.X-User', tokensLabelKey: 'cost', store: new LocalTokenBucketStore({ capacity: 1, fillAmount: 1, intervalMs: 1000, continuousFill: true }) });
+test('a rate limiter reads its label key, and its tokens label key only when costs come from request labels; a header label names its header in label form', () => {
+  const store = new LocalTokenBucketStore({ capacity: 1, fillAmount: 1, intervalMs: 1000, continuousFill: true });
+  const rl = new RateLimiter({ identity, labelKey: 'http.request.header.X-User', tokensLabelKey: 'http.request.header.x_cost', store });
   assert.deepEqual(summary(readsOf(rl, undefined)), { all: false, headers: ['x_user'], body: false, baggage: true });
+  const fromRequest = new RateLimiter({ identity, tokensLabelKey: 'http.request.header.x_cost', tokensFromRequestLabels: true, store });
+  assert.deepEqual(summary(readsOf(fromRequest, undefined)), { all: false, headers: ['x_cost'], body: false, baggage: true });
+  assert.deepEqual(summary(readsOf(new RateLimiter({ identity, store }), undefined)), { all: false, headers: [], body: false, baggage: false });
 });
 
 test('labels of the request fields need no header; a sampler reads its label key', () => {

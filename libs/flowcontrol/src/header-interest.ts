@@ -162,7 +162,8 @@ function readSchedulerParameters(reads: FlowReads, component: FlowComponent): vo
     reads.all = true;
     return;
   }
-  for (const key of ['tokens_label_key', 'priority_label_key', 'workload_label_key']) if (p[key] !== undefined) readLabel(reads, p[key]);
+  // tokens_label_key is not read: the cost of an HTTP flow comes from classifier outputs only.
+  for (const key of ['priority_label_key', 'workload_label_key']) if (p[key] !== undefined) readLabel(reads, p[key]);
   const fairness = (params: unknown): void => {
     if (isObject(params) && params.fairness_key !== undefined) readLabel(reads, params.fairness_key);
   };
@@ -179,10 +180,12 @@ function readSchedulerParameters(reads: FlowReads, component: FlowComponent): vo
 
 /**
  * What one registration reads: its selector's label filter, and what the
- * component itself reads (rate limiter: label_key, tokens_label_key;
- * sampler: label_key; classifier: its attributes, and baggage, which its
- * answer rewrites; load scheduler: workload filters, priority, tokens,
- * workload and fairness label keys; flux meter: nothing more). A component
+ * component itself reads (rate limiter: label_key, and tokens_label_key
+ * when it takes costs from request labels; sampler: label_key; classifier:
+ * its attributes, and baggage, which its answer rewrites; load scheduler:
+ * workload filters, priority, workload and fairness label keys; flux meter:
+ * nothing more). The cost (tokens label) of an HTTP flow otherwise comes
+ * from classifier outputs only, which need what the classifier reads. A component
  * this function does not know reads everything.
  */
 export function readsOf(component: FlowComponent, labelMatcher: unknown): FlowReads {
@@ -190,7 +193,8 @@ export function readsOf(component: FlowComponent, labelMatcher: unknown): FlowRe
   readLabelMatcher(reads, labelMatcher);
   if (component instanceof RateLimiter) {
     if (component.labelKey !== undefined) readLabel(reads, component.labelKey);
-    readLabel(reads, component.tokensLabelKey);
+    // The cost of an HTTP flow comes from classifier outputs only, unless the limiter opts into request labels.
+    if (component.tokensFromRequestLabels) readLabel(reads, component.tokensLabelKey);
   } else if (component instanceof Sampler) {
     if (component.labelKey !== undefined) readLabel(reads, component.labelKey);
   } else if (component instanceof PolicyClassifier) {
