@@ -33,7 +33,7 @@ const schema = obj(
         gradient: GradientParameters,
         max_load_multiplier: Type.Optional(num('The multiplier at which recovery ends: the scheduler goes back to pass-through.', { default: 2, exclusiveMinimum: 0 })),
         load_multiplier_linear_increment: Type.Optional(num('Added to the multiplier at each tick without overload.', { default: 0.0025, minimum: 0 })),
-        hold_while_improving: Type.Optional(bool('While overloaded, keep the multiplier instead of lowering it again when the signal is below its reading of the previous tick: the last cut is taking effect and a lagging signal (a latency averaged over a window, measured when requests end) would otherwise drive the multiplier far below what the service can take. A Sluice addition; Aperture always lowers.', false)),
+        proportional_cut: Type.Optional(bool('While an overload lasts, the multiplier is the one in force when it began times the gradient of the current reading, lowered only when that is lower, never raised before the overload ends. A lagging signal (a latency averaged over a window, measured when requests end) stays high for a few ticks after a cut has taken effect; by default (as in Aperture) each of those ticks cuts again and the multiplier falls far below what the service can take. A Sluice addition.', false)),
         alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
       },
       'Parameters of the adaptive load scheduler.',
@@ -41,7 +41,7 @@ const schema = obj(
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
     dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
   },
-  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `hold_while_improving`, an overload whose signal fell since the previous tick keeps the multiplier.',
+  'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `proportional_cut`, an overload\'s cuts do not compound: the multiplier is the one at its start times the current gradient.',
 );
 
 export const adaptiveLoadSchedulerKind = defineKind({
@@ -64,13 +64,14 @@ export const adaptiveLoadSchedulerKind = defineKind({
     const maxLm = p.max_load_multiplier ?? 2;
     const increment = p.load_multiplier_linear_increment ?? 0.0025;
     const confirmed = spec.in_ports.overload_confirmation !== undefined;
-    const holdWhileImproving = p.hold_while_improving ?? false;
+    const proportional = p.proportional_cut ?? false;
     return {
       createRuntime() {
         let passThrough = true;
         let multiplier = maxLm;
         let decided = false;
-        let previousSignal: number | undefined;
+        // the multiplier in force when the current overload began (proportional cuts)
+        let onset: number | undefined;
         return {
           tick(inputs: readonly SignalValue[]) {
             const [signal, setpoint, confirmation] = inputs;
@@ -81,10 +82,12 @@ export const adaptiveLoadSchedulerKind = defineKind({
             // an invalid reading is no overload (as in Aperture): a multiplier that starved the
             // service of the flows its latency is measured on still recovers
             const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
-            const improving = holdWhileImproving && !passThrough && valid && previousSignal !== undefined && signal < previousSignal;
-            previousSignal = valid ? signal : undefined;
-            if (overloaded && improving) {
-              // the last cut is showing: hold until the signal is back under the setpoint or stops falling
+            if (!overloaded) onset = undefined;
+            if (overloaded && proportional) {
+              onset ??= inForce;
+              const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
+              multiplier = Math.min(passThrough ? maxLm : multiplier, Math.max(0, onset * g));
+              passThrough = false;
             } else if (overloaded) {
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
               multiplier = Math.min(maxLm, Math.max(0, inForce * g));

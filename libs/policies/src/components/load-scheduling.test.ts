@@ -89,26 +89,25 @@ test('adaptive load scheduler: published config, overload lowers by the gradient
   assert.equal(r.signals.OVER, 0);
 });
 
-test('hold_while_improving: an overload whose signal fell since the last tick keeps the multiplier; a rising or flat one, or recovery, moves it', () => {
+test('proportional_cut: during an overload the multiplier is the one at its start × the current gradient, lowered only, never compounded', () => {
   const comp = adaptive();
   const params = ((comp.flow_control as Obj).adaptive_load_scheduler as Obj).parameters as Obj;
-  params.hold_while_improving = true;
-  params.gradient = { slope: -1, min_gradient: 0.5, max_gradient: 1 };
+  params.proportional_cut = true;
+  params.gradient = { slope: -1, min_gradient: 0.1, max_gradient: 1 };
   const circuit = compilePolicy('p', policy([variable('LAT'), variable('SET'), comp])).createCircuit();
   const m = (t: number, lat: number) => (circuit.tick(t, vars({ LAT: lat, SET: 100 })).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>).load_multiplier;
-  assert.equal(m(1, 400), 0.5, 'from pass-through the first overload cuts (clamped at 0.5)');
-  assert.equal(m(2, 800), 0.25, 'a rising signal cuts again');
-  assert.equal(m(3, 600), 0.25, 'a falling signal above the setpoint holds');
-  assert.equal(m(4, 300), 0.25, 'still falling: held');
-  assert.equal(m(5, 300), 0.125, 'a flat signal above the setpoint cuts');
-  assert.equal(m(6, 90), 0.375, 'under the setpoint: recovery adds the increment');
-  circuit.tick(7, NONE); // an invalid reading is no overload: 0.625
-  assert.equal(m(8, 300), 0.3125, 'after an invalid reading there is no previous signal: an overload cuts');
-  const plain = compilePolicy('p', policy([variable('LAT'), variable('SET'), adaptive({ parameters: { ...params, hold_while_improving: false } })])).createCircuit();
+  assert.equal(m(1, 200), 0.5, 'from pass-through: 1 × (200/100)^-1');
+  assert.equal(m(2, 400), 0.25, 'a worse reading: 1 × 1/4, not 0.5 × 1/4');
+  assert.equal(m(3, 400), 0.25, 'the same reading again (a lagging signal): no further cut');
+  assert.equal(m(4, 200), 0.25, 'a better reading still over the setpoint: not raised during the overload');
+  assert.equal(m(5, 90), 0.5, 'under the setpoint: recovery adds the increment');
+  assert.equal(m(6, 200), 0.25, 'a new overload starts from the multiplier then in force (0.5 × 1/2)');
+  assert.equal(m(7, 2000), 0.05, 'the gradient is clamped at min_gradient: 0.5 × 0.1');
+  const plain = compilePolicy('p', policy([variable('LAT'), variable('SET'), adaptive({ parameters: { ...params, proportional_cut: false } })])).createCircuit();
   const pm = (t: number, lat: number) => (plain.tick(t, vars({ LAT: lat, SET: 100 })).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>).load_multiplier;
-  pm(1, 400);
-  pm(2, 800);
-  assert.equal(pm(3, 600), 0.125, 'without it (as in Aperture) a falling signal above the setpoint still cuts');
+  pm(1, 200);
+  pm(2, 400);
+  assert.equal(pm(3, 400), 0.03125, 'without it (as in Aperture) every overloaded tick cuts again: 0.5 × 1/4 × 1/4');
 });
 
 test('overload_confirmation, when connected, must be valid and non-zero', () => {
