@@ -58,6 +58,8 @@ export interface Limiter {
   decide(labels: FlowLabels, ctx: DecideContext): LimiterResult | Promise<LimiterResult>;
   /** Give back what an accepting decision took (another limiter rejected the flow). */
   revert?(result: LimiterResult, ctx: DecideContext): void;
+  /** A flow this limiter admitted into `workloadIndex` ended after `durationMs` (a scheduler learns tokens per workload). */
+  observeFlowDuration?(workloadIndex: string, durationMs: number): void;
 }
 
 /**

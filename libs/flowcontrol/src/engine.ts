@@ -65,6 +65,7 @@ export class Engine {
   private readonly index = new Map<string, ControlPointComponents>();
   private observers: FlowObserver[] = [];
   private fluxMetersByName: Map<string, FluxMeter> | undefined;
+  private limitersById: Map<string, Limiter> | undefined;
   private readonly interests = new HeaderInterests();
 
   constructor(opts: EngineOptions = {}) {
@@ -134,8 +135,22 @@ export class Engine {
     return this.fluxMetersByName.get(name);
   }
 
+  /** The registered limiter of this policy and component id (the latest registration wins), for flow ends that name it. */
+  limiter(policyName: string, componentId: string): Limiter | undefined {
+    if (this.limitersById === undefined) {
+      const byId = new Map<string, Limiter>();
+      for (const r of this.registrations) {
+        const c = r.entry.component;
+        if (c.kind !== 'classifier' && c.kind !== 'flux_meter') byId.set(`${c.identity.policy_name}\u0000${c.identity.component_id}`, c);
+      }
+      this.limitersById = byId;
+    }
+    return this.limitersById.get(`${policyName}\u0000${componentId}`);
+  }
+
   private reindex(controlPoint: string): void {
     this.fluxMetersByName = undefined;
+    this.limitersById = undefined;
     const regs = this.registrations.filter((r) => r.controlPoint === controlPoint);
     if (regs.length === 0) this.index.delete(controlPoint);
     else this.index.set(controlPoint, new ControlPointComponents(regs));

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { serviceClient, type CheckHTTPResponse__Output } from '@sluice/proto';
 import {
   Engine, FlowEnds, FluxMeterComponent, FluxMeterHistogram, OTLP_TRACE_SERVICE, Sampler, registerFlowControlServices, registerOtlpTraceService,
+  type Limiter,
 } from './index.js';
 import { startTestServer } from './test-support.js';
 
@@ -154,4 +155,48 @@ test('OTLP Export: malformed Aperture spans are answered as rejected, others ign
   const all = await call<{ partialSuccess?: unknown }>(c, 'Export', body([span(good)]));
   assert.equal(all.partialSuccess ?? null, null, 'all taken: no partial_success');
   await assert.rejects(call(c, 'Export', Buffer.from([0x0a, 0xff, 0xff, 0xff])), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT);
+});
+
+test('a flow end feeds its duration to the scheduler that admitted it, for the workload it admitted the flow into', async () => {
+  let now = 1_000;
+  const engine = new Engine({ now: () => now });
+  const flowEnds = new FlowEnds({ fluxMeters: engine, histogram: new FluxMeterHistogram(new Registry()), now: () => now });
+  engine.register(new FluxMeterComponent({ name: 'checkout-latency', policy_name: 'shop', buckets: [10, 100, 1000] }), { control_point: 'checkout' });
+  const seen: [string, string, number][] = [];
+  const scheduler = (id: string, accept: boolean): Limiter => ({
+    kind: 'scheduler',
+    identity: { policy_name: 'shop', policy_hash: 'h', component_id: id },
+    decide: (labels) => ({ accepted: accept, waitMs: 0, workloadIndex: labels.tier === 'gold' ? '0' : 'default', priority: 1 }),
+    observeFlowDuration: (workloadIndex, durationMs) => { seen.push([id, workloadIndex, durationMs]); },
+  });
+  const unregister = engine.register(scheduler('root.4', true), { control_point: 'checkout' });
+  const check = async (tier: string) => engine.check({ controlPoint: 'checkout', labels: { tier }, services: [] });
+  const gold = flowEnds.begin(await check('gold'));
+  const free = flowEnds.begin(await check('free'));
+  assert.ok(gold !== undefined && free !== undefined);
+  now += 250;
+  assert.equal(flowEnds.end({ controlPoint: 'checkout', flowId: gold, statusCode: 200 }), 'recorded');
+  assert.equal(flowEnds.end({ controlPoint: 'checkout', flowId: free, statusCode: 200, durationMs: 40 }), 'recorded');
+  assert.deepEqual(seen, [['root.4', '0', 250], ['root.4', 'default', 40]], 'measured here, or as the caller reports it');
+
+  // a flow whose scheduler went away since its check: the end is recorded, nobody learns from it
+  const orphan = flowEnds.begin(await check('gold'));
+  unregister();
+  assert.ok(orphan !== undefined);
+  assert.equal(flowEnds.end({ controlPoint: 'checkout', flowId: orphan, statusCode: 200 }), 'recorded');
+  assert.equal(seen.length, 2);
+
+  // a rejected flow never reaches the workload: no duration for the estimate
+  engine.register(scheduler('root.5', false), { control_point: 'checkout' });
+  assert.equal(flowEnds.begin(await check('gold')), undefined);
+  assert.equal(seen.length, 2);
+
+  // a scheduler whose observer throws loses the reading; the end is recorded all the same
+  const engine2 = new Engine({ now: () => now });
+  const ends2 = new FlowEnds({ fluxMeters: engine2, histogram: new FluxMeterHistogram(new Registry()), now: () => now });
+  engine2.register(new FluxMeterComponent({ name: 'm', policy_name: 'shop', buckets: [10] }), { control_point: 'cp' });
+  engine2.register({ ...scheduler('root.6', true), observeFlowDuration: () => { throw new Error('boom'); } }, { control_point: 'cp' });
+  const id = ends2.begin(await engine2.check({ controlPoint: 'cp', labels: {}, services: [] }));
+  assert.ok(id !== undefined);
+  assert.equal(ends2.end({ controlPoint: 'cp', flowId: id, statusCode: 200 }), 'recorded');
 });

@@ -1,9 +1,9 @@
 import { Counter, type Registry } from 'prom-client';
-import type { FluxMeter } from './component.js';
+import type { FluxMeter, Limiter } from './component.js';
 import type { CheckDecision } from './decision.js';
 import { isMeasuringFluxMeter } from './flux-meter.js';
 import type { FlowOutcome, FluxMeterHistogram } from './flux-meter-metrics.js';
-import { InflightFlows, type InflightFlowsOptions } from './inflight-flows.js';
+import { InflightFlows, type AdmittedWorkload, type InflightFlowsOptions } from './inflight-flows.js';
 import { readSdkSpan, type ReceivedSpan } from './sdk-flow-span.js';
 
 export const FLOW_ENDS_METRIC = 'flow_ends_total';
@@ -12,8 +12,14 @@ export type FlowEndSource = 'check' | 'flow_end' | 'otlp';
 export type FlowEndResult = 'recorded' | 'unknown' | 'expired' | 'malformed' | 'not_aperture';
 
 export interface FlowEndsOptions {
-  /** Finds a flux meter by name (Engine.fluxMeter). */
-  fluxMeters: { fluxMeter(name: string): FluxMeter | undefined };
+  /**
+   * Finds a flux meter by name (Engine.fluxMeter) and, when it can, a limiter by policy and
+   * component id (Engine.limiter): the schedulers that admitted a flow learn its duration.
+   */
+  fluxMeters: {
+    fluxMeter(name: string): FluxMeter | undefined;
+    limiter?(policyName: string, componentId: string): Limiter | undefined;
+  };
   histogram: FluxMeterHistogram;
   /** Where `flow_ends_total{source,result}` is registered; none: not exported. */
   registry?: Registry;
@@ -31,6 +37,17 @@ export interface FlowEndReport {
   statusCode: number;
   /** The caller's measure of the flow, which wins over the agent's; undefined or 0: measured here. */
   durationMs?: number;
+}
+
+/** The schedulers' workloads of an accepted flow; undefined when no scheduler named one. */
+function admittedWorkloads(d: CheckDecision): AdmittedWorkload[] | undefined {
+  let out: AdmittedWorkload[] | undefined;
+  for (const l of d.limiters) {
+    const index = l.result.workloadIndex;
+    if (l.kind !== 'scheduler' || index === undefined || !l.result.accepted) continue;
+    (out ??= []).push({ policyName: l.identity.policy_name, componentId: l.identity.component_id, workloadIndex: index });
+  }
+  return out;
 }
 
 function flowStatusOf(statusCode: number): 'OK' | 'Error' {
@@ -81,7 +98,11 @@ export class FlowEnds {
       this.count('check', 'recorded');
       return undefined;
     }
-    return this.inflight.add({ controlPoint: d.controlPoint, fluxMeters: d.fluxMeters, decisionType: 'DECISION_TYPE_ACCEPTED', startMs: d.startMs });
+    const workloads = admittedWorkloads(d);
+    return this.inflight.add({
+      controlPoint: d.controlPoint, fluxMeters: d.fluxMeters, decisionType: 'DECISION_TYPE_ACCEPTED', startMs: d.startMs,
+      ...(workloads === undefined ? {} : { workloads }),
+    });
   }
 
   /** The end of a flow handed out by `begin`. */
@@ -100,8 +121,20 @@ export class FlowEnds {
       responseStatus: code === 0 ? '' : String(code),
       flowStatus: flowStatusOf(code),
     });
+    if (flow.workloads !== undefined) this.observeDuration(flow.workloads, durationMs);
     this.count('flow_end', 'recorded');
     return 'recorded';
+  }
+
+  /** Feed a flow's duration to the schedulers that admitted it (their token estimates per workload). */
+  private observeDuration(workloads: readonly AdmittedWorkload[], durationMs: number): void {
+    for (const w of workloads) {
+      try {
+        this.meters.limiter?.(w.policyName, w.componentId)?.observeFlowDuration?.(w.workloadIndex, durationMs);
+      } catch {
+        // a scheduler that cannot take the reading loses it; the flow's end is recorded all the same
+      }
+    }
   }
 
   /** One span received over OTLP: answers what became of it (`malformed` spans are the export's rejected ones). */

@@ -8,6 +8,15 @@ export interface InflightFlow {
   readonly decisionType: string;
   /** Check time, epoch ms. */
   readonly startMs: number;
+  /** The schedulers that admitted it and the workload of each: its duration feeds their token estimates. */
+  readonly workloads?: readonly AdmittedWorkload[];
+}
+
+/** A scheduler (by policy and component id) and the workload it admitted a flow into. */
+export interface AdmittedWorkload {
+  readonly policyName: string;
+  readonly componentId: string;
+  readonly workloadIndex: string;
 }
 
 export interface InflightFlowsOptions {
