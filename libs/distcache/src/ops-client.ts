@@ -119,19 +119,37 @@ export class PeerClient {
     }
   }
 
+  /**
+   * Fails the batches past their deadline. Timers run before the event loop
+   * reads sockets, so after a long turn an answer may already be waiting
+   * unread: the batches found late are failed only after the next read
+   * (setImmediate runs after the poll phase), and an answer read by then wins.
+   */
   private expire(): void {
     const now = Date.now();
-    for (const [id, p] of this.inFlight) {
-      if (now < p.deadlineMs) continue;
-      this.inFlight.delete(id);
-      const e = new DeadlineExceededError(`${this.addr} did not answer in time`, 'SLUICE_ERR_DISTCACHE_TIMEOUT');
-      for (const r of p.rejecters) r(e);
+    const late: number[] = [];
+    for (const [id, p] of this.inFlight) if (now >= p.deadlineMs) late.push(id);
+    if (late.length > 0) {
+      setImmediate(() => {
+        for (const id of late) {
+          const p = this.inFlight.get(id);
+          if (p === undefined) continue;
+          this.inFlight.delete(id);
+          const e = new DeadlineExceededError(`${this.addr} did not answer in time`, 'SLUICE_ERR_DISTCACHE_TIMEOUT');
+          for (const r of p.rejecters) r(e);
+        }
+        this.stopTimerWhenIdle();
+      });
     }
+    this.stopTimerWhenIdle();
+    void this.connected;
+  }
+
+  private stopTimerWhenIdle(): void {
     if (this.inFlight.size === 0 && this.timer !== undefined) {
       clearInterval(this.timer);
       this.timer = undefined;
     }
-    void this.connected;
   }
 
   private fail(e: Error): void {
