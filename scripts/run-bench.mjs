@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'bench', 'dist');
 const timeoutS = Number(process.env.SLUICE_BENCH_TIMEOUT_S ?? 120);
-const NOT_BENCHES = new Set(['index']);
+const NOT_BENCHES = new Set(['index', 'distcache-redis-child']);
+/** Node flags a bench needs (kube-discovery weighs its heap after forced collections). */
+const NODE_FLAGS = { 'kube-discovery': ['--expose-gc'] };
 
 if (!existsSync(dist)) {
   console.error('run-bench: bench/dist is missing; build first (npx tsc -p bench)');
@@ -52,7 +54,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 function run(name) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(dist, `${name}.js`)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn(process.execPath, [...(NODE_FLAGS[name] ?? []), path.join(dist, `${name}.js`)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     current = child;
     const results = [];
     let pending = '';
