@@ -3,7 +3,8 @@
  * LoadScheduler and the controller's real circuit (an adaptive load scheduler fed by an EMA
  * setpoint, compiled by @sluice/policies) around a modelled service — N workers, service time S,
  * an unbounded FIFO that drops a request whose client gave up when its turn comes (set
- * SLUICE_BENCH_WASTED_WORK=1 to serve those too). Clients send gold (priority 200) and free (50)
+ * SLUICE_BENCH_WASTED_WORK=1 to serve those too; SLUICE_BENCH_COMPOUNDING=1 for Aperture's compounding cuts instead
+ * of the example's proportional ones). Clients send gold (priority 200) and free (50)
  * requests open loop and give up after 2 s. The latency signal is the mean time in the service
  * (admission to answer) of the flows that ended in the last 2 s, seen by the circuit once per
  * second and published to the scheduler one second later. The same traffic is run without the scheduler, in the
@@ -31,6 +32,8 @@ const CLIENT_TIMEOUT_MS = 2000;
 /** The service drops a request whose client gave up when its turn comes (the tap closes the upstream request); SLUICE_BENCH_WASTED_WORK=1 serves it all the same. */
 const SKIP_ABANDONED = process.env.SLUICE_BENCH_WASTED_WORK !== '1';
 const SIGNAL_WINDOW_MS = 2000;
+/** The loop of deploy/examples/adaptive-load.yaml (proportional cuts, at most to 0.25); SLUICE_BENCH_COMPOUNDING=1: Aperture's compounding cuts, gently (0.85 per tick). */
+const COMPOUNDING = process.env.SLUICE_BENCH_COMPOUNDING === '1';
 const PHASES = [
   { name: 'baseline', ms: 20_000, gold: CAPACITY * 0.2, free: CAPACITY * 0.3 },
   { name: 'overload', ms: 60_000, gold: CAPACITY * 0.4, free: CAPACITY * 2.6 },
@@ -51,7 +54,9 @@ function policy(): unknown {
         { flow_control: { adaptive_load_scheduler: {
           in_ports: { signal: { signal_name: 'LATENCY' }, setpoint: { signal_name: 'SETPOINT' } },
           parameters: {
-            gradient: { slope: -1, min_gradient: 0.85, max_gradient: 1 },
+            ...(COMPOUNDING
+              ? { gradient: { slope: -1, min_gradient: 0.85, max_gradient: 1 } }
+              : { gradient: { slope: -1, min_gradient: 0.25, max_gradient: 1 }, proportional_cut: true }),
             load_multiplier_linear_increment: 0.03,
             max_load_multiplier: 2,
             load_scheduler: {
