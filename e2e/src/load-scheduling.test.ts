@@ -33,7 +33,8 @@ function policy(): Record<string, unknown> {
           in_ports: { signal: { signal_name: 'LATENCY' }, setpoint: { signal_name: 'SETPOINT' } },
           out_ports: { desired_load_multiplier: { signal_name: 'DESIRED' }, is_overload: { signal_name: 'OVERLOAD' } },
           parameters: {
-            gradient: { slope: -1, min_gradient: 0.8, max_gradient: 1 },
+            gradient: { slope: -1, min_gradient: 0.2, max_gradient: 1 },
+            proportional_cut: true,
             load_multiplier_linear_increment: 0.03,
             max_load_multiplier: 1.2,
             load_scheduler: {
@@ -55,14 +56,13 @@ function policy(): Record<string, unknown> {
 
 interface Decision { load_multiplier: number; pass_through: boolean }
 
-// Marked todo: it runs and reports its figures, but on a shared 2-core machine the loop has not yet
-// met every bound in one run (last run: latency back from 1.8 s to 0.5 s within 30 s, under the bound;
-// free 16 % admitted; gold 84.5 %, short of 90 %: with ~4 s of signal lag the multiplier undershoots
-// below gold's share for a few seconds while the first backlog drains); a failure here does not fail
-// the suite.
+// The loop cuts in proportion (proportional_cut): the deepest cut of an overload is min_gradient (0.2
+// of the incoming rate, above gold's 13 %), and a latency that stays high for a few ticks because it
+// lags (the 3 s window, the scrape, the tick, latencies measured at the end of requests) does not cut
+// again. With Aperture's compounding cuts the multiplier fell to 0.03 while the service was idle, and
+// gold kept 67-85 %.
 test('3x overload: the loop brings latency back under tolerance, gold keeps >= 90% while free is shed, and the multiplier recovers', {
   timeout: 90_000,
-  todo: 'the adaptive loop oscillates (signal lag of ~4 s); gold >= 90 % and latency within tolerance are not yet met reliably',
 }, async (t) => {
   const etcd = await startEtcd(t);
   const agent = await startAgent(t, { env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcd) } });
