@@ -191,6 +191,27 @@ test('a flow end feeds its duration to the scheduler that admitted it, for the w
   assert.equal(flowEnds.begin(await check('gold')), undefined);
   assert.equal(seen.length, 2);
 
+  // an SDK span: the check response it carries names the scheduler and the workload
+  const span = (limiterDecisions: unknown[], decisionType = 'DECISION_TYPE_ACCEPTED') => ({
+    attributes: new Map<string, string | number>([
+      ['aperture.source', 'sdk'],
+      ['aperture.check_response', JSON.stringify({ controlPoint: 'checkout', decisionType, fluxMeterInfos: [{ fluxMeterName: 'checkout-latency' }], limiterDecisions })],
+      ['aperture.flow_start_timestamp_ms', 5_000],
+      ['aperture.flow_end_timestamp_ms', 5_075],
+    ]),
+    startTimeMs: NaN,
+    endTimeMs: NaN,
+  });
+  engine.register(scheduler('root.4', true), { control_point: 'checkout' });
+  seen.length = 0;
+  assert.equal(flowEnds.recordSpan(span([{ policyName: 'shop', componentId: 'root.4', dropped: false, loadSchedulerInfo: { workloadIndex: '0', priority: 200 } }])), 'recorded');
+  assert.deepEqual(seen, [['root.4', '0', 75]]);
+  assert.equal(flowEnds.recordSpan(span([{ policy_name: 'shop', component_id: 'root.4', load_scheduler_info: { workload_index: 'default' } }])), 'recorded');
+  assert.deepEqual(seen[1], ['root.4', 'default', 75], 'snake_case keys too');
+  assert.equal(flowEnds.recordSpan(span([{ policyName: 'shop', componentId: 'root.4', dropped: true, loadSchedulerInfo: { workloadIndex: '0' } }], 'DECISION_TYPE_REJECTED')), 'recorded');
+  assert.equal(flowEnds.recordSpan(span([{ policyName: 'shop', componentId: 'root.4', loadSchedulerInfo: { workloadIndex: 7 } }, { componentId: 'root.4', loadSchedulerInfo: { workloadIndex: '0' } }])), 'recorded');
+  assert.equal(seen.length, 2, 'rejected flows and decisions without a string workload index or policy teach nothing');
+
   // a scheduler whose observer throws loses the reading; the end is recorded all the same
   const engine2 = new Engine({ now: () => now });
   const ends2 = new FlowEnds({ fluxMeters: engine2, histogram: new FluxMeterHistogram(new Registry()), now: () => now });

@@ -4,7 +4,7 @@ import type { CheckDecision } from './decision.js';
 import { isMeasuringFluxMeter } from './flux-meter.js';
 import type { FlowOutcome, FluxMeterHistogram } from './flux-meter-metrics.js';
 import { InflightFlows, type AdmittedWorkload, type InflightFlowsOptions } from './inflight-flows.js';
-import { readSdkSpan, type ReceivedSpan } from './sdk-flow-span.js';
+import { readSdkSpan, SDK_CHECK_RESPONSE_ATTRIBUTE, type ReceivedSpan } from './sdk-flow-span.js';
 
 export const FLOW_ENDS_METRIC = 'flow_ends_total';
 
@@ -46,6 +46,41 @@ function admittedWorkloads(d: CheckDecision): AdmittedWorkload[] | undefined {
     const index = l.result.workloadIndex;
     if (l.kind !== 'scheduler' || index === undefined || !l.result.accepted) continue;
     (out ??= []).push({ policyName: l.identity.policy_name, componentId: l.identity.component_id, workloadIndex: index });
+  }
+  return out;
+}
+
+const MAX_SPAN_LIMITER_DECISIONS = 64;
+
+function prop(o: unknown, camel: string, snake: string): unknown {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return undefined;
+  const r = o as Record<string, unknown>;
+  return Object.prototype.hasOwnProperty.call(r, camel) ? r[camel] : Object.prototype.hasOwnProperty.call(r, snake) ? r[snake] : undefined;
+}
+
+/**
+ * The schedulers' workloads named by the check response an SDK span carries (its limiter
+ * decisions with a load scheduler info, not dropped); undefined when none. Read only when the
+ * text names a scheduler at all, so other spans cost no second parse.
+ */
+function spanWorkloads(span: ReceivedSpan): AdmittedWorkload[] | undefined {
+  const raw = span.attributes.get(SDK_CHECK_RESPONSE_ATTRIBUTE);
+  if (typeof raw !== 'string' || !(raw.includes('loadSchedulerInfo') || raw.includes('load_scheduler_info'))) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const decisions = prop(parsed, 'limiterDecisions', 'limiter_decisions');
+  if (!Array.isArray(decisions)) return undefined;
+  let out: AdmittedWorkload[] | undefined;
+  for (const d of decisions.slice(0, MAX_SPAN_LIMITER_DECISIONS)) {
+    const index = prop(prop(d, 'loadSchedulerInfo', 'load_scheduler_info'), 'workloadIndex', 'workload_index');
+    const policyName = prop(d, 'policyName', 'policy_name');
+    const componentId = prop(d, 'componentId', 'component_id');
+    if (prop(d, 'dropped', 'dropped') === true || typeof index !== 'string' || index === '' || typeof policyName !== 'string' || typeof componentId !== 'string') continue;
+    (out ??= []).push({ policyName, componentId, workloadIndex: index });
   }
   return out;
 }
@@ -146,6 +181,10 @@ export class FlowEnds {
     }
     const f = reading.flow;
     this.record(f.fluxMeters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
+    if (f.decisionType === 'DECISION_TYPE_ACCEPTED') {
+      const workloads = spanWorkloads(span);
+      if (workloads !== undefined) this.observeDuration(workloads, f.durationMs);
+    }
     this.count('otlp', 'recorded');
     return 'recorded';
   }
