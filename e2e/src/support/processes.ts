@@ -99,7 +99,7 @@ export interface StartOptions {
   config?: string;
   /** Wait for readiness 200 (default true). */
   ready?: boolean;
-  /** How long the start-up line and readiness may each take (default 15 s and 10 s; a loaded machine needs more). */
+  /** How long the start-up line and readiness may each take (default 60 s and 30 s). */
   startMs?: number;
 }
 
