@@ -38,16 +38,26 @@ export type Verdict = Decision | { kind: 'fail_open' } | { kind: 'fail_closed' }
  * request was filtered by), the request is asked again at once with every
  * header and the body (`readBody` reads it when it was not read for the
  * first ask), under its own `checkTimeoutMs`: such a request waits at most
- * two check timeouts. The agent never decides on a stale filter.
+ * two check timeouts. The agent never decides on a stale filter. `readBody`
+ * is also used before the first ask when the interest has come to want the
+ * body since the caller chose not to read it.
  */
 export async function askAgent(ctx: AskContext, req: IncomingMessage, body: BodySample, readBody?: () => Promise<BodySample>): Promise<Verdict> {
   const interest = interestOf(ctx);
   const started = performance.now();
-  let outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, body, interest), ctx.checkTimeoutMs);
+  let sample = body;
+  let read = readBody;
+  // The interest may have come to want the body since the caller chose not to read it: read it now, so that
+  // the check carries what its generation promises.
+  if (read !== undefined && interest.wantsBody()) {
+    sample = await read();
+    read = undefined;
+  }
+  let outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, sample, interest), ctx.checkTimeoutMs);
   if (outcome.kind === 'answer' && outcome.response.resend_unfiltered === true) {
     interest.update(outcome.response.header_interest, true);
     ctx.logger.debug('the agent\'s header interest changed; asking again with every header', { generation: interest.generation });
-    const full = readBody === undefined ? body : await readBody();
+    const full = read === undefined ? sample : await read();
     outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, full), ctx.checkTimeoutMs);
   }
   if (outcome.kind === 'answer') interest.update(outcome.response.header_interest, false);
