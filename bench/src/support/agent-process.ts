@@ -23,6 +23,9 @@ export async function startAgent(): Promise<ChildServer> {
     HOME: dir,
     SLUICE_AGENT_ETCD_ENDPOINTS: '["http://127.0.0.1:2379"]',
     SLUICE_AGENT_SERVER_LISTENER_ADDR: '127.0.0.1:0',
+    // The dist cache's defaults (:3320, :3322) would collide with another agent on this host.
+    SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0',
+    SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
     SLUICE_AGENT_SERVICE_DISCOVERY_STATIC_ENTITIES: JSON.stringify([{ ip_address: '127.0.0.1', uid: 'bench', services: BENCH_SERVICES }]),
   };
   try {
