@@ -40,6 +40,9 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   }
 
   take(label: string, tokens: number, _nowMs: number): TakeResult | Promise<TakeResult> {
+    // A bucket of capacity 0, or a cost above the capacity, can never admit: decided here, with no hop
+    // to an owner that might be slow or away (and so no fail-open fallback for it).
+    if (this.params.capacity <= 0 || tokens > this.params.capacity) return { ok: false, remaining: 0, current: 0, waitMs: 0 };
     const key = this.keyOf(label);
     const owner = this.cache.currentRing().owner(key);
     if (owner === undefined || owner === this.cache.id) return this.cache.localTake(key, tokens, this.params);
