@@ -26,7 +26,7 @@ const engine = new Engine({ agentGroup: config.agent_info.agent_group });
 registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
 // A preview must answer inside the HTTP server's write timeout.
 const maxWaitMs = Math.max(1000, Math.min(30_000, parseDuration(config.server.http.write_timeout) - 1000));
-registerPreviewService(runtime.server, engine, config.flow_control.preview_service, { maxWaitMs });
+registerPreviewService(runtime.server, engine, config.flow_control.preview_service, { maxWaitMs, metrics: runtime.registry });
 
 const limitersFile = args.flags?.['local-limiters'];
 let exitCode = 1;

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 /** SPEC `FlowPreviewConfig` (`flow_control.preview_service`). */
 export interface FlowPreviewConfig {
   /** Enables the flow preview service. Default true. */
@@ -17,6 +18,8 @@ export interface PreviewServiceOptions {
   maxBytesPerPreview?: number;
   /** Bytes of samples all previews together hold at most (default PREVIEWS_MAX_TOTAL_BYTES); past it samples are skipped. */
   maxTotalBytes?: number;
+  /** Where `flow_preview_active` (previews running now) is exported; none when unset. */
+  metrics?: Registry;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Engine } from '@sluice/flowcontrol';
 import { serviceClient } from '@sluice/proto';
+import { Gauge } from 'prom-client';
 import type { SluiceServer } from '@sluice/server';
 import { DEFAULT_MAX_WAIT_MS, type FlowPreviewConfig, type PreviewServiceOptions } from './preview-config.js';
 import { previewServiceImpl } from './preview-grpc.js';
@@ -31,6 +32,14 @@ export function registerPreviewService(
     })
     : undefined;
   if (registry !== undefined) engine.addObserver(registry);
+  if (registry !== undefined && opts.metrics !== undefined) {
+    new Gauge({
+      name: 'flow_preview_active',
+      help: 'Flow previews (HTTP requests and labels) running now',
+      registers: [opts.metrics],
+      collect() { this.set(registry.size); },
+    });
+  }
   server.addService(serviceClient('flowPreview').service, previewServiceImpl(registry, maxWaitMs));
   for (const route of previewGatewayRoutes(registry, maxWaitMs)) server.addGatewayRoute(route);
   return registry;
