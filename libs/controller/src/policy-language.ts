@@ -1,50 +1,14 @@
-import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
+import type { CompiledPolicy } from '@sluice/policies';
 
 /**
- * What the controller needs of the policy language (@sluice/policies): the
- * validator and compiler, and the circuit a compiled policy runs. The app wires
- * the real functions; tests can hand in small stand-ins.
+ * What the controller needs of the policy language (@sluice/policies): its
+ * compiler, and the circuit a compiled policy runs. The app wires the real
+ * compiler; tests can hand in small stand-ins. The types are the language's own.
  */
-export interface PolicyProblem {
-  /** JSON path, e.g. `spec.circuit.components[0].flow_control.rate_limiter.in_ports.bucket_capacity`. */
-  path: string;
-  message: string;
-}
+export type { Circuit, CircuitInputs, CircuitOutput, CompiledPolicy, PolicyProblem } from '@sluice/policies';
 
-export interface CircuitInputs {
-  /** Latest value of each PromQL query by id; undefined when invalid (error, timeout, not a single value). */
-  promql: ReadonlyMap<string, number | undefined>;
-  /** Values of `variable` components by signal name. */
-  variables: ReadonlyMap<string, number>;
-}
-
-export interface CircuitOutput {
-  /** Decisions by component id; a component without one keeps its last published decision. */
-  decisions: Map<string, PublishedDecision>;
-  signals: Record<string, number | null>;
-}
-
-export interface Circuit {
-  tick(nowMs: number, inputs: CircuitInputs): CircuitOutput;
-}
-
-export interface PromqlQuery {
-  id: string;
-  query: string;
-  evaluationIntervalMs: number;
-}
-
-export interface CompiledPolicy {
-  name: string;
-  hash: string;
-  spec: unknown;
-  evaluationIntervalMs: number;
-  components: PublishedComponent[];
-  promql: PromqlQuery[];
-  variables: string[];
-  ignored: string[];
-  createCircuit(): Circuit;
-}
+/** One PromQL query of a compiled policy: the circuit reads its result by `id`. */
+export type PromqlQuery = CompiledPolicy['promql'][number];
 
 export interface PolicyLanguage {
   /** Compiles a spec; throws an error carrying `problems` (PolicyProblem[]) when it is invalid. */

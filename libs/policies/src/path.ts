@@ -1,15 +1,7 @@
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { indexPath, memberPath } from '@sluice/selectors';
 
-/** `parent.key`, or `parent["odd key"]` when the key is not a plain identifier. */
-export function memberPath(parent: string, key: string): string {
-  if (IDENTIFIER.test(key)) return parent === '' ? key : `${parent}.${key}`;
-  return `${parent}[${JSON.stringify(key)}]`;
-}
-
-/** `parent[index]`. */
-export function indexPath(parent: string, index: number): string {
-  return `${parent}[${index}]`;
-}
+// JSON paths are written the same way everywhere (the label filter's and the policy's problems).
+export { indexPath, memberPath };
 
 /** The path of a JSON pointer's segments under `root` (`/circuit/components/0` → `spec.circuit.components[0]`). */
 export function pathOfSegments(root: string, segments: readonly string[]): string {
