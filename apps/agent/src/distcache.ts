@@ -3,6 +3,7 @@ import { envNameOf } from '@sluice/config';
 import { DistCache, DistCacheBindError, EtcdPeerSource, advertised, distributedStoreFactory, registerDistCacheRoutes, splitHostPort, type PeerEtcd } from '@sluice/distcache';
 import { UnavailableError } from '@sluice/errors';
 import type { ProcessRuntime } from '@sluice/runtime';
+import { startKubernetesPeers } from './kube.js';
 
 export interface AgentDistCache {
   readonly cache: DistCache;
@@ -13,7 +14,7 @@ export interface AgentDistCache {
 /**
  * Wires the distributed counter cache (`dist_cache.*`, `peer_discovery.*`):
  * the member joins its group's peers found in etcd (`<ns>/peers/<group>/<id>`
- * on the lease), serves `GET /v1/peers` and `GET /v1/distcache/stats`, starts
+ * on the lease) and, with a Kubernetes API, the ready endpoints of its peers Service, serves `GET /v1/peers` and `GET /v1/distcache/stats`, starts
  * after etcd and leaves the group (then deletes its peer key) before etcd stops.
  * The agent's id is its advertised server address (unique per agent, the same
  * after a restart); when the listener's port is 0 (known only once bound) it
@@ -37,6 +38,7 @@ export function installDistCache(
     registry: runtime.registry,
   });
   let source: EtcdPeerSource | undefined;
+  let kubePeers: { stop(): void } | undefined;
   runtime.lifecycle.add({
     name: 'dist-cache',
     start: async () => {
@@ -51,9 +53,12 @@ export function installDistCache(
         onBadRecord: (key) => runtime.logger.warn('peer record ignored', { key }),
       });
       await source.start(cache);
+      // With a Kubernetes API, the peers Service's ready endpoints seed membership too (source `kubernetes`).
+      kubePeers = await startKubernetesPeers(runtime, agentGroup, cache);
       runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr });
     },
     shutdown: async () => {
+      kubePeers?.stop();
       await cache.shutdown();
       await source?.stop();
     },

@@ -1,6 +1,6 @@
 import type { AgentConfig } from '@sluice/config';
 import type { EntityCache } from '@sluice/discovery';
-import type { KubeClient } from '@sluice/kube';
+import type { KubeClient, KubePeerSink } from '@sluice/kube';
 import { discoveryScope, entitiesPage, kubeConfigSource } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 
@@ -16,6 +16,8 @@ export { KubeConfigError } from '@sluice/kube/light';
  * Kubernetes client (@sluice/kube with @kubernetes/client-node, seconds and tens of MB) is imported only then.
  */
 export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCache, config: AgentConfig, env: NodeJS.ProcessEnv = process.env): Promise<KubeClient | undefined> {
+  const ctx: KubeContext = { config, env };
+  contexts.set(runtime, ctx);
   runtime.server.app.get('/v1/discovery/entities', (req, res) => {
     res.json(entitiesPage(cache, req.query as Record<string, unknown>));
   });
@@ -26,6 +28,7 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
   }
   const { KubeClient, KubernetesDiscovery } = await import('@sluice/kube');
   const client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
+  ctx.client = client;
   const { scope, describe } = discoveryScope(env, config.cloudext.installation_mode);
   const discovery = new KubernetesDiscovery({ client, cache, scope, logger: runtime.logger, registry: runtime.registry });
   const job = client.readinessJob();
@@ -44,4 +47,52 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
     },
   });
   return client;
+}
+
+interface KubeContext {
+  config: AgentConfig;
+  env: NodeJS.ProcessEnv;
+  /** The process's client, when service discovery made one. */
+  client?: KubeClient;
+}
+
+const contexts = new WeakMap<ProcessRuntime, KubeContext>();
+
+/** The peers Service's name (the chart sets it; not under SLUICE_AGENT_, whose variables are all configuration keys). */
+export const PEERS_SERVICE_ENV = 'SLUICE_PEERS_SERVICE';
+export const DEFAULT_PEERS_SERVICE = 'sluice-agent-peers';
+
+/**
+ * Dist-cache peers from the Kubernetes API (source `kubernetes`): the ready endpoints of the peers
+ * Service (SLUICE_PEERS_SERVICE, default `sluice-agent-peers`) in POD_NAMESPACE, through the
+ * client service discovery made (the same shared informers), else a client of its own started here.
+ * Undefined when no Kubernetes API is usable or POD_NAMESPACE is not set. Call it after installKubernetes.
+ */
+export async function startKubernetesPeers(runtime: ProcessRuntime, group: string, sink: KubePeerSink): Promise<{ stop(): void } | undefined> {
+  const ctx = contexts.get(runtime);
+  if (ctx === undefined || kubeConfigSource({ env: ctx.env }) === undefined) return undefined;
+  const namespace = ctx.env.POD_NAMESPACE;
+  if (namespace === undefined || namespace === '') {
+    runtime.logger.info('Kubernetes peer discovery skipped: POD_NAMESPACE is not set');
+    return undefined;
+  }
+  const service = ctx.env[PEERS_SERVICE_ENV] || DEFAULT_PEERS_SERVICE;
+  const { KubeClient, KubernetesPeerSource } = await import('@sluice/kube');
+  const own = ctx.client === undefined ? KubeClient.load({ env: ctx.env, httpClient: ctx.config.kubernetes_client.http_client }, { logger: runtime.logger }) : undefined;
+  const client = ctx.client ?? own!;
+  const source = new KubernetesPeerSource({
+    informer: KubernetesPeerSource.informerFor(client, namespace, service),
+    group,
+    selfIp: ctx.env.POD_IP,
+    onSkip: (reason, slice) => runtime.logger.warn('peers EndpointSlice data skipped', { reason, slice }),
+  });
+  source.start(sink);
+  own?.start();
+  runtime.logger.info('Kubernetes peer discovery started', { namespace, service, server: client.loaded.server });
+  return {
+    stop: () => {
+      source.stop();
+      own?.shutdown();
+    },
+  };
 }

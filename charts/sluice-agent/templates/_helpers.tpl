@@ -178,6 +178,10 @@ advertised to peers, then .Values.env (name -> value; non-strings are written as
   valueFrom:
     fieldRef:
       fieldPath: status.podIP
+{{- if eq .Values.mode "daemonset" }}
+- name: SLUICE_PEERS_SERVICE
+  value: {{ include "sluice-agent.fullname" . }}-peers
+{{- end }}
 {{- if .Values.advertisePodIP }}
 {{- if not (dig "peer_discovery" "advertisement_addr" "" .Values.config) }}
 - name: SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR

@@ -19,3 +19,4 @@ export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOp
 export { planScale, boundedReplicas, type ScaleObject, type ScalePolicy, type ScalePlan, type ScaleHistory } from './scale/scale-plan.js';
 export { kubernetesScaleApi, apiStatus, type ScaleApi, type ScaleReading } from './scale/scale-api.js';
 export { kubernetesLeaseApi, holdLease, leaseName, type LeaseApi, type LeaseRecord } from './scale/object-lease.js';
+export { KubernetesPeerSource, peersOfSlice, PEERS_SOURCE_NAME, DIST_CACHE_PORT_NAME, MEMBERLIST_PORT_NAME, type KubePeerRecord, type KubePeerSink, type EndpointSliceInformer, type KubernetesPeerSourceOptions, type PeerSliceSkip } from './peers-source.js';
