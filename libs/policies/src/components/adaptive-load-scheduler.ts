@@ -34,6 +34,14 @@ const schema = obj(
         max_load_multiplier: Type.Optional(num('The multiplier at which recovery ends: the scheduler goes back to pass-through.', { default: 2, exclusiveMinimum: 0 })),
         load_multiplier_linear_increment: Type.Optional(num('Added to the multiplier at each tick without overload.', { default: 0.0025, minimum: 0 })),
         proportional_cut: Type.Optional(bool('While an overload lasts, the multiplier is the one in force when it began times the gradient of the current reading, lowered only when that is lower, never raised before the overload ends. A lagging signal (a latency averaged over a window, measured when requests end) stays high for a few ticks after a cut has taken effect; by default (as in Aperture) each of those ticks cuts again and the multiplier falls far below what the service can take. A Sluice addition.', false)),
+        recovery_near_last_overload: Type.Optional(obj(
+          {
+            band: Type.Optional(num('The part of the remembered multiplier, below it, in which recovery slows down.', { default: 0.3, exclusiveMinimum: 0, maximum: 1 })),
+            min_increment_fraction: Type.Optional(num('The smallest step in the band, as a part of `load_multiplier_linear_increment`.', { default: 0.25, exclusiveMinimum: 0, maximum: 1 })),
+            increment_factor_past: Type.Optional(num('The step once recovery has passed the remembered multiplier without an overload (the load has changed), as a multiple of `load_multiplier_linear_increment`, until the next overload.', { default: 1, minimum: 1 })),
+          },
+          'Recovery remembers the multiplier in force when the last overload began (1 from pass-through) and slows down as it comes back to it: within `band` × that multiplier below it, the step is `load_multiplier_linear_increment` × the remaining distance ÷ the band, at least `min_increment_fraction` of the increment. Reaching the remembered multiplier without an overload forgets it (the load has changed): from there until the next overload the step is `increment_factor_past` × the increment. A signal that lags (a latency averaged over a window) finds an overshoot a few ticks late; approaching the multiplier that overloaded the service slowly keeps that overshoot, and the backlog it leaves, small. A Sluice addition; without it, every step is the whole increment (as in Aperture).',
+        )),
         alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
       },
       'Parameters of the adaptive load scheduler.',
@@ -65,6 +73,10 @@ export const adaptiveLoadSchedulerKind = defineKind({
     const increment = p.load_multiplier_linear_increment ?? 0.0025;
     const confirmed = spec.in_ports.overload_confirmation !== undefined;
     const proportional = p.proportional_cut ?? false;
+    const near = p.recovery_near_last_overload;
+    const band = near?.band ?? 0.3;
+    const minFraction = near?.min_increment_fraction ?? 0.25;
+    const factorPast = near?.increment_factor_past ?? 1;
     return {
       createRuntime() {
         let passThrough = true;
@@ -72,6 +84,11 @@ export const adaptiveLoadSchedulerKind = defineKind({
         let decided = false;
         // the multiplier in force when the current overload began (proportional cuts)
         let onset: number | undefined;
+        // the multiplier in force when the last overload began, until recovery reaches it again
+        let remembered: number | undefined;
+        let wasOverloaded = false;
+        // recovery has passed the remembered multiplier since the last overload
+        let passed = false;
         return {
           tick(inputs: readonly SignalValue[]) {
             const [signal, setpoint, confirmation] = inputs;
@@ -83,6 +100,11 @@ export const adaptiveLoadSchedulerKind = defineKind({
             // service of the flows its latency is measured on still recovers
             const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
             if (!overloaded) onset = undefined;
+            if (overloaded && !wasOverloaded && near !== undefined) {
+              remembered = inForce;
+              passed = false;
+            }
+            wasOverloaded = overloaded;
             if (overloaded && proportional) {
               onset ??= inForce;
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
@@ -93,7 +115,11 @@ export const adaptiveLoadSchedulerKind = defineKind({
               multiplier = Math.min(maxLm, Math.max(0, inForce * g));
               passThrough = false;
             } else if (!passThrough) {
-              multiplier = Math.min(maxLm, multiplier + increment);
+              multiplier = Math.min(maxLm, multiplier + (passed ? increment * factorPast : recoveryStep(multiplier, remembered, increment, band, minFraction)));
+              if (remembered !== undefined && multiplier >= remembered) {
+                remembered = undefined;
+                passed = true;
+              }
               if (multiplier >= maxLm) passThrough = true;
             }
             decided = true;
@@ -105,3 +131,15 @@ export const adaptiveLoadSchedulerKind = defineKind({
     };
   },
 });
+
+/**
+ * The step of one recovery tick: the whole increment, except within `band` × `remembered` below the
+ * multiplier in force when the last overload began, where it is in proportion to the distance left
+ * (at least `minFraction` of the increment).
+ */
+export function recoveryStep(multiplier: number, remembered: number | undefined, increment: number, band: number, minFraction: number): number {
+  if (remembered === undefined || multiplier >= remembered) return increment;
+  const left = remembered - multiplier;
+  const width = band * remembered;
+  return left >= width ? increment : increment * Math.max(minFraction, left / width);
+}

@@ -211,3 +211,52 @@ test('deploy/examples/adaptive-load.yaml compiles and sheds on latency', () => {
   last = circuit.tick(13_000, { promql: new Map([[id, 110]]), variables: new Map() }).decisions.get(published.component_id);
   assert.ok(last?.kind === 'load_scheduler' && !last.pass_through && last.load_multiplier < 1, JSON.stringify(last));
 });
+
+test('recovery_near_last_overload: recovery slows in the band below the multiplier that last overloaded, then forgets it', () => {
+  const comp = adaptive();
+  const params = ((comp.flow_control as Obj).adaptive_load_scheduler as Obj).parameters as Obj;
+  params.proportional_cut = true;
+  params.gradient = { slope: -1, min_gradient: 0.1, max_gradient: 1 };
+  params.load_multiplier_linear_increment = 0.1;
+  params.recovery_near_last_overload = { band: 0.5, min_increment_fraction: 0.25, increment_factor_past: 3 };
+  const circuit = compilePolicy('p', policy([variable('LAT'), variable('SET'), comp])).createCircuit();
+  const m = (t: number, lat: number) => (circuit.tick(t, vars({ LAT: lat, SET: 100 })).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>).load_multiplier;
+  const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} vs ${b}`);
+  near(m(1, 500), 0.2, 'the first overload from pass-through: 1 × 0.2; remembers 1');
+  near(m(2, 90), 0.3, 'below the band (0.5..1): the whole increment');
+  near(m(3, 90), 0.4, 'still below');
+  near(m(4, 90), 0.5, 'still below');
+  near(m(5, 90), 0.6, 'at the band\'s edge: (1 - 0.5) / 0.5 of the increment = the whole of it');
+  near(m(6, 200), 0.3, 'overloaded at 0.6: 0.6 × 0.5; remembers 0.6');
+  near(m(7, 90), 0.4, 'below the band (0.3..0.6): whole step');
+  near(m(8, 90), 0.4 + 0.1 * (0.2 / 0.3), 'inside the band: the step shrinks with the distance left');
+  let x = 0.4 + 0.1 * (0.2 / 0.3);
+  x += 0.1 * Math.max(0.25, (0.6 - x) / 0.3);
+  near(m(9, 90), x, 'closer, smaller');
+  for (let t = 10; x < 0.6; t++) {
+    const step = 0.1 * Math.max(0.25, (0.6 - x) / 0.3);
+    assert.ok(step >= 0.025 - 1e-12, 'never below min_increment_fraction of the increment');
+    x += step;
+    near(m(t, 90), x, `tick ${t}`);
+  }
+  near(m(100, 90), x + 0.3, 'past the remembered multiplier without an overload: forgotten, increment_factor_past × the increment');
+  near(m(101, 90), x + 0.6, 'and so on until the next overload');
+  const before = x + 0.6;
+  near(m(102, 200), before * 0.5, 'a new overload remembers the multiplier in force');
+  near(m(103, 90), before * 0.5 + 0.1, 'below its band: the whole increment, no longer × increment_factor_past');
+  const plain = compilePolicy('p', policy([variable('LAT'), variable('SET'), adaptive({ parameters: { ...params, recovery_near_last_overload: undefined } })])).createCircuit();
+  const pm = (t: number, lat: number) => (plain.tick(t, vars({ LAT: lat, SET: 100 })).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>).load_multiplier;
+  pm(1, 500);
+  pm(2, 90);
+  pm(3, 200);
+  near(pm(4, 90), 0.25, 'without it every step is the whole increment: 0.3 × 0.5 + 0.1');
+});
+
+test('recovery_near_last_overload: a band or fraction outside (0, 1] is a problem', () => {
+  for (const bad of [{ band: 0 }, { band: 1.5 }, { min_increment_fraction: 0 }, { min_increment_fraction: 2 }, { increment_factor_past: 0.5 }, { band: 'x' }, { other: 1 }]) {
+    const comp = adaptive();
+    (((comp.flow_control as Obj).adaptive_load_scheduler as Obj).parameters as Obj).recovery_near_last_overload = bad;
+    const problems = validatePolicy(policy([variable('LAT'), variable('SET'), comp]));
+    assert.ok(problems.some((p) => p.path.includes('recovery_near_last_overload')), `${JSON.stringify(bad)}: ${JSON.stringify(problems)}`);
+  }
+});
