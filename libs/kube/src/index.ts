@@ -1,5 +1,4 @@
 // @sluice/kube: one Kubernetes client per process, shared informers, the Policy CR watcher.
-import './node20-compat.js';
 export { k8s } from './k8s.js';
 export type { ApiState, KubeLogger } from './api-state.js';
 export { Backoff, type BackoffOptions } from './backoff.js';

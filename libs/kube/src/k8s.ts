@@ -1,5 +1,3 @@
-// @kubernetes/client-node, loaded after the Node 20 shims (node20-compat.ts). Import client-node
-// through this module (`import { k8s } from '@sluice/kube'`), never directly, so the shims are
-// always in place first.
-import './node20-compat.js';
+// @kubernetes/client-node, re-exported as one namespace (`import { k8s } from '@sluice/kube'`) so
+// the rest of the repository names a single entry point for the client.
 export * as k8s from '@kubernetes/client-node';

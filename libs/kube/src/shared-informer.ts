@@ -7,6 +7,7 @@
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { silentLogger, type ApiState, type KubeLogger } from './api-state.js';
 import { k8s } from './k8s.js';
+import { IdleWatch } from './idle-watch.js';
 
 export interface InformerSpec {
   /** The collection's URL path, e.g. `/apis/sluice.dev/v1alpha1/policies` or `/api/v1/namespaces/x/pods`. */
@@ -153,10 +154,8 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
   }
 
   private connect(): void {
-    const watch = new k8s.Watch(this.kc);
-    // client-node keeps the inactivity timeout private (30 s); the watch is reconnected from its
-    // resourceVersion when it fires, so it is set from http_client.timeout.
-    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = this.opts.watchIdleTimeoutMs ?? 60_000;
+    // A watch silent for this long is ended and resumed from its resourceVersion (http_client.timeout).
+    const watch = new IdleWatch(this.kc, this.opts.watchIdleTimeoutMs ?? 60_000);
     const list = async (): Promise<k8s.KubernetesListObject<T>> => {
       const result = await this.listFn({ labelSelector: this.spec.labelSelector, fieldSelector: this.spec.fieldSelector });
       // ListWatch applies the list right after this resolves; reconcile once it has.
