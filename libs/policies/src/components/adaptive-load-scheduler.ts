@@ -34,6 +34,7 @@ const schema = obj(
         max_load_multiplier: Type.Optional(num('The multiplier at which recovery ends: the scheduler goes back to pass-through.', { default: 2, exclusiveMinimum: 0 })),
         load_multiplier_linear_increment: Type.Optional(num('Added to the multiplier at each tick without overload.', { default: 0.0025, minimum: 0 })),
         proportional_cut: Type.Optional(bool('While an overload lasts, the multiplier is the one in force when it began times the gradient of the current reading, lowered only when that is lower, never raised before the overload ends. A lagging signal (a latency averaged over a window, measured when requests end) stays high for a few ticks after a cut has taken effect; by default (as in Aperture) each of those ticks cuts again and the multiplier falls far below what the service can take. A Sluice addition.', false)),
+        recovery_headroom: Type.Optional(num('Recovery slows down as the signal comes close to the setpoint: the step is scaled by (1 − signal ÷ setpoint) ÷ `recovery_headroom`, at most 1 (0 holds the multiplier at a signal just under the setpoint; an invalid signal gives the whole step). With a setpoint of the EMA × a tolerance t, 1 − 1/t gives the whole step at the usual latency. A queue that starts to build after an overshoot raises the latency before it crosses the setpoint; this stops the climb a few ticks earlier. A Sluice addition; without it the step does not depend on the signal (as in Aperture).', { exclusiveMinimum: 0, maximum: 1 })),
         recovery_near_last_overload: Type.Optional(obj(
           {
             band: Type.Optional(num('The part of the remembered multiplier, below it, in which recovery slows down.', { default: 0.3, exclusiveMinimum: 0, maximum: 1 })),
@@ -77,6 +78,7 @@ export const adaptiveLoadSchedulerKind = defineKind({
     const band = near?.band ?? 0.3;
     const minFraction = near?.min_increment_fraction ?? 0.25;
     const factorPast = near?.increment_factor_past ?? 1;
+    const headroom = p.recovery_headroom;
     return {
       createRuntime() {
         let passThrough = true;
@@ -115,7 +117,8 @@ export const adaptiveLoadSchedulerKind = defineKind({
               multiplier = Math.min(maxLm, Math.max(0, inForce * g));
               passThrough = false;
             } else if (!passThrough) {
-              multiplier = Math.min(maxLm, multiplier + (passed ? increment * factorPast : recoveryStep(multiplier, remembered, increment, band, minFraction)));
+              const step = passed ? increment * factorPast : recoveryStep(multiplier, remembered, increment, band, minFraction);
+              multiplier = Math.min(maxLm, multiplier + step * headroomScale(valid ? signal : undefined, valid ? setpoint : undefined, headroom));
               if (remembered !== undefined && multiplier >= remembered) {
                 remembered = undefined;
                 passed = true;
@@ -142,4 +145,10 @@ export function recoveryStep(multiplier: number, remembered: number | undefined,
   const left = remembered - multiplier;
   const width = band * remembered;
   return left >= width ? increment : increment * Math.max(minFraction, left / width);
+}
+
+/** How much of a recovery step to take when the signal is this close to the setpoint (1 without `headroom` or a valid reading). */
+export function headroomScale(signal: number | undefined, setpoint: number | undefined, headroom: number | undefined): number {
+  if (headroom === undefined || signal === undefined || setpoint === undefined || !(setpoint > 0)) return 1;
+  return Math.min(1, Math.max(0, (1 - signal / setpoint) / headroom));
 }

@@ -260,3 +260,28 @@ test('recovery_near_last_overload: a band or fraction outside (0, 1] is a proble
     assert.ok(problems.some((p) => p.path.includes('recovery_near_last_overload')), `${JSON.stringify(bad)}: ${JSON.stringify(problems)}`);
   }
 });
+
+test('recovery_headroom: the recovery step shrinks as the signal comes close to the setpoint', () => {
+  const comp = adaptive();
+  const params = ((comp.flow_control as Obj).adaptive_load_scheduler as Obj).parameters as Obj;
+  params.proportional_cut = true;
+  params.gradient = { slope: -1, min_gradient: 0.1, max_gradient: 1 };
+  params.load_multiplier_linear_increment = 0.1;
+  params.recovery_headroom = 0.25;
+  const circuit = compilePolicy('p', policy([variable('LAT'), variable('SET'), comp])).createCircuit();
+  const d = (t: number, lat: number) => circuit.tick(t, vars({ LAT: lat, SET: 100 })).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>;
+  const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} vs ${b}`);
+  near(d(1, 500).load_multiplier, 0.2, 'cut');
+  near(d(2, 60).load_multiplier, 0.3, 'signal at 0.6 of the setpoint: (1 - 0.6) / 0.25 > 1, the whole step');
+  near(d(3, 90).load_multiplier, 0.34, 'at 0.9: 0.4 of the step');
+  near(d(4, 100).load_multiplier, 0.34, 'at the setpoint (no overload): held');
+  const invalid = (t: number) => (circuit.tick(t, NONE).decisions.get('root.2') as Extract<PublishedDecision, { kind: 'load_scheduler' }>).load_multiplier;
+  near(invalid(5), 0.44, 'an invalid signal: the whole step (a starved service recovers)');
+  near(invalid(6), 0.54, 'and again');
+  for (const bad of [0, 1.5, -1, 'x']) {
+    const c2 = adaptive();
+    (((c2.flow_control as Obj).adaptive_load_scheduler as Obj).parameters as Obj).recovery_headroom = bad;
+    const problems = validatePolicy(policy([variable('LAT'), variable('SET'), c2]));
+    assert.ok(problems.some((p) => p.path.includes('recovery_headroom')), `${String(bad)}: ${JSON.stringify(problems)}`);
+  }
+});
