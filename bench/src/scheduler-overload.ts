@@ -4,7 +4,8 @@
  * setpoint, compiled by @sluice/policies) around a modelled service — N workers, service time S,
  * an unbounded FIFO that drops a request whose client gave up when its turn comes (set
  * SLUICE_BENCH_WASTED_WORK=1 to serve those too; SLUICE_BENCH_COMPOUNDING=1 for Aperture's compounding cuts instead
- * of the example's proportional ones). Clients send gold (priority 200) and free (50)
+ * of the example's proportional ones; SLUICE_BENCH_LINEAR_RECOVERY=1 for a plain linear recovery instead of the
+ * example's recovery_near_last_overload and recovery_headroom). Clients send gold (priority 200) and free (50)
  * requests open loop and give up after 2 s. The latency signal is the mean time in the service
  * (admission to answer) of the flows that ended in the last 2 s, seen by the circuit once per
  * second and published to the scheduler one second later. The same traffic is run without the scheduler, in the
@@ -34,6 +35,8 @@ const SKIP_ABANDONED = process.env.SLUICE_BENCH_WASTED_WORK !== '1';
 const SIGNAL_WINDOW_MS = 2000;
 /** The loop of deploy/examples/adaptive-load.yaml (proportional cuts, at most to 0.25); SLUICE_BENCH_COMPOUNDING=1: Aperture's compounding cuts, gently (0.85 per tick). */
 const COMPOUNDING = process.env.SLUICE_BENCH_COMPOUNDING === '1';
+/** The example's recovery (slower near the multiplier that last overloaded and as the latency nears the setpoint); SLUICE_BENCH_LINEAR_RECOVERY=1: the plain linear one. */
+const LINEAR_RECOVERY = process.env.SLUICE_BENCH_LINEAR_RECOVERY === '1';
 const PHASES = [
   { name: 'baseline', ms: 20_000, gold: CAPACITY * 0.2, free: CAPACITY * 0.3 },
   { name: 'overload', ms: 60_000, gold: CAPACITY * 0.4, free: CAPACITY * 2.6 },
@@ -58,6 +61,10 @@ function policy(): unknown {
               ? { gradient: { slope: -1, min_gradient: 0.85, max_gradient: 1 } }
               : { gradient: { slope: -1, min_gradient: 0.25, max_gradient: 1 }, proportional_cut: true }),
             load_multiplier_linear_increment: 0.03,
+            ...(LINEAR_RECOVERY ? {} : {
+              recovery_headroom: 0.25,
+              recovery_near_last_overload: { band: 0.3, min_increment_fraction: 0.25, increment_factor_past: 3 },
+            }),
             max_load_multiplier: 2,
             load_scheduler: {
               workload_latency_based_tokens: false,
