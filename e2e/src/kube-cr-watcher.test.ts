@@ -199,11 +199,13 @@ test('the API away: readiness says unavailable (still healthy), the sink keeps i
 
 test('a sink that throws is retried with backoff: the Policy shows uploading meanwhile, then the outcome', async (t) => {
   const inner = new FakeSink();
-  let failures = 2;
+  // The sink fails until the test has seen the Policy's `uploading` status (so the check cannot miss a short window).
+  let failures = 0;
+  let busy = true;
   const flaky: PolicySink = {
     apply: async (name, spec) => {
-      if (failures > 0) {
-        failures--;
+      if (busy) {
+        failures++;
         throw new Error('registry busy');
       }
       return inner.apply(name, spec);
@@ -213,9 +215,10 @@ test('a sink that throws is retried with backoff: the Policy shows uploading mea
   const { api, watcher } = await setup(t, flaky);
   await kubectlOk(api, ['apply', '-f', '-'], policyYaml('flaky', { circuit: {} }));
   await waitFor(async () => (await getPolicy(api, 'flaky'))?.status?.status === 'uploading');
+  await waitFor(async () => failures >= 2);
+  busy = false;
   await waitFor(async () => (await getPolicy(api, 'flaky'))?.status?.status === 'uploaded');
-  assert.equal(failures, 0);
-  assert.equal(watcher.stats().errors, 2);
+  assert.equal(watcher.stats().errors, failures, 'every failed apply is counted and retried');
   assert.deepEqual(inner.calls, ['apply flaky']);
 });
 
