@@ -84,18 +84,22 @@ export interface Phase {
 
 /**
  * Sends requests at fixed rates (open loop: a slow answer does not slow the sender), phase after
- * phase, from one 5 ms tick (no timer per request). `onTick` runs every tick with the time since
- * start. Resolves when every request has an outcome.
+ * phase, from one 5 ms tick (no timer per request), paced by the clock. When the generator itself
+ * was stalled (a busy machine), it catches up at most `maxCatchUpMs` of requests (250 ms by
+ * default) and skips the rest: clients that were stalled too would not all send at once.
+ * `onSecond` runs about once a second with the time since start. Resolves when every request has
+ * an outcome.
  */
 export async function drive(
   url: string,
   phases: readonly Phase[],
-  opts: { timeoutMs: number; connections?: number; onSecond?: (sinceStartMs: number) => void | Promise<void> },
+  opts: { timeoutMs: number; connections?: number; maxCatchUpMs?: number; onSecond?: (sinceStartMs: number) => void | Promise<void> },
 ): Promise<Outcome[]> {
   const dispatcher = new Agent({ connections: opts.connections ?? 1024, pipelining: 1, keepAliveTimeout: 30_000 });
   const outcomes: Outcome[] = [];
   const inflight: Promise<void>[] = [];
   const start = performance.now();
+  const maxCatchUpMs = opts.maxCatchUpMs ?? 250;
   const sent: Record<TrafficClass, number> = { gold: 0, free: 0 };
   let phaseStart = 0;
   let lastSecond = 0;
@@ -107,6 +111,8 @@ export async function drive(
       if (inPhase >= phase.durationMs) break;
       for (const cls of ['gold', 'free'] as const) {
         const due = Math.floor((inPhase / 1000) * phase.rates[cls]);
+        // after a stall, what was due before the last maxCatchUpMs is skipped, not sent at once
+        phaseSent[cls] = Math.max(phaseSent[cls], due - Math.ceil((maxCatchUpMs / 1000) * phase.rates[cls]));
         while (phaseSent[cls] < due) {
           phaseSent[cls]++;
           sent[cls]++;

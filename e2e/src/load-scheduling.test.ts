@@ -20,11 +20,11 @@ const TOLERANCE = 1.5;
 function policy(): Record<string, unknown> {
   return {
     circuit: {
-      evaluation_interval: '1s',
+      evaluation_interval: '0.5s',
       components: [
         { query: { promql: {
           query_string: 'sum(increase(workload_latency_ms_sum[3s])) / sum(increase(workload_latency_ms_count[3s]))',
-          evaluation_interval: '1s',
+          evaluation_interval: '0.5s',
           out_ports: { output: { signal_name: 'LATENCY' } },
         } } },
         { ema: { in_ports: { input: { signal_name: 'LATENCY' } }, parameters: { ema_window: '1500s', warmup_window: '5s' }, out_ports: { output: { signal_name: 'EMA' } } } },
@@ -33,9 +33,11 @@ function policy(): Record<string, unknown> {
           in_ports: { signal: { signal_name: 'LATENCY' }, setpoint: { signal_name: 'SETPOINT' } },
           out_ports: { desired_load_multiplier: { signal_name: 'DESIRED' }, is_overload: { signal_name: 'OVERLOAD' } },
           parameters: {
-            gradient: { slope: -1, min_gradient: 0.2, max_gradient: 1 },
+            gradient: { slope: -2, min_gradient: 0.2, max_gradient: 1 },
             proportional_cut: true,
-            load_multiplier_linear_increment: 0.03,
+            load_multiplier_linear_increment: 0.005,
+            recovery_headroom: 0.25,
+            recovery_near_last_overload: { band: 0.1, min_increment_fraction: 0.5, increment_factor_past: 8 },
             max_load_multiplier: 1.2,
             load_scheduler: {
               workload_latency_based_tokens: false,
@@ -56,18 +58,19 @@ function policy(): Record<string, unknown> {
 
 interface Decision { load_multiplier: number; pass_through: boolean }
 
-// The loop cuts in proportion (proportional_cut): the deepest cut of an overload is min_gradient (0.2
-// of the incoming rate, above gold's 13 %), and a latency that stays high for a few ticks because it
-// lags (the 3 s window, the scrape, the tick, latencies measured at the end of requests) does not cut
-// again. With Aperture's compounding cuts the multiplier fell to 0.03 while the service was idle, and
-// gold kept 67-85 %. Still todo: in 4 runs on the shared machine (load 5-10) gold kept 93.3, 66.1,
-// 94.6 and 90.8 %, free 10-18 %; the latency bound failed twice: once after a 4 s stall of the machine
-// (the generator then sent 4 s of requests at once), once because the linear recovery (0.03 per tick)
-// overshot the capacity and the second overload's backlog (1040 ms mean, bound 793) fell in the last
-// 10 s. A failure here does not fail the suite.
+// The loop cuts in proportion (proportional_cut) to the square of the latency's ratio to the setpoint
+// (slope -2: a latency measured when requests end understates a backlog that is still growing): the
+// deepest cut of an overload is min_gradient (0.2 of the incoming rate, above gold's 13 %), and a latency that stays high for a few ticks because it
+// lags (the 3 s window, the 1 s scrape, the tick, latencies measured at the end of requests) does not
+// cut again. Recovery overshoots the capacity before the lagging latency shows it; the backlog of an
+// overshoot grows with the step per second and the square of the lag, so the loop ticks every 0.5 s
+// with a small step (0.01/s) and remembers the multiplier that overloaded the service
+// (recovery_near_last_overload): later approaches slow down just under it, and once past it (the load
+// has dropped) the step is 8× to get back to pass-through quickly; the step also shrinks once the latency
+// is above 0.75 of the setpoint (recovery_headroom), as soon as a queue starts to build. The generator paces by the clock and
+// skips what a stall of the machine kept it from sending (no burst of seconds of requests at once).
 test('3x overload: the loop brings latency back under tolerance, gold keeps >= 90% while free is shed, and the multiplier recovers', {
-  timeout: 90_000,
-  todo: 'the second overload of the AIMD sawtooth (recovery overshoots the capacity; ~3 s of signal lag) can land in the last 10 s: latency within tolerance is not met in every run yet',
+  timeout: 150_000,
 }, async (t) => {
   const etcd = await startEtcd(t);
   const agent = await startAgent(t, { env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcd) } });
@@ -131,6 +134,7 @@ test('3x overload: the loop brings latency back under tolerance, gold keeps >= 9
     overload_last10s_mean_ms: mean(lateOverload).toFixed(1),
     overload_last10s_p99_ms: percentile(lateOverload, 99).toFixed(1),
     gold_admitted_overload: share('gold', BASE_MS, BASE_MS + OVERLOAD_MS).toFixed(3),
+    gold_admitted_overload_first5s: share('gold', BASE_MS, BASE_MS + 5_000).toFixed(3),
     free_admitted_overload: share('free', BASE_MS, BASE_MS + OVERLOAD_MS).toFixed(3),
     statuses: [...new Set(outcomes.map((o) => o.status))].join(','),
     timeline: timeline.map((x) => `${(x.at / 1000).toFixed(0)}s:${x.decision === undefined ? '-' : x.decision.pass_through ? 'pt' : x.decision.load_multiplier.toFixed(2)}/q${x.backlog}`).join(' '),
