@@ -3,23 +3,15 @@
 // limiters file starts the agent with a warning naming the file, in its log; bucket evictions are
 // counted on /metrics.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { checkHttpRequest, grpcClient, unaryCall } from './support/clients.js';
-import { processEnv, ROOT, spawnProc, tempDir, until, writeFile, type SluiceProcess } from './support/processes.js';
+import { startAgent, tempDir, writeFile, type SluiceProcess } from './support/processes.js';
 
 interface HttpAnswer { ok_response?: unknown; denied_response?: { status: number } | null }
 
-/** The agent on a free loopback port; its start may take long on a loaded machine (module loading), so up to 60 s. */
-async function startAgentPatiently(t: TestContext, args: string[] = []): Promise<SluiceProcess> {
-  const proc = spawnProc(t, join(ROOT, 'bin', 'sluice-agent'), args, processEnv('agent'));
-  const line = await proc.waitForLine(/serving gRPC and HTTP/, 60_000);
-  const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
-  const port = Number(address.slice(address.lastIndexOf(':') + 1));
-  const agent: SluiceProcess = { ...proc, port, base: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}` };
-  // Readiness also waits for etcd, which this test does not need: serving liveness is enough.
-  await until(async () => (await fetch(`${agent.base}/v1/status/system/liveness`).catch(() => undefined))?.status === 200, 20_000, 'liveness');
-  return agent;
+/** An agent whose liveness is enough: readiness also waits for etcd, which this test does not need. */
+function startAgentPatiently(t: TestContext, args: string[] = []): Promise<SluiceProcess> {
+  return startAgent(t, { args, ready: 'live' });
 }
 
 test('baggage: tokens=0 (or a fraction) cannot get a request through an exhausted bucket', { timeout: 120_000 }, async (t) => {

@@ -2,25 +2,17 @@
 // HTTP/1.1 keep-alive connection must not hold the agent past a couple of seconds (the charts give 30 s).
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type * as grpc from '@grpc/grpc-js';
 import { checkHttpRequest, grpcClient, unaryCall } from './support/clients.js';
-import { processEnv, ROOT, spawnProc, until, type SluiceProcess } from './support/processes.js';
+import { startAgent, type SluiceProcess } from './support/processes.js';
 
 interface StreamAnswer { id: number; code: number; response: unknown }
 type StreamCall = grpc.ClientDuplexStream<{ id: number; request: unknown }, StreamAnswer>;
 
-/** The agent on a free loopback port; its start may take long on a loaded machine (module loading), so up to 60 s. */
-async function startAgentPatiently(t: TestContext, args: string[] = []): Promise<SluiceProcess> {
-  const proc = spawnProc(t, join(ROOT, 'bin', 'sluice-agent'), args, processEnv('agent'));
-  const line = await proc.waitForLine(/serving gRPC and HTTP/, 60_000);
-  const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
-  const port = Number(address.slice(address.lastIndexOf(':') + 1));
-  const agent: SluiceProcess = { ...proc, port, base: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}` };
-  // Readiness also waits for etcd, which this test does not need: serving liveness is enough.
-  await until(async () => (await fetch(`${agent.base}/v1/status/system/liveness`).catch(() => undefined))?.status === 200, 20_000, 'liveness');
-  return agent;
+/** An agent whose liveness is enough: readiness also waits for etcd, which this test does not need. */
+function startAgentPatiently(t: TestContext, args: string[] = []): Promise<SluiceProcess> {
+  return startAgent(t, { args, ready: 'live' });
 }
 
 test('SIGTERM with an idle CheckHTTPStream, an idle gRPC channel and an idle keep-alive connection: exits 0 in under 2 s', { timeout: 120_000 }, async (t) => {

@@ -97,8 +97,8 @@ export interface StartOptions {
   args?: string[];
   /** YAML (or JSON) text of a config file passed with --config. */
   config?: string;
-  /** Wait for readiness 200 (default true). */
-  ready?: boolean;
+  /** Wait for readiness 200 (default true), for liveness only (`'live'`: readiness also waits for etcd), or not at all. */
+  ready?: boolean | 'live';
   /** How long the start-up line and readiness may each take (default 60 s and 30 s). */
   startMs?: number;
 }
@@ -134,7 +134,8 @@ export async function startSluice(t: TestContext, service: 'agent' | 'controller
   const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
   const port = Number(address.slice(address.lastIndexOf(':') + 1));
   const started: SluiceProcess = { ...proc, port, base: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}` };
-  if (opts.ready !== false) await waitReady(started.base, opts.startMs);
+  if (opts.ready === 'live') await waitStatus(started.base, 'liveness', opts.startMs);
+  else if (opts.ready !== false) await waitReady(started.base, opts.startMs);
   return started;
 }
 
@@ -148,15 +149,20 @@ export function startController(t: TestContext, opts: StartOptions = {}): Promis
 
 /** Polls readiness until it answers 200. */
 export async function waitReady(base: string, ms = 30_000): Promise<void> {
+  await waitStatus(base, 'readiness', ms);
+}
+
+/** Polls `/v1/status/system/<which>` until it answers 200. */
+async function waitStatus(base: string, which: 'readiness' | 'liveness', ms = 30_000): Promise<void> {
   await until(async () => {
     try {
-      const r = await fetch(`${base}/v1/status/system/readiness`);
+      const r = await fetch(`${base}/v1/status/system/${which}`);
       await r.arrayBuffer();
       return r.status === 200;
     } catch {
       return false;
     }
-  }, ms, `${base} ready`);
+  }, ms, `${base} ${which}`);
 }
 
 /** Polls `cond` every 20 ms until it holds; throws after `ms`. */
