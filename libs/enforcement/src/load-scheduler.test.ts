@@ -1,30 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PrefixWatch, WatchHandler } from '@sluice/etcd';
 import { Engine, type CheckDecision } from '@sluice/flowcontrol';
 import { configKey, decisionKey, type PublishedLoadScheduler } from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { PolicyEnforcement } from './policy-enforcement.js';
-
-class FakeEtcd {
-  readonly namespace = 'sluice';
-  readonly kv = new Map<string, string>();
-  private readonly watches = new Set<{ prefix: string; handler: WatchHandler }>();
-  watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
-    const w = { prefix, handler };
-    this.watches.add(w);
-    handler.reset(new Map([...this.kv].filter(([k]) => k.startsWith(prefix))));
-    return { stop: () => { this.watches.delete(w); } };
-  }
-  put(key: string, value: string): void {
-    this.kv.set(key, value);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.put(key, value);
-  }
-  delete(key: string): void {
-    this.kv.delete(key);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.delete(key);
-  }
-}
+import { FakeEtcd } from './test-support.js';
 
 function scheduler(parameters: Record<string, unknown>): PublishedLoadScheduler {
   return {

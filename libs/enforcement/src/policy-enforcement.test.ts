@@ -1,35 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PrefixWatch, WatchHandler } from '@sluice/etcd';
 import { Engine, LocalTokenBucketStore, type CheckDecision, type TokenBucketParams, type TokenBucketStore } from '@sluice/flowcontrol';
 import { configKey, decisionKey, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { PolicyEnforcement } from './policy-enforcement.js';
-
-/** An in-memory stand-in for the etcd watches: a key-value map that calls the handlers of matching prefixes. */
-class FakeEtcd {
-  readonly namespace = 'sluice';
-  readonly kv = new Map<string, string>();
-  private readonly watches = new Set<{ prefix: string; handler: WatchHandler }>();
-  watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
-    const w = { prefix, handler };
-    this.watches.add(w);
-    handler.reset(new Map([...this.kv].filter(([k]) => k.startsWith(prefix))));
-    return { stop: () => { this.watches.delete(w); } };
-  }
-  put(key: string, value: string): void {
-    this.kv.set(key, value);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.put(key, value);
-  }
-  delete(key: string): void {
-    this.kv.delete(key);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.delete(key);
-  }
-  /** A resync: every watch gets the whole content again. */
-  resync(): void {
-    for (const w of this.watches) w.handler.reset(new Map([...this.kv].filter(([k]) => k.startsWith(w.prefix))));
-  }
-}
+import { FakeEtcd } from './test-support.js';
 
 function limiter(policy: string, id: string, over: Partial<PublishedComponent> = {}, group = 'default'): PublishedComponent {
   return {
