@@ -12,17 +12,14 @@
  *   node scripts/run-bench.mjs policy-overhead
  *   node bench/dist/policy-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
  */
-import os from 'node:os';
 import { serviceClient } from '@sluice/proto';
 import { limitRunTime, type ChildServer } from './support/child-server.js';
 import { CHECK_PATH } from './support/check-fixture.js';
-import { closedLoop } from './support/load-loops.js';
-import { processCpuMs } from './support/proc-cpu.js';
+import { abRounds, cpuCount, loadAverage, reportAb, rps } from './support/ab-rounds.js';
 import {
   applyPolicy, checkClient, deletePolicy, rateLimitPolicy, startController, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd,
 } from './support/policy-cluster.js';
 import { printResult } from './support/result-line.js';
-import { Samples } from './support/samples.js';
 import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
 
 const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
@@ -32,8 +29,6 @@ const CP = 'bench-policies';
 const POLICIES = Array.from({ length: 10 }, (_, i) => `overhead-${i}`);
 const TARGET = 0.9;
 const REQUEST = { control_point: CP, labels: { user: 'alice', 'http.method': 'GET', tier: 'gold' } };
-
-interface Tally { ok: number; seconds: number; errors: number; cpuMs: number; latency: Samples }
 
 async function main(): Promise<void> {
   limitRunTime('policy-overhead', 115_000);
@@ -64,51 +59,16 @@ async function main(): Promise<void> {
     };
 
     console.log(`policy-overhead: one agent (pid ${agent.pid}), raw-h2 Check closed loop with ${concurrency} in flight, ${rounds} rounds of ${roundMs / 1000} s per setting; `
-      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
-    await setPolicies(true);
-    await closedLoop(caller, concurrency, 1000);
-    await setPolicies(false);
-    await closedLoop(caller, concurrency, 1000);
-
-    const tallies: Record<'none' | 'ten', Tally> = {
-      none: { ok: 0, seconds: 0, errors: 0, cpuMs: 0, latency: new Samples(2_000_000) },
-      ten: { ok: 0, seconds: 0, errors: 0, cpuMs: 0, latency: new Samples(2_000_000) },
-    };
-    const perRound: string[] = [];
-    for (let r = 0; r < rounds; r++) {
-      const rates: number[] = [];
-      for (const setting of ['none', 'ten'] as const) {
-        await setPolicies(setting === 'ten');
-        const t = tallies[setting];
-        const cpu0 = processCpuMs(agent.pid) ?? NaN;
-        const res = await closedLoop(caller, concurrency, roundMs, t.latency);
-        t.cpuMs += (processCpuMs(agent.pid) ?? NaN) - cpu0;
-        t.ok += res.rps * (roundMs / 1000);
-        t.seconds += roundMs / 1000;
-        t.errors += res.errors;
-        rates.push(res.rps);
-      }
-      perRound.push(((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(3));
-    }
+      + `load average ${loadAverage()} (${cpuCount()} CPUs)`);
+    const res = await abRounds({ caller, concurrency, roundMs, rounds, agentPid: agent.pid, set: setPolicies });
     probe.close();
-    const rps = (t: Tally): number => t.ok / t.seconds;
-    const ratio = rps(tallies.ten) / rps(tallies.none);
-    const usPerCall = (t: Tally): number => (t.cpuMs * 1000) / (t.ok + t.errors);
-    const cpuRatio = usPerCall(tallies.none) / usPerCall(tallies.ten);
-    for (const [label, t] of Object.entries(tallies)) {
-      console.log(`  ${label === 'none' ? 'no policies' : '10 policies'}  ${Math.round(rps(t)).toString().padStart(6)} checks/s  `
-        + `p50 ${t.latency.percentile(0.5).toFixed(3)} ms  p99 ${t.latency.percentile(0.99).toFixed(3)} ms  agent CPU ${usPerCall(t).toFixed(1)} us/call  errors ${t.errors}`);
-    }
-    const met = ratio >= TARGET && tallies.none.errors + tallies.ten.errors === 0;
-    console.log(`  10 policies ÷ none: ${ratio.toFixed(3)} (per round ${perRound.join(' ')}); target ≥ ${TARGET} ${met ? 'met' : 'NOT met'}; `
-      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    console.log(`  agent CPU per call, none ÷ 10 policies: ${cpuRatio.toFixed(3)} (less sensitive than throughput to other work on a shared machine)`);
+    const met = reportAb(res, { off: 'no policies', on: '10 policies' }, TARGET);
     printResult('policy-overhead', {
-      ratio: ratio.toFixed(3),
-      cpu_ratio: cpuRatio.toFixed(3),
-      none_rps: Math.round(rps(tallies.none)),
-      ten_rps: Math.round(rps(tallies.ten)),
-      rounds: perRound.join(','),
+      ratio: res.ratio.toFixed(3),
+      cpu_ratio: res.cpuRatio.toFixed(3),
+      none_rps: Math.round(rps(res.off)),
+      ten_rps: Math.round(rps(res.on)),
+      rounds: res.perRound.join(','),
       targets: met ? 'met' : 'not-met',
     });
   } finally {

@@ -9,16 +9,14 @@
  *   node scripts/run-bench.mjs scheduler-overhead
  *   node bench/dist/scheduler-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
  */
-import os from 'node:os';
 import { Etcd3 } from 'etcd3';
 import { serviceClient } from '@sluice/proto';
 import { configKey, decisionKey, type PublishedLoadScheduler } from '@sluice/policies';
 import { limitRunTime, type ChildServer } from './support/child-server.js';
 import { CHECK_PATH } from './support/check-fixture.js';
-import { closedLoop } from './support/load-loops.js';
+import { abRounds, cpuCount, loadAverage, reportAb, rps } from './support/ab-rounds.js';
 import { checkClient, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd } from './support/policy-cluster.js';
 import { printResult } from './support/result-line.js';
-import { Samples } from './support/samples.js';
 import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
 
 const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
@@ -48,8 +46,6 @@ const COMPONENT: PublishedLoadScheduler = {
     dry_run: false,
   },
 };
-
-interface Tally { ok: number; seconds: number; errors: number; latency: Samples }
 
 async function main(): Promise<void> {
   limitRunTime('scheduler-overhead', 115_000);
@@ -87,44 +83,16 @@ async function main(): Promise<void> {
     };
 
     console.log(`scheduler-overhead: one agent (pid ${agent.pid}), raw-h2 Check closed loop with ${concurrency} in flight, ${rounds} rounds of ${roundMs / 1000} s per setting; `
-      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
-    await setScheduler(true);
-    await closedLoop(caller, concurrency, 1000);
-    await setScheduler(false);
-    await closedLoop(caller, concurrency, 1000);
-
-    const tallies: Record<'none' | 'scheduler', Tally> = {
-      none: { ok: 0, seconds: 0, errors: 0, latency: new Samples(2_000_000) },
-      scheduler: { ok: 0, seconds: 0, errors: 0, latency: new Samples(2_000_000) },
-    };
-    const perRound: string[] = [];
-    for (let r = 0; r < rounds; r++) {
-      const rates: number[] = [];
-      for (const setting of ['none', 'scheduler'] as const) {
-        await setScheduler(setting === 'scheduler');
-        const t = tallies[setting];
-        const res = await closedLoop(caller, concurrency, roundMs, t.latency);
-        t.ok += res.rps * (roundMs / 1000);
-        t.seconds += roundMs / 1000;
-        t.errors += res.errors;
-        rates.push(res.rps);
-      }
-      perRound.push(((rates[1] ?? 0) / (rates[0] ?? 1)).toFixed(3));
-    }
+      + `load average ${loadAverage()} (${cpuCount()} CPUs)`);
+    const res = await abRounds({ caller, concurrency, roundMs, rounds, agentPid: agent.pid, set: setScheduler });
     probe.close();
-    const rps = (t: Tally): number => t.ok / t.seconds;
-    const ratio = rps(tallies.scheduler) / rps(tallies.none);
-    for (const [label, t] of Object.entries(tallies)) {
-      console.log(`  ${label.padEnd(9)} ${Math.round(rps(t)).toString().padStart(6)} checks/s  p50 ${t.latency.percentile(0.5).toFixed(3)} ms  p99 ${t.latency.percentile(0.99).toFixed(3)} ms  errors ${t.errors}`);
-    }
-    const met = ratio >= TARGET && tallies.none.errors + tallies.scheduler.errors === 0;
-    console.log(`  scheduler ÷ none: ${ratio.toFixed(3)} (per round ${perRound.join(' ')}); target ≥ ${TARGET} ${met ? 'met' : 'NOT met'}; `
-      + `load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    const met = reportAb(res, { off: 'none', on: 'scheduler' }, TARGET);
     printResult('scheduler-overhead', {
-      ratio: ratio.toFixed(3),
-      none_rps: Math.round(rps(tallies.none)),
-      scheduler_rps: Math.round(rps(tallies.scheduler)),
-      rounds: perRound.join(','),
+      ratio: res.ratio.toFixed(3),
+      cpu_ratio: res.cpuRatio.toFixed(3),
+      none_rps: Math.round(rps(res.off)),
+      scheduler_rps: Math.round(rps(res.on)),
+      rounds: res.perRound.join(','),
       targets: met ? 'met' : 'not-met',
     });
   } finally {
