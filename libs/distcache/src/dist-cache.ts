@@ -37,7 +37,12 @@ export interface DistCacheOptions {
   replicaCount?: number;
   /** `dist_cache.sync_replication`. Default false. */
   syncReplication?: boolean;
-  /** How long an owner has to answer before the decision falls back. Default 100 ms. */
+  /**
+   * How long an owner has to answer a take before the decision falls back
+   * (not a configuration key: SPEC's `dist_cache` has none). Default 100 ms:
+   * well under the tap's 250 ms check deadline, and far above a take's
+   * round trip on a healthy network (see the guide).
+   */
   ownerTimeoutMs?: number;
   /** A new owner pulls a key's state from its previous owner for this long after a ring change. Default 5 s. */
   handoverWindowMs?: number;
@@ -100,6 +105,8 @@ export class DistCache implements PeerSink {
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
   private readonly counts = { local: 0, remote: 0, served: 0, fallbacks: 0, handovers: 0, dropped: 0 };
+  /** Members this one counts on: itself and every member not known to have left (alive, suspect, dead until reaped). */
+  private known = 1;
   private readonly ringListeners: Array<(ring: Ring) => void> = [];
   gossipAddr = '';
   opsAddr = '';
@@ -337,7 +344,25 @@ export class DistCache implements PeerSink {
     this.table.setParams(prefix, params);
   }
 
-  countFallback(reason: 'timeout' | 'error', mode: 'open' | 'closed'): void {
+  /**
+   * Members of the group this member counts on: itself, and every member the
+   * membership knows that has not left (alive, suspect, or dead until reaped:
+   * a dead member may be alive on the other side of a partition).
+   */
+  knownMembers(): number {
+    return this.known;
+  }
+
+  /**
+   * Whether this member sees at most half of the members it counts on in its
+   * ring: it may be cut off from the rest of the group, which goes on
+   * enforcing the limits without it, so it must not take their keys over.
+   */
+  inMinority(): boolean {
+    return this.known > 1 && this.ring.members.length * 2 <= this.known;
+  }
+
+  countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
     this.counts.fallbacks++;
     this.metrics.fallbacks.inc({ reason, mode });
   }
@@ -517,6 +542,7 @@ export class DistCache implements PeerSink {
         if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.record.distCache.memberlistAddr);
       }
       if (seeds.length > 0) this.dispatch(this.membership.join(seeds));
+      this.countKnown(); // reaped members leave the count here (reaping changes no state)
       for (const m of this.membership.view()) if (holdsBuckets(m.state) && !this.ready.has(m.id)) this.probeReady(m.id);
     }
   }
@@ -585,9 +611,16 @@ export class DistCache implements PeerSink {
     for (const cb of this.ringListeners) cb(this.ring);
   }
 
+  private countKnown(): void {
+    let n = 1;
+    for (const m of this.membership?.view() ?? []) if (m.state !== 'left') n++;
+    this.known = n;
+  }
+
   private updateGauges(): void {
     const byState: Record<string, number> = { alive: 1, suspect: 0, dead: 0, left: 0 };
     for (const m of this.membership?.view() ?? []) byState[m.state] = (byState[m.state] ?? 0) + 1;
+    this.known = byState.alive + byState.suspect + byState.dead;
     for (const [state, n] of Object.entries(byState)) this.metrics.members.set({ state }, n);
     this.metrics.ringMembers.set(this.ring.members.length);
     this.metrics.keys.set({ role: 'owner' }, this.table.count('owner'));

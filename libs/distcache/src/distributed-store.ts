@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import { newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/flowcontrol';
 import type { DistCache } from './dist-cache.js';
 
 export interface DistributedStoreOptions {
@@ -8,8 +8,10 @@ export interface DistributedStoreOptions {
   params: TokenBucketParams;
   /** Owner deadline before the decision falls back. Default: the cache's (100 ms). */
   ownerTimeoutMs?: number;
-  /** When the owner does not answer: admit (default) or reject. */
+  /** When the owner does not answer: decide against this agent's share (default) or reject. */
   failClosed?: boolean;
+  /** Most fallback buckets kept (the least recently used go first). Default 10,000. */
+  maxFallbackBuckets?: number;
 }
 
 /** Longest label value kept as it is in a key; longer ones travel as their SHA-256 (bounded frames and memory). */
@@ -18,39 +20,46 @@ const MAX_PLAIN_LABEL = 64;
 /**
  * A rate limiter's buckets in the agent group: each label's bucket lives on
  * the member the ring picks; a take on a key this agent owns runs here, any
- * other goes to the owner (batched with the other calls of this turn). An
- * owner that does not answer in time makes the decision fall back
- * (fail-open by default), counted, and the owner leaves this agent's ring.
+ * other goes to the owner (batched with the other calls of this turn).
+ *
+ * Fallback: when the owner does not answer in time (it is suspected), or
+ * while this agent sees at most half of the group in its ring (it may be cut
+ * off), the decision is taken against a local fallback bucket of the key
+ * holding this agent's share of the limit (capacity and fill ÷ the members it
+ * counts on), counted as a fallback; fail-closed rejects instead. So an
+ * unreachable owner under load lets through at most a share per agent, not
+ * everything.
  */
 export class DistributedTokenBucketStore implements TokenBucketStore {
   private params: TokenBucketParams;
   private readonly prefix: string;
   private readonly timeoutMs: number;
   private readonly failClosed: boolean;
+  private readonly maxFallbacks: number;
+  /** Fallback buckets by key, least recently used first. */
+  private readonly fallbacks = new Map<string, BucketState>();
 
   constructor(private readonly cache: DistCache, opts: DistributedStoreOptions) {
     this.params = opts.params;
     this.prefix = `${opts.limiterId}|`;
     this.timeoutMs = opts.ownerTimeoutMs ?? cache.ownerTimeoutMs;
     this.failClosed = opts.failClosed ?? false;
+    this.maxFallbacks = Math.max(1, opts.maxFallbackBuckets ?? 10_000);
   }
 
   keyOf(label: string): string {
     return this.prefix + (label.length <= MAX_PLAIN_LABEL ? label : `sha256:${createHash('sha256').update(label).digest('hex')}`);
   }
 
-  take(label: string, tokens: number, _nowMs: number): TakeResult | Promise<TakeResult> {
+  take(label: string, tokens: number, nowMs: number): TakeResult | Promise<TakeResult> {
     // A bucket of capacity 0, or a cost above the capacity, can never admit: decided here, with no hop
     // to an owner that might be slow or away (and so no fail-open fallback for it).
     if (this.params.capacity <= 0 || tokens > this.params.capacity) return { ok: false, remaining: 0, current: 0, waitMs: 0 };
     const key = this.keyOf(label);
+    if (this.cache.inMinority()) return this.fallback(key, tokens, nowMs, 'minority');
     const owner = this.cache.currentRing().owner(key);
     if (owner === undefined || owner === this.cache.id) return this.cache.localTake(key, tokens, this.params);
-    return this.cache.remoteTake(owner, key, tokens, this.params, this.timeoutMs).then((r) => {
-      if (r.ok) return r.result;
-      this.cache.countFallback(r.reason, this.failClosed ? 'closed' : 'open');
-      return { ok: !this.failClosed, remaining: 0, current: 0, waitMs: 0 };
-    });
+    return this.cache.remoteTake(owner, key, tokens, this.params, this.timeoutMs).then((r) => (r.ok ? r.result : this.fallback(key, tokens, nowMs, r.reason)));
   }
 
   giveBack(label: string, tokens: number, _nowMs: number): void {
@@ -64,5 +73,37 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
 
   get currentParams(): TokenBucketParams {
     return this.params;
+  }
+
+  /** Fallback buckets held now (for tests and stats). */
+  get fallbackBuckets(): number {
+    return this.fallbacks.size;
+  }
+
+  /** A decision without the owner: counted; rejected when fail-closed, else taken from this agent's share. */
+  private fallback(key: string, tokens: number, nowMs: number, reason: 'timeout' | 'error' | 'minority'): TakeResult {
+    this.cache.countFallback(reason, this.failClosed ? 'closed' : 'open');
+    if (this.failClosed) return { ok: false, remaining: 0, current: 0, waitMs: 0 };
+    const share = this.shareParams();
+    let b = this.fallbacks.get(key);
+    if (b === undefined) {
+      b = newBucket(share, nowMs);
+      if (this.fallbacks.size >= this.maxFallbacks) {
+        const oldest = this.fallbacks.keys().next();
+        if (oldest.done !== true) this.fallbacks.delete(oldest.value);
+      }
+    } else {
+      this.fallbacks.delete(key);
+      // the group grew since: the share shrank
+      b.available = Math.min(b.available, share.capacity);
+    }
+    this.fallbacks.set(key, b);
+    return take(b, share, tokens, nowMs);
+  }
+
+  /** This agent's share of the limit: capacity and fill ÷ the members it counts on (as lazy sync divides them). */
+  private shareParams(): TokenBucketParams {
+    const n = Math.max(1, this.cache.knownMembers());
+    return { ...this.params, capacity: this.params.capacity / n, fillAmount: this.params.fillAmount / n };
   }
 }
