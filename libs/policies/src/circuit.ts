@@ -1,4 +1,4 @@
-import type { ComponentRuntime, KindCompiled, SignalValue, TickInputs } from './components/kind.js';
+import type { ComponentRuntime, KindCompiled, ReportedSignals, SignalValue, TickInputs } from './components/kind.js';
 import type { PublishedDecision } from './published.js';
 
 export interface CircuitInputs {
@@ -6,6 +6,8 @@ export interface CircuitInputs {
   promql: ReadonlyMap<string, number | undefined>;
   /** Values set through the API, by the signal name of a variable component. */
   variables: ReadonlyMap<string, number>;
+  /** What the agents reported back (a pod scaler's replicas), by component id; absent is invalid. */
+  reports?: ReadonlyMap<string, ReportedSignals>;
 }
 
 export interface CircuitOutput {
@@ -32,7 +34,7 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
   const live = nodes.map((node) => ({ node, runtime: node.compiled.createRuntime() as ComponentRuntime }));
   return {
     tick(nowMs, inputs) {
-      const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables };
+      const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables, ...(inputs.reports ? { reports: inputs.reports } : {}) };
       // A Map, not an object: signal names such as `__proto__` are plain keys.
       const signals = new Map<string, number | null>();
       const decisions = new Map<string, PublishedDecision>();

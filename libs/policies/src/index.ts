@@ -6,4 +6,5 @@ export type { Circuit, CircuitInputs, CircuitOutput } from './circuit.js';
 export { policyJsonSchema, PolicySpecSchema, type PolicySpec } from './schema/policy.js';
 export { specHash, canonicalJson } from './hash.js';
 export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './components/index.js';
-export type { ComponentKind, KindContext, ComponentRuntime, SignalValue } from './components/kind.js';
+export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals } from './components/kind.js';
+export * from './components/pod-scaler-report.js';

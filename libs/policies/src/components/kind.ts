@@ -6,6 +6,9 @@ import type { Selector } from '../schema/selector.js';
 /** A signal's value in one tick: a float, or null when invalid (NaN is stored as null). */
 export type SignalValue = number | null;
 
+/** Values the agents report back for one component, by out-port name; absent or null is invalid. */
+export type ReportedSignals = Readonly<Record<string, number | null>>;
+
 /** What a tick of the circuit receives from the controller. */
 export interface TickInputs {
   nowMs: number;
@@ -13,6 +16,8 @@ export interface TickInputs {
   promql: ReadonlyMap<string, number | undefined>;
   /** Values set through the API for variable components, by signal name. */
   variables: ReadonlyMap<string, number>;
+  /** What the agents reported back (a pod scaler's replicas), by component id; absent is invalid. */
+  reports?: ReadonlyMap<string, ReportedSignals>;
 }
 
 /** The live part of a compiled component: one per circuit, so it may keep state between ticks. */

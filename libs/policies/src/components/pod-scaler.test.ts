@@ -61,3 +61,25 @@ test('bad pod scalers are refused with their field', () => {
   assert.ok(problems({ scale_in_cooldown: 'soon' }).some((p) => p.startsWith(`${at}.scale_in_cooldown`)));
   assert.deepEqual(validatePolicy(spec({ replicas: 3 })).map((p) => p.path), [`${at}.replicas`]);
 });
+
+test('the out-ports carry the replicas the agents report for the component; absent or another component\'s: invalid', () => {
+  const s = spec({ out_ports: { actual_replicas: { signal_name: 'running' }, configured_replicas: { signal_name: 'configured' }, desired_replicas: { signal_name: 'steering' } } }) as { circuit: { components: unknown[] } };
+  // A consumer of `running`: scale out by one while fewer than 3 run (the guide's wiring).
+  s.circuit.components.push({ decider: { operator: 'lt', in_ports: { lhs: { signal_name: 'running' }, rhs: { constant_signal: { value: 3 } } }, out_ports: { output: { signal_name: 'short' } } } });
+  const circuit = compilePolicy('scale', s).createCircuit();
+  const base = { promql: new Map<string, number | undefined>(), variables: new Map<string, number>() };
+  const none = circuit.tick(0, base).signals;
+  assert.deepEqual([none.running, none.configured, none.steering, none.short], [null, null, null, 0], 'no report: invalid (the decider says 0 for an invalid input)');
+  const reported = circuit.tick(0, { ...base, reports: new Map([['root.1', { actual_replicas: 2, configured_replicas: 4, desired_replicas: 4 }]]) }).signals;
+  assert.deepEqual([reported.running, reported.configured, reported.steering, reported.short], [2, 4, 4, 1]);
+  const partial = circuit.tick(0, { ...base, reports: new Map([['root.1', { actual_replicas: 3, configured_replicas: 3, desired_replicas: null }]]) }).signals;
+  assert.deepEqual([partial.running, partial.configured, partial.steering, partial.short], [3, 3, null, 0]);
+  const other = circuit.tick(0, { ...base, reports: new Map([['root.0', { actual_replicas: 2, configured_replicas: 4, desired_replicas: 4 }]]) }).signals;
+  assert.deepEqual([other.running, other.configured, other.steering], [null, null, null], 'another component\'s report is not this one\'s');
+  assert.deepEqual(circuit.tick(0, base).signals.running, null, 'the report gone: invalid again');
+});
+
+test('a second writer of an out-port signal is refused at the port', () => {
+  const s = spec({ out_ports: { desired_replicas: { signal_name: 'want' } } });
+  assert.throws(() => compilePolicy('scale', s), (err: unknown) => err instanceof PolicyCompileError && err.problems.some((p) => p.path.endsWith('pod_scaler.out_ports.desired_replicas.signal_name')));
+});

@@ -3,6 +3,7 @@ import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { defineKind, type SignalValue } from './kind.js';
+import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
 
 /** The kinds whose /scale subresource the agents read and write (apps/v1). */
 export const SCALABLE_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet'] as const;
@@ -29,8 +30,9 @@ const schema = obj(
       {
         actual_replicas: Type.Optional(OutPort),
         configured_replicas: Type.Optional(OutPort),
+        desired_replicas: Type.Optional(OutPort),
       },
-      'Output ports. The agents report the running (`actual_replicas`) and configured replicas as metrics; in the circuit these signals are invalid for now.',
+      'Output ports, reported back by the agent that holds the object\'s Lease: `actual_replicas` (`/scale` status.replicas, the replicas running), `configured_replicas` (`/scale` spec.replicas) and `desired_replicas` (Sluice: the replicas the agent steers to, the latest decision within the bounds). Invalid while no agent reports (none holds the Lease, `/scale` cannot be read, the agent is gone) or the report is of another object.',
     )),
     dry_run: Type.Optional(bool('Observe and report only: `/scale` is never written.', false)),
     dry_run_config_key: Type.Optional(str('Accepted for Aperture compatibility; has no effect.')),
@@ -54,8 +56,8 @@ export const podScalerKind = defineKind({
     const max = spec.max_replicas ?? 100;
     if (min > max) ctx.problem(`${ctx.path}.min_replicas`, `min_replicas (${min}) is more than max_replicas (${max})`);
     ctx.input(spec.in_ports.replicas, `${ctx.path}.in_ports.replicas`, { minimum: 0, finite: true });
-    ctx.output(spec.out_ports?.actual_replicas, `${ctx.path}.out_ports.actual_replicas`);
-    ctx.output(spec.out_ports?.configured_replicas, `${ctx.path}.out_ports.configured_replicas`);
+    for (const port of POD_SCALER_OUT_PORTS) ctx.output(spec.out_ports?.[port], `${ctx.path}.out_ports.${port}`);
+    const componentId = ctx.componentId;
     ctx.publish({
       kind: 'pod_scaler',
       policy_name: ctx.policyName,
@@ -74,12 +76,18 @@ export const podScalerKind = defineKind({
       createRuntime() {
         let replicas: number | undefined;
         return {
-          tick(inputs: readonly SignalValue[]) {
+          tick(inputs: readonly SignalValue[], tick) {
             const r = inputs[0];
             // An invalid signal keeps the last desired replicas.
             if (r !== null && r !== undefined && Number.isFinite(r)) replicas = Math.min(max, Math.max(min, Math.round(r)));
             const decision: PublishedDecision | undefined = replicas === undefined ? undefined : { kind: 'pod_scaler', replicas };
-            return { outputs: [null, null], ...(decision === undefined ? {} : { decision }) };
+            // The replicas reported back by the agent scaling the object (absent: invalid).
+            const reported = tick.reports?.get(componentId);
+            const outputs = POD_SCALER_OUT_PORTS.map((port) => {
+              const v = reported?.[port];
+              return typeof v === 'number' && Number.isFinite(v) ? v : null;
+            });
+            return { outputs, ...(decision === undefined ? {} : { decision }) };
           },
         };
       },
