@@ -14,7 +14,7 @@ export { AdmissionWebhook, ADMISSION_API_VERSION, MAX_ADMISSION_BYTES, type Admi
 export { planInjection, pointerToken, ANNOTATIONS, NAMESPACE_LABEL, NAMESPACE_LABEL_VALUE, TAP_CONTAINER, AGENT_CONTAINER, UPSTREAM_PORT_NAME, type InjectionPlan, type JsonPatchOp, type InjectionContext } from './webhook/pod-injection.js';
 export { injectOptionsFromEnv, DEFAULT_INJECT_OPTIONS, INJECTOR_ENV, type InjectOptions, type InjectMode } from './webhook/inject-options.js';
 export { POD_SCHEMA, podCrossFieldProblems } from './webhook/pod-check.js';
-export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOptions } from './scale/pod-scalers.js';
+export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOptions, type PodScalerObservation } from './scale/pod-scalers.js';
 export { planScale, boundedReplicas, type ScaleObject, type ScalePolicy, type ScalePlan, type ScaleHistory } from './scale/scale-plan.js';
 export { kubernetesScaleApi, apiStatus, type ScaleApi, type ScaleReading } from './scale/scale-api.js';
 export { kubernetesLeaseApi, holdLease, leaseName, type LeaseApi, type LeaseRecord } from './scale/object-lease.js';

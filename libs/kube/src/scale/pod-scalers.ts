@@ -1,7 +1,8 @@
 // The agent's pod scalers: one per published auto_scale.pod_scaler component of its group. Every
 // `periodMs` (and at once when a decision changes) each one takes or renews its object's Lease;
 // the holder reads `/scale`, reports the configured and running replicas, and writes the desired
-// replicas within the bounds and cooldowns. Disabled (`auto_scale.kubernetes.enabled: false`, or
+// replicas within the bounds and cooldowns; what it observed goes to `onObservation` when it changes
+// (the agent reports it back to the controller). Disabled (`auto_scale.kubernetes.enabled: false`, or
 // no Kubernetes API): the components are listed as off and nothing is read or written.
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { KubeLogger } from '../api-state.js';
@@ -9,7 +10,7 @@ import { silentLogger } from '../api-state.js';
 import { apiStatus } from './api-status.js';
 import { holdLease, type LeaseApi } from './lease-holder.js';
 import type { ScaleApi } from './scale-api.js';
-import { planScale, type ScaleHistory, type ScaleObject, type ScalePolicy } from './scale-plan.js';
+import { boundedReplicas, planScale, type ScaleHistory, type ScaleObject, type ScalePolicy } from './scale-plan.js';
 
 /** One published pod scaler and its latest desired replicas. */
 export interface PodScalerSpec {
@@ -36,6 +37,18 @@ export interface PodScalerStatus {
   last_error: string | null;
 }
 
+/** What the holder of an object's Lease last saw of its `/scale`, to report back. */
+export interface PodScalerObservation {
+  /** When this agent took the Lease (ms since the epoch). */
+  leaderSinceMs: number;
+  /** status.replicas. */
+  actual: number;
+  /** spec.replicas (after this agent's write, what it wrote). */
+  configured: number;
+  /** The latest decision within the bounds; undefined before the first one. */
+  desired?: number;
+}
+
 export interface PodScalersOptions {
   enabled: boolean;
   /** Why it is off, when it is (logged and shown). */
@@ -49,12 +62,21 @@ export interface PodScalersOptions {
   registry?: Registry;
   logger?: KubeLogger;
   now?: () => number;
+  /**
+   * Called when what this agent observes of a scaler's object changes: an observation while it
+   * holds the Lease and reads `/scale`; undefined when it stops (Lease lost, read failed, the
+   * scaler removed, shutdown). Never called twice in a row with the same value.
+   */
+  onObservation?: (spec: PodScalerSpec, observation: PodScalerObservation | undefined) => void;
 }
 
 interface Entry {
   spec: PodScalerSpec;
   history: ScaleHistory;
   leader: boolean;
+  leaderSinceMs?: number;
+  /** The observation last handed to onObservation, as JSON ('' for none). */
+  reported: string;
   configured?: number;
   actual?: number;
   lastAction?: string;
@@ -109,6 +131,7 @@ export class PodScalers {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    for (const e of this.entries.values()) this.observe(e, undefined);
   }
 
   /** The published pod scalers, level-triggered: the whole set each time. */
@@ -120,7 +143,7 @@ export class PodScalers {
       seen.add(k);
       const e = this.entries.get(k);
       if (e === undefined) {
-        this.entries.set(k, { spec, history: {}, leader: false });
+        this.entries.set(k, { spec, history: {}, leader: false, reported: '' });
         changed = true;
       } else if (JSON.stringify(e.spec) !== JSON.stringify(spec)) {
         e.spec = spec;
@@ -178,6 +201,26 @@ export class PodScalers {
     const l = this.labels(e.spec);
     for (const type of ['actual', 'configured', 'desired']) this.replicas.remove({ ...l, type });
     this.leaderGauge.remove(l);
+    this.observe(e, undefined);
+  }
+
+  /** Hands an observation on when it differs from the last one handed on. */
+  private observe(e: Entry, o: PodScalerObservation | undefined): void {
+    const json = o === undefined ? '' : JSON.stringify(o);
+    if (json === e.reported) return;
+    e.reported = json;
+    try {
+      this.o.onObservation?.(e.spec, o);
+    } catch (err) {
+      this.logger.warn('pod scaler observation not handed on', { policy: e.spec.policyName, component: e.spec.componentId, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** What this agent sees of the object now, while it holds the Lease. */
+  private observation(e: Entry): PodScalerObservation | undefined {
+    if (!e.leader || e.leaderSinceMs === undefined || e.actual === undefined || e.configured === undefined) return undefined;
+    const { desired, policy } = e.spec;
+    return { leaderSinceMs: e.leaderSinceMs, actual: e.actual, configured: e.configured, ...(desired === undefined ? {} : { desired: boundedReplicas(desired, policy) }) };
   }
 
   private async step(e: Entry): Promise<void> {
@@ -186,12 +229,19 @@ export class PodScalers {
     const s = e.spec;
     const l = this.labels(s);
     try {
+      const wasLeader = e.leader;
       e.leader = await holdLease(leases, s.object, this.o.identity, this.o.leaseDurationS ?? 15, this.now());
       this.leaderGauge.set(l, e.leader ? 1 : 0);
-      if (!e.leader) return;
+      if (!e.leader) {
+        e.leaderSinceMs = undefined;
+        this.observe(e, undefined);
+        return;
+      }
+      if (!wasLeader || e.leaderSinceMs === undefined) e.leaderSinceMs = this.now();
       const r = await scale.read(s.object);
       e.configured = r.configured;
       e.actual = r.actual;
+      this.observe(e, this.observation(e));
       this.replicas.set({ ...l, type: 'configured' }, r.configured);
       this.replicas.set({ ...l, type: 'actual' }, r.actual);
       const plan = planScale(s.desired, r.configured, s.policy, e.history, this.now());
@@ -221,6 +271,7 @@ export class PodScalers {
       this.actions.inc({ ...l, direction: plan.direction, result: 'written' });
       e.lastAction = `scaled ${plan.direction} from ${r.configured} to ${plan.target}`;
       e.lastError = undefined;
+      this.observe(e, this.observation(e));
       this.logger.info('pod scaler wrote /scale', { policy: s.policyName, component: s.componentId, object: `${s.object.kind} ${s.object.namespace}/${s.object.name}`, from: r.configured, to: plan.target });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -229,6 +280,8 @@ export class PodScalers {
         this.actions.inc({ ...l, direction: 'none', result: 'error' });
       }
       e.lastError = message;
+      // What was seen before the failure may no longer hold: the report goes until a step succeeds.
+      this.observe(e, undefined);
     }
   }
 }

@@ -125,3 +125,58 @@ test('two agents: only the Lease holder writes /scale; decisions within bounds; 
   assert.match(await offRegistry.metrics(), /pod_scaler_enabled 0/);
   await off.shutdown();
 });
+
+test('observations: the Lease holder hands on what it sees only when it changes; gone on a failed read, a lost Lease, removal and shutdown', async () => {
+  let now = 1000;
+  const leases = leaseStore();
+  const scale = scaleStore(2);
+  let actual = 1;
+  const reading = scale.read;
+  scale.read = async (o: ScaleObject) => ({ ...(await reading(o)), actual });
+  const seen: [string, unknown][] = [];
+  const mk = (identity: string) => new PodScalers({ enabled: true, scale, leases, identity, now: () => now, onObservation: (s, o) => seen.push([`${identity} ${s.componentId}`, o]) });
+  const a = mk('agent-a');
+  const spec: PodScalerSpec = { policyName: 'p', componentId: 'root.1', object: WEB, policy: { ...POLICY, scaleOutCooldownMs: 0, scaleInCooldownMs: 0 } };
+  a.set([spec]);
+  await a.kick();
+  assert.deepEqual(seen, [['agent-a root.1', { leaderSinceMs: 1000, actual: 1, configured: 2 }]], 'before a decision: no desired');
+  await a.kick();
+  assert.equal(seen.length, 1, 'nothing changed: nothing handed on');
+  // A decision of 40 is bounded to 10 and written: the observation says so.
+  now = 2000;
+  a.set([{ ...spec, desired: 40 }]);
+  await a.kick();
+  assert.deepEqual(seen.slice(1), [
+    ['agent-a root.1', { leaderSinceMs: 1000, actual: 1, configured: 2, desired: 10 }],
+    ['agent-a root.1', { leaderSinceMs: 1000, actual: 1, configured: 10, desired: 10 }],
+  ]);
+  actual = 10;
+  await a.kick();
+  assert.deepEqual(seen.at(-1), ['agent-a root.1', { leaderSinceMs: 1000, actual: 10, configured: 10, desired: 10 }]);
+  const count = seen.length;
+  // A failed read: the observation goes (once); back when reads work again.
+  scale.fail = new Error('connection refused');
+  await a.kick();
+  await a.kick();
+  assert.deepEqual(seen.slice(count), [['agent-a root.1', undefined]]);
+  scale.fail = undefined;
+  await a.kick();
+  assert.deepEqual(seen.at(-1), ['agent-a root.1', { leaderSinceMs: 1000, actual: 10, configured: 10, desired: 10 }]);
+  // The Lease taken over by b (a stopped renewing): a hands on nothing; b observes with its own start.
+  now = 40_000;
+  const b = mk('agent-b');
+  b.set([{ ...spec, desired: 40 }]);
+  await b.kick();
+  assert.deepEqual(seen.at(-1), ['agent-b root.1', { leaderSinceMs: 40_000, actual: 10, configured: 10, desired: 10 }]);
+  await a.kick();
+  assert.deepEqual(seen.at(-1), ['agent-a root.1', undefined]);
+  // Removed, and shut down: gone.
+  b.set([]);
+  assert.deepEqual(seen.at(-1), ['agent-b root.1', undefined]);
+  b.set([{ ...spec, desired: 40 }]);
+  await b.kick();
+  assert.equal(seen.at(-1)?.[1] !== undefined, true);
+  await b.shutdown();
+  assert.deepEqual(seen.at(-1), ['agent-b root.1', undefined]);
+  await a.shutdown();
+});
