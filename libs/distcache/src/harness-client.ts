@@ -20,7 +20,9 @@ export class HarnessProcess {
   private readyWait: Promise<HarnessReady>;
 
   constructor(config: Record<string, unknown>) {
-    this.child = spawn(process.execPath, ['--enable-source-maps', HARNESS_SCRIPT], {
+    // SLUICE_HARNESS_NODE_ARGS: extra node flags for the member processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` to profile a bench)
+    const extra = (process.env.SLUICE_HARNESS_NODE_ARGS ?? '').split(' ').filter((a) => a.length > 0);
+    this.child = spawn(process.execPath, ['--enable-source-maps', ...extra, HARNESS_SCRIPT], {
       env: { ...process.env, SLUICE_DISTCACHE_HARNESS: JSON.stringify(config) },
       stdio: ['pipe', 'pipe', 'inherit'],
     });

@@ -99,6 +99,7 @@ async function run(cmd: Cmd): Promise<unknown> {
       const before = cache.stats();
       const loopLag = monitorEventLoopDelay({ resolution: 10 });
       loopLag.enable();
+      const cpu0 = process.cpuUsage();
       const worker = async (w: number): Promise<void> => {
         for (let i = w; Date.now() < end; i++) {
           const t0 = process.hrtime.bigint();
@@ -110,6 +111,7 @@ async function run(cmd: Cmd): Promise<unknown> {
         }
       };
       await Promise.all(Array.from({ length: cmd.concurrency ?? 32 }, (_, w) => worker(w)));
+      const cpu = process.cpuUsage(cpu0);
       loopLag.disable();
       const after = cache.stats();
       lat.sort((a, b) => a - b);
@@ -120,6 +122,8 @@ async function run(cmd: Cmd): Promise<unknown> {
         local: after.operations.local - before.operations.local,
         remote: after.operations.remote - before.operations.remote,
         loopDelayP99Ms: loopLag.percentile(99) / 1e6,
+        // this process's CPU time over the run (its own takes and the ones it served for others)
+        cpuUs: cpu.user + cpu.system,
       };
     }
     case 'owner': {
