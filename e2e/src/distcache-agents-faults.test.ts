@@ -1,17 +1,122 @@
-// The distributed counter cache with real agents under faults: an agent
-// paused (SIGSTOP, then SIGCONT) is routed around and rejoins; agent groups
-// on one etcd never merge; a taken dist-cache port stops the agent with the
-// key and variable named.
+// The distributed counter cache with real agents under faults: an agent cut
+// off by a network partition (in a network namespace the test makes, its
+// link taken down, then up again); an agent frozen by SIGSTOP (a paused
+// process whose sockets stay open) is routed around and rejoins; agent
+// groups on one etcd never merge; a taken dist-cache port stops the agent
+// with the key and variable named.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from './support/etcd.js';
-import { holdPort, processEnv, ROOT } from './support/processes.js';
-import { burst, publishLimit, startDistAgents, stats, sum, traffic, untilRing } from './support/dist-agents.js';
+import { holdPort, processEnv, ROOT, until } from './support/processes.js';
+import { forwardTcp, makeNetns, netnsUnavailable } from './support/netns.js';
+import {
+  burst, distCacheEnv, ownerOf, publishLimit, startDistAgent, startDistAgentIn, startDistAgents, stats, sum, traffic, untilRing, type DistAgent,
+} from './support/dist-agents.js';
 
-test('an agent paused by SIGSTOP is routed around without errors, and rejoins after SIGCONT: the limit holds again', async (t) => {
+async function fallbacks(agents: DistAgent[]): Promise<number> {
+  return (await Promise.all(agents.map(stats))).reduce((s, x) => s + x.fallbacks, 0);
+}
+
+/** The first label `<tag>-<i>` whose bucket `owner` holds in `ring`. */
+function labelOwnedBy(ring: string[], owner: string, tag: string): string {
+  for (let i = 0; i < 10_000; i++) if (ownerOf(ring, 'p', 'root.0', `${tag}-${i}`) === owner) return `${tag}-${i}`;
+  throw new Error(`no label of ${owner}`);
+}
+
+const unavailable = netnsUnavailable();
+
+test('a network partition: one agent in a network namespace loses its link, the others go on without it, it admits at most its share; after the heal it rejoins and the buckets are reconciled', { skip: unavailable }, async (t) => {
+  const C = 30;
+  const ns = makeNetns(t);
+  const etcd = await startEtcd(t);
+  const raw = new Etcd3({ hosts: [etcd.endpoint] });
+  t.after(() => raw.close());
+  const put = async (k: string, v: string): Promise<void> => { await raw.put(k).value(v); };
+  // etcd listens on loopback: the agent in the namespace reaches it through a forwarder on the data link's root end
+  const fwd = await forwardTcp(t, ns.data.rootAddr, { host: '127.0.0.1', port: etcd.clientPort });
+  const a = await startDistAgent(t, etcd, 'default', distCacheEnv(ns.data.rootAddr));
+  const b = await startDistAgent(t, etcd, 'default', distCacheEnv(ns.data.rootAddr));
+  const p = await startDistAgentIn(t, ns, `http://${fwd.host}:${fwd.port}`);
+  const agents = [a, b, p];
+  const ring = await untilRing(agents, 3, 30_000);
+  const [aId, pId] = [(await stats(a)).id, (await stats(p)).id];
+  assert.ok(pId.startsWith(`${ns.data.nsAddr}:`), `the partitioned agent's id ${pId} is on its namespace's link`);
+  await publishLimit(put, agents, 'default', 'p', C);
+  const ofA = labelOwnedBy(ring, aId, 'a');
+  const ofP = labelOwnedBy(ring, pId, 'p');
+  // Before: half of the bucket p owns is spent (on p itself: no hop, no fallback).
+  assert.equal((await burst(p, ofP, C / 2)).accepted, C / 2);
+  const pStarted = Date.now();
+
+  // Partition, under traffic on the others (fresh labels: nothing may be refused or fail).
+  let n = 0;
+  const flows = [a, b].map((x) => traffic(x, () => `bg-${n++}`, 20));
+  const cut = Date.now();
+  ns.partition();
+  const seen = new Set<string>();
+  await until(async () => {
+    const m = (await stats(a)).members.find((x) => x.id === pId);
+    seen.add(m?.state ?? 'unknown');
+    return m?.state === 'dead';
+  }, 20_000, 'a sees p dead');
+  const deadAfter = Date.now() - cut;
+  assert.ok(seen.has('suspect'), `p was declared dead without being suspected first (states seen: ${[...seen].join(', ')})`);
+  assert.deepEqual(await untilRing([a, b], 2), [...ring].filter((id) => id !== pId).sort());
+  await until(async () => (await stats(p)).ring.length === 1, 20_000, 'p alone in its ring');
+  const during = sum(await Promise.all(flows.map((f) => f.stop())));
+  t.diagnostic(`p dead for a after ${deadAfter} ms (states seen ${[...seen].join(' → ')}); under traffic meanwhile: accepted ${during.accepted}, rejected ${during.rejected}, errors ${during.errors}, slowest ${during.maxMs} ms`);
+  assert.equal(during.errors, 0);
+  assert.equal(during.rejected, 0, 'a fresh label was refused while p was cut off');
+
+  // The limit still holds among the others.
+  const fellAB = await fallbacks([a, b]);
+  const held = sum(await Promise.all([a, b].map((x) => burst(x, ofA, C))));
+  const fellHeld = (await fallbacks([a, b])) - fellAB;
+  t.diagnostic(`during the partition, a and b: ${held.accepted} of ${2 * C} admitted against ${C} (fallbacks ${fellHeld})`);
+  assert.equal(held.errors, 0);
+  assert.ok(held.accepted <= C + fellHeld && held.accepted >= C - fellHeld, `a and b admitted ${held.accepted} against ${C} (fallbacks ${fellHeld})`);
+  // p's keys re-home on a or b and start full there (the documented overshoot of one bucket with replica_count 1).
+  const rehomed = sum(await Promise.all([a, b].map((x) => burst(x, ofP, 5))));
+  assert.equal(rehomed.errors, 0);
+
+  // The partitioned agent sees itself in a minority (1 of 3): every take is decided against its share, 30 ÷ 3.
+  const fellP = (await stats(p)).fallbacks;
+  const cutOff = await burst(p, ofA, C);
+  const ownKey = await burst(p, ofP, C);
+  const fellOnP = (await stats(p)).fallbacks - fellP;
+  t.diagnostic(`p cut off: admitted ${cutOff.accepted} of ${C} on a's key and ${ownKey.accepted} of ${C} on its own, share ${C / 3}; fallbacks ${fellOnP}`);
+  assert.equal(cutOff.errors + ownKey.errors, 0);
+  assert.equal(cutOff.accepted, C / 3, 'p admitted more (or less) than its share of a key it cannot reach');
+  assert.equal(ownKey.accepted, C / 3, 'p admitted more (or less) than its share of its own key');
+  assert.equal(fellOnP, 2 * C, 'every decision p took alone is a counted fallback');
+
+  // Heal: p rejoins with the same id. Past the handover window (5 s) since p started its bucket, the copies
+  // merge by the fewer tokens alone (within it, what p gave out would be taken from the other copy too).
+  await new Promise((r) => setTimeout(r, Math.max(0, pStarted + 5500 - Date.now())));
+  ns.heal();
+  const healStart = Date.now();
+  const healed = await untilRing(agents, 3, 45_000);
+  t.diagnostic(`ring of three again ${Date.now() - healStart} ms after the heal`);
+  assert.deepEqual(healed, ring);
+  // Let the handovers of the ring change land.
+  await new Promise((r) => setTimeout(r, 1000));
+  const fell0 = await fallbacks(agents);
+  // a's bucket was emptied by a and b; p's admissions came from its own share, not from it: nothing left.
+  const afterA = sum(await Promise.all(agents.map((x) => burst(x, ofA, 5))));
+  // p's bucket: p kept 15, a and b's copy has 20; when the copies meet the one with fewer tokens wins.
+  const afterP = sum(await Promise.all(agents.map((x) => burst(x, ofP, C / 2))));
+  const fell = (await fallbacks(agents)) - fell0;
+  t.diagnostic(`after the heal: a's key admitted ${afterA.accepted} of 15 (nothing left), p's key ${afterP.accepted} of ${1.5 * C} (${C / 2} left); fallbacks ${fell}`);
+  assert.equal(afterA.errors + afterP.errors, 0);
+  assert.ok(afterA.accepted <= fell, `a's emptied bucket admitted ${afterA.accepted} after the heal (fallbacks ${fell})`);
+  assert.ok(afterP.accepted <= C / 2 + fell && afterP.accepted >= C / 2 - fell, `p's bucket admitted ${afterP.accepted} after the heal, ${C / 2} expected (fallbacks ${fell})`);
+});
+
+test('an agent frozen by SIGSTOP (a paused process: its sockets stay open, nothing answers) is routed around without errors, and rejoins after SIGCONT: the limit holds again', async (t) => {
+
   const etcd = await startEtcd(t);
   const raw = new Etcd3({ hosts: [etcd.endpoint] });
   t.after(() => raw.close());

@@ -2,11 +2,13 @@
 // counter cache, on real etcd: start them, wait for their ring, publish a
 // rate limiter the way the controller does (libs/policies published.ts), and
 // send flows with the gRPC Check API.
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { Ring } from '@sluice/distcache';
 import { grpcClient, unaryCall, type GrpcClient } from './clients.js';
 import { endpointsJson, type EtcdServer } from './etcd.js';
-import { startAgent, until, type SluiceProcess } from './processes.js';
+import type { Netns } from './netns.js';
+import { processEnv, ROOT, spawnProc, startAgent, until, waitReady, type SluiceProcess } from './processes.js';
 
 export const CP = 'ingress-dc';
 
@@ -31,6 +33,34 @@ export interface DistStats {
 /** Starts an agent of `group` on `etcd` (loopback, ports picked at bind time). */
 export async function startDistAgent(t: TestContext, etcd: EtcdServer, group = 'default', env: Record<string, string> = {}): Promise<DistAgent> {
   const proc = await startAgent(t, { startMs: 60_000, env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcd), SLUICE_AGENT_AGENT_INFO_AGENT_GROUP: group, ...env } });
+  return { proc, check: grpcClient(t, 'flowControl', proc.address), group };
+}
+
+/** Dist-cache addresses on `host` (ports picked at bind time), e.g. the root end of a test namespace's link. */
+export function distCacheEnv(host: string): Record<string, string> {
+  return { SLUICE_AGENT_DIST_CACHE_BIND_ADDR: `${host}:0`, SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: `${host}:0` };
+}
+
+/**
+ * Starts an agent of `group` inside the test namespace `ns`: its dist cache
+ * on the namespace end of the data link, etcd at `etcdEndpoint` (reachable
+ * over that link), its gRPC and HTTP on the namespace end of the control
+ * link (what the test talks to; a partition leaves it up).
+ */
+export async function startDistAgentIn(t: TestContext, ns: Netns, etcdEndpoint: string, group = 'default'): Promise<DistAgent> {
+  const env = processEnv('agent', {
+    SLUICE_AGENT_ETCD_ENDPOINTS: JSON.stringify([etcdEndpoint]),
+    SLUICE_AGENT_AGENT_INFO_AGENT_GROUP: group,
+    SLUICE_AGENT_SERVER_LISTENER_ADDR: `${ns.control.nsAddr}:0`,
+    ...distCacheEnv(ns.data.nsAddr),
+  });
+  const [bin, ...args] = ns.exec([join(ROOT, 'bin', 'sluice-agent')]);
+  const p = spawnProc(t, bin ?? 'ip', args, env);
+  const line = await p.waitForLine(/serving gRPC and HTTP/, 60_000);
+  const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  const proc: SluiceProcess = { ...p, port, base: `http://${ns.control.nsAddr}:${port}`, address: `${ns.control.nsAddr}:${port}` };
+  await waitReady(proc.base, 60_000);
   return { proc, check: grpcClient(t, 'flowControl', proc.address), group };
 }
 
