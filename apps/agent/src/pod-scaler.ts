@@ -3,8 +3,8 @@ import type { AgentConfig } from '@sluice/config';
 import { parseComponent, parseDecision } from '@sluice/enforcement';
 import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { KubeClient } from '@sluice/kube';
-import { kubeConfigSource, PodScalers, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
-import { configPrefix, decisionPrefix } from '@sluice/policies';
+import { kubeConfigSource, PodScalers, type PodScalerObservation, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
+import { configPrefix, decisionPrefix, podScalerReportKey, type PodScalerReport } from '@sluice/policies';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /** The published pod scalers of the group with their latest decisions (unusable values are enforcement's to report). */
@@ -27,11 +27,26 @@ function specsOf(configs: ReadonlyMap<string, string>, decisions: ReadonlyMap<st
   return out;
 }
 
+/** The report of an observation, as the controller reads it (libs/policies pod-scaler-report.ts). */
+function reportOf(agent: string, spec: PodScalerSpec, o: PodScalerObservation): PodScalerReport {
+  return {
+    kind: 'pod_scaler',
+    agent,
+    leader_since_ms: o.leaderSinceMs,
+    kubernetes_object: { namespace: spec.object.namespace, kind: spec.object.kind, name: spec.object.name },
+    actual_replicas: o.actual,
+    configured_replicas: o.configured,
+    desired_replicas: o.desired ?? null,
+  };
+}
+
 /**
  * `auto_scale.pod_scaler` on the agent: the pod scalers of this agent's group, fed by the same
  * etcd keys as enforcement, writing `/scale` through the process's Kubernetes client (the
  * discovery's, else one of its own) when `auto_scale.kubernetes.enabled`; off (listed, nothing
  * written) when disabled or without a Kubernetes API. `GET /v1/autoscale/pod-scalers` shows them.
+ * The Lease holder reports what it observes of `/scale` back to the controller, on this agent's
+ * etcd lease, only when it changes: `<ns>/reports/<group>/<policy>/<component>/<identity>`.
  * The Kubernetes client's modules are imported only when the scalers are on.
  */
 export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
@@ -53,15 +68,25 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
     const { kubernetesLeaseApi, kubernetesScaleApi } = await import('@sluice/kube');
     apis = { scale: kubernetesScaleApi(client), leases: kubernetesLeaseApi(client) };
   }
+  const identity = env.POD_NAME ?? `${hostname()}-${process.pid}`;
+  const group = config.agent_info.agent_group;
+  // A key segment: an identity never holds `/` (pod names and host names do not; this makes sure).
+  const agent = identity.replaceAll('/', '_');
+  const onObservation = (spec: PodScalerSpec, o: PodScalerObservation | undefined): void => {
+    const key = podScalerReportKey(etcd.namespace, group, spec.policyName, spec.componentId, agent);
+    // The lease keeps the desired value and writes it when etcd is back; a rejection only says it is not there yet.
+    const done = o === undefined ? etcd.leased.delete(key) : etcd.leased.put(key, JSON.stringify(reportOf(agent, spec, o)));
+    done.catch((err: unknown) => runtime.logger.debug('pod scaler report not written yet; kept for when etcd is back', { key, error: err instanceof Error ? err.message : String(err) }));
+  };
   const scalers = new PodScalers({
     enabled,
     ...(disabledReason !== undefined ? { disabledReason } : {}),
     ...apis,
-    identity: env.POD_NAME ?? `${hostname()}-${process.pid}`,
+    identity,
     registry: runtime.registry,
     logger: runtime.logger,
+    onObservation,
   });
-  const group = config.agent_info.agent_group;
   const sources = { config: new Map<string, string>(), decision: new Map<string, string>() };
   const prefixes = { config: configPrefix(etcd.namespace, group), decision: decisionPrefix(etcd.namespace, group) };
   const sync = () => scalers.set(specsOf(sources.config, sources.decision));

@@ -6,6 +6,7 @@ import type { ControllerEtcd } from './controller-etcd.js';
 import { ControllerMetrics } from './metrics.js';
 import type { PolicyLanguage } from './policy-language.js';
 import { PolicyRegistry } from './policy-registry.js';
+import { PodScalerReports } from './pod-scaler-reports.js';
 import { policySink, type PolicySink } from './policy-sink.js';
 import { PolicyStore } from './policy-store.js';
 import { checkQueryLabels } from './promql-labels.js';
@@ -49,7 +50,8 @@ export interface PolicyController {
  * Wires the policy API (gRPC + HTTP routes on `server`), the registry of policies, their
  * circuits, the PromQL jobs (group `policies.promql_jobs_scheduler`, against
  * `prometheus.address` with `prometheus.http_client`, every selector carrying
- * `prometheus.labels`), the publication to etcd, and the store of API policies. Call
+ * `prometheus.labels`), the publication to etcd, the agents' reports back (pod scalers'
+ * replicas, `<ns>/reports/`), and the store of API policies. Call
  * before the server starts; `start` begins reading the store and running jobs.
  */
 export function createPolicyController(opts: PolicyControllerOptions): PolicyController {
@@ -62,7 +64,8 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
   const group = new JobGroup('promql_jobs_scheduler', config.policies.promql_jobs_scheduler);
   const scheduler = new PromqlScheduler(group, { client, baseUrl: prometheusBaseUrl(config.prometheus.address), metrics });
   const publisher = new Publisher(etcd, metrics, logger);
-  const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, ...(logger ? { logger } : {}) });
+  const reports = new PodScalerReports(etcd, { registry: opts.registry, ...(logger ? { logger } : {}) });
+  const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, reports, ...(logger ? { logger } : {}) });
   byStatus.count = () => policies.countByStatus();
   const store = new PolicyStore(etcd, policies, metrics, logger);
   const sink = policySink(policies);
@@ -91,10 +94,12 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
       if (etcd.state() === 'connected') setImmediate(warmUp);
       else etcd.onStateChange((state) => { if (state === 'connected') warmUp(); });
       group.start();
+      reports.start();
       store.start();
     },
     async shutdown() {
       store.stop();
+      reports.stop();
       await policies.shutdown();
       await group.shutdown();
       publisher.close();

@@ -17,4 +17,5 @@ export { registerPolicyService } from './register-policy-service.js';
 export { policyServiceDefinition, policyServiceImpl, POLICY_SERVICE_NAME } from './policy-grpc.js';
 export { policyGatewayRoutes, POLICIES_PATH, POLICY_PATH, DECISIONS_PATH, VARIABLE_PATH } from './policy-routes.js';
 export { RunningPolicy, type PolicySource } from './running-policy.js';
+export { PodScalerReports, type ReportSource, type PodScalerReportsOptions } from './pod-scaler-reports.js';
 export { settledReadinessJob, SETTLE_WAIT_MS } from './settled-readiness.js';

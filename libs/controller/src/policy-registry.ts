@@ -5,6 +5,7 @@ import { PolicyRejectedError, rejectionOf } from './policy-errors.js';
 import type { CompiledPolicy, PolicyLanguage } from './policy-language.js';
 import { injectQueryLabels, type QueryLabel } from './promql-labels.js';
 import type { PromqlScheduler } from './promql-scheduler.js';
+import type { ReportSource } from './pod-scaler-reports.js';
 import type { Publisher } from './publisher.js';
 import { RunningPolicy, type PolicySource } from './running-policy.js';
 
@@ -44,6 +45,8 @@ export interface PolicyRegistryDeps {
   metrics: ControllerMetrics;
   /** `prometheus.labels`, added to every selector of every query. */
   queryLabels: readonly QueryLabel[];
+  /** What the agents report back, read by the circuits (pod scalers' out-ports). */
+  reports?: ReportSource;
   logger?: { info(msg: string, meta?: Record<string, unknown>): void; warn(msg: string, meta?: Record<string, unknown>): void };
 }
 
@@ -160,10 +163,10 @@ export class PolicyRegistry {
   }
 
   private async startPolicy(compiled: CompiledPolicy, source: PolicySource, previous: RunningPolicy | undefined): Promise<void> {
-    const { namespace, publisher, scheduler, metrics, logger } = this.deps;
+    const { namespace, publisher, scheduler, metrics, reports, logger } = this.deps;
     // Stop the old circuit (and its jobs) first: the new one registers jobs of the same names.
     if (previous !== undefined) await previous.stop();
-    const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(logger ? { logger } : {}) }, previous?.carried());
+    const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
     this.running.set(compiled.name, next);
     next.start();
     if (previous !== undefined) for (const key of previous.keys) if (!next.keys.has(key)) publisher.remove(key);

@@ -1,5 +1,6 @@
 import { configKey, decisionKey, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
+import type { ReportSource } from './pod-scaler-reports.js';
 import type { Circuit, CompiledPolicy } from './policy-language.js';
 import type { PromqlHandle, PromqlScheduler } from './promql-scheduler.js';
 import type { Publisher } from './publisher.js';
@@ -11,6 +12,8 @@ export interface RunningPolicyDeps {
   publisher: Publisher;
   scheduler: PromqlScheduler;
   metrics: ControllerMetrics;
+  /** What the agents report back (pod scalers' replicas); without it those signals are invalid. */
+  reports?: ReportSource;
   logger?: { warn(msg: string, meta?: Record<string, unknown>): void };
 }
 
@@ -114,7 +117,8 @@ export class RunningPolicy {
     if (this.stopped || this.circuit === undefined) return;
     const { metrics } = this.deps;
     try {
-      const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables });
+      const reports = this.deps.reports?.signalsOf(this.name, this.components.values());
+      const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables, ...(reports ? { reports } : {}) });
       this.signals = out.signals;
       for (const [id, d] of out.decisions) {
         if (!this.components.has(id)) continue;
