@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
-import { bool, freeForm, num, obj, str } from '../schema/fields.js';
+import { bool, duration, freeForm, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { gradientOf } from './gradient.js';
 import { GradientParameters } from './gradient-controller.js';
@@ -23,8 +23,9 @@ const schema = obj(
           is_overload: Type.Optional(OutPort),
           desired_load_multiplier: Type.Optional(OutPort),
           observed_load_multiplier: Type.Optional(OutPort),
+          incoming_token_rate: Type.Optional(OutPort),
         },
-        'Output ports: 1 while overloaded (else 0), the multiplier published, and the one in force before this tick (1 in pass-through).',
+        'Output ports: 1 while overloaded (else 0), the multiplier published, the one in force before this tick (1 in pass-through), and the agents\' incoming token rate (tokens per second, read through PromQL as for `keep_admitted_rate`; invalid when the query fails).',
       ),
     ),
     parameters: obj(
@@ -42,6 +43,13 @@ const schema = obj(
             increment_factor_past: Type.Optional(num('The step once recovery has passed the remembered multiplier without an overload (the load has changed), as a multiple of `load_multiplier_linear_increment`, until the next overload.', { default: 1, minimum: 1 })),
           },
           'Recovery remembers the multiplier in force when the last overload began (1 from pass-through) and slows down as it comes back to it: within `band` × that multiplier below it, the step is `load_multiplier_linear_increment` × the remaining distance ÷ the band, at least `min_increment_fraction` of the increment. Reaching the remembered multiplier without an overload forgets it (the load has changed): from there until the next overload the step is `increment_factor_past` × the increment. A signal that lags (a latency averaged over a window) finds an overshoot a few ticks late; approaching the multiplier that overloaded the service slowly keeps that overshoot, and the backlog it leaves, small. A Sluice addition; without it, every step is the whole increment (as in Aperture).',
+        )),
+        keep_admitted_rate: Type.Optional(obj(
+          {
+            window: Type.Optional(duration('The range over which the agents\' incoming token rate is averaged (`avg_over_time`); it must hold at least one scrape of the agents.', '10s', true)),
+            evaluation_interval: Type.Optional(duration('How often the controller reads the incoming token rate.', '1s', true)),
+          },
+          'Counts the multiplier against the agents\' incoming token rate when the last overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(avg_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below that rate, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of that rate. After the load drops, the multiplier returns to pass-through after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) returns to pass-through at the next tick without overload. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
         )),
         alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
       },
@@ -65,6 +73,7 @@ export const adaptiveLoadSchedulerKind = defineKind({
     ctx.output(spec.out_ports?.is_overload, `${out}.is_overload`);
     ctx.output(spec.out_ports?.desired_load_multiplier, `${out}.desired_load_multiplier`);
     ctx.output(spec.out_ports?.observed_load_multiplier, `${out}.observed_load_multiplier`);
+    ctx.output(spec.out_ports?.incoming_token_rate, `${out}.incoming_token_rate`);
     const p = spec.parameters;
     publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx);
     const minG = p.gradient.min_gradient ?? -Number.MAX_VALUE;
@@ -79,10 +88,19 @@ export const adaptiveLoadSchedulerKind = defineKind({
     const minFraction = near?.min_increment_fraction ?? 0.25;
     const factorPast = near?.increment_factor_past ?? 1;
     const headroom = p.recovery_headroom;
+    const keep = p.keep_admitted_rate;
+    const readsRate = keep !== undefined || spec.out_ports?.incoming_token_rate !== undefined;
+    if (readsRate) {
+      ctx.promql(incomingTokenRateQuery(ctx.policyName, ctx.componentId, ctx.durationMs(keep?.window, '10s')), ctx.durationMs(keep?.evaluation_interval, '1s'));
+    }
+    const id = ctx.componentId;
     return {
       createRuntime() {
         let passThrough = true;
+        // the controller's multiplier; with keep_admitted_rate, a share of the incoming rate at `reference`
         let multiplier = maxLm;
+        // what the agents were last told (with keep_admitted_rate: keptRateMultiplier of it)
+        let published = maxLm;
         let decided = false;
         // the multiplier in force when the current overload began (proportional cuts)
         let onset: number | undefined;
@@ -91,31 +109,50 @@ export const adaptiveLoadSchedulerKind = defineKind({
         let wasOverloaded = false;
         // recovery has passed the remembered multiplier since the last overload
         let passed = false;
+        // keep_admitted_rate: the incoming token rate when the last overload began, and the latest valid reading
+        let reference: number | undefined;
+        let incoming: number | undefined;
+        const publish = (m: number): number => (keep === undefined ? m : keptRateMultiplier(m, reference, incoming, maxLm));
         return {
-          tick(inputs: readonly SignalValue[]) {
+          tick(inputs: readonly SignalValue[], tickInputs) {
             const [signal, setpoint, confirmation] = inputs;
-            const inForce = passThrough ? 1 : multiplier;
+            let reading: SignalValue = null;
+            if (readsRate) {
+              const v = tickInputs.promql.get(id);
+              if (v !== undefined && Number.isFinite(v) && v >= 0) reading = incoming = v;
+            }
+            const inForce = passThrough ? 1 : published;
             const valid = signal !== null && signal !== undefined && setpoint !== null && setpoint !== undefined;
             // nothing is published before the first valid reading
-            if (!valid && !decided) return { outputs: [null, null, inForce] };
+            if (!valid && !decided) return { outputs: [null, null, inForce, reading] };
             // an invalid reading is no overload (as in Aperture): a multiplier that starved the
             // service of the flows its latency is measured on still recovers
             const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
             if (!overloaded) onset = undefined;
+            if (overloaded && keep !== undefined && (!wasOverloaded || reference === undefined)) {
+              // from now on the multiplier is a share of the rate arriving as this overload begins;
+              // the one in force carries over, so the admitted rate does not jump
+              if (!passThrough) multiplier = published;
+              reference = incoming;
+            }
+            // the multiplier in force in the controller's terms (the same as inForce without keep_admitted_rate)
+            const current = passThrough ? 1 : multiplier;
             if (overloaded && !wasOverloaded && near !== undefined) {
-              remembered = inForce;
+              remembered = current;
               passed = false;
             }
             wasOverloaded = overloaded;
             if (overloaded && proportional) {
-              onset ??= inForce;
+              onset ??= current;
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
               multiplier = Math.min(passThrough ? maxLm : multiplier, Math.max(0, onset * g));
               passThrough = false;
+              published = publish(multiplier);
             } else if (overloaded) {
               const g = gradientOf(signal, setpoint, p.gradient.slope, minG, maxG) ?? 1;
-              multiplier = Math.min(maxLm, Math.max(0, inForce * g));
+              multiplier = Math.min(maxLm, Math.max(0, current * g));
               passThrough = false;
+              published = publish(multiplier);
             } else if (!passThrough) {
               const step = passed ? increment * factorPast : recoveryStep(multiplier, remembered, increment, band, minFraction);
               multiplier = Math.min(maxLm, multiplier + step * headroomScale(valid ? signal : undefined, valid ? setpoint : undefined, headroom));
@@ -123,17 +160,36 @@ export const adaptiveLoadSchedulerKind = defineKind({
                 remembered = undefined;
                 passed = true;
               }
-              if (multiplier >= maxLm) passThrough = true;
+              published = publish(multiplier);
+              if (published >= maxLm) passThrough = true;
             }
             decided = true;
-            const decision: PublishedDecision = { kind: 'load_scheduler', load_multiplier: multiplier, pass_through: passThrough };
-            return { outputs: [overloaded ? 1 : 0, multiplier, inForce], decision };
+            const decision: PublishedDecision = { kind: 'load_scheduler', load_multiplier: published, pass_through: passThrough };
+            return { outputs: [overloaded ? 1 : 0, published, inForce, reading], decision };
           },
         };
       },
     };
   },
 });
+
+/** The PromQL query of the incoming token rate of one component's schedulers, summed over its agents. */
+export function incomingTokenRateQuery(policyName: string, componentId: string, windowMs: number): string {
+  // a JSON string is a valid PromQL double-quoted string; a range in whole milliseconds is valid PromQL
+  const selector = `sluice_scheduler_incoming_token_rate{policy_name=${JSON.stringify(policyName)},component_id=${JSON.stringify(componentId)}}`;
+  return `sum(avg_over_time(${selector}[${Math.max(1, Math.round(windowMs))}ms]))`;
+}
+
+/**
+ * The multiplier to publish with keep_admitted_rate: `multiplier` is a share of the `reference`
+ * rate; while less arrives, the share of what arrives that admits the same rate (at most `maxLm`).
+ * Without a reference or a reading it is the multiplier itself; with nothing arriving, `maxLm`.
+ */
+export function keptRateMultiplier(multiplier: number, reference: number | undefined, incoming: number | undefined, maxLm: number): number {
+  if (reference === undefined || incoming === undefined || !(multiplier > 0)) return Math.min(maxLm, multiplier);
+  if (incoming <= 0) return maxLm;
+  return Math.min(maxLm, multiplier * Math.max(1, reference / incoming));
+}
 
 /**
  * The step of one recovery tick: the whole increment, except within `band` × `remembered` below the
