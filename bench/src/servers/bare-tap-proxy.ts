@@ -19,6 +19,7 @@ const proxy = await startBareProxy({
   maxRequestHeaderBytes: 65_536,
   maxResponseHeaderBytes: 65_536,
   maxRequestHeaders: 100,
+  maxResponseHeaders: 100,
 });
 process.stdout.write(`PORT ${proxy.address.port}\n`);
 const stop = (): void => { void proxy.close().finally(() => process.exit(0)); };

@@ -26,6 +26,8 @@ export interface TapOptions {
   maxResponseHeaderBytes: number;
   /** Most request header fields accepted; past it 431 (never dropped silently). */
   maxRequestHeaders: number;
+  /** Most header fields accepted in a workload's response head; past it 502 (never dropped silently). */
+  maxResponseHeaders: number;
 }
 
 export const BODY_BYTES_MAX = 1024 * 1024;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type net from 'node:net';
 import { test, type TestContext } from 'node:test';
-import { send, startTestAgent, startTestTap, startUpstream, readAll } from './testing/fixture.js';
+import { metricValue, send, startTestAgent, startTestTap, startUpstream, readAll } from './testing/fixture.js';
 import { rawExchange, startRawServer, statusesIn } from './testing/raw-client.js';
 
 /** A workload that answers every request on a connection with `response` (raw bytes), after reading its head. */
@@ -167,6 +167,64 @@ test('more request headers than --max-request-headers: 431, nothing dropped sile
   assert.equal(agent.requests.length, 0);
   const fine = await send(`${base}/`, { headers: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`x-h${i}`, String(i)])) });
   assert.equal(fine.status, 200);
+});
+
+test('more response header fields than --max-response-headers: 502 counted as bad_response, nothing dropped silently', async (t) => {
+  // Fields the workload sends, by path: Content-Length and Connection, then X-H0.. ; /many is past Node's own count bound (~1000 fields).
+  const counts: Record<string, number> = { '/fits': 48, '/over': 49, '/many': 1500 };
+  const workload = await startRawServer((socket) => {
+    let head = '';
+    socket.on('data', (d: Buffer) => {
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.removeAllListeners('data');
+      socket.resume();
+      const path = /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? '';
+      const fields = Array.from({ length: counts[path] ?? 0 }, (_, i) => `X-H${i}: ${i}\r\n`).join('');
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n${fields}\r\nok`);
+    });
+  });
+  t.after(() => workload.close());
+  const agent = await startTestAgent(t);
+  const { tap, registry } = await startTestTap(t, workload, agent.address, { maxResponseHeaders: 50 });
+  const wide = await startTestTap(t, workload, agent.address, { maxResponseHeaders: 2000 });
+  // Both ways to the workload: a request in hand (pooled) and one streaming its body (node:http).
+  const ways = [
+    (path: string) => `GET ${path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`,
+    (path: string) => `POST ${path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n`,
+  ];
+  const exchange = async (port: number, path: string, way: (p: string) => string): Promise<string> =>
+    (await rawExchange(port, [way(path)], { waitMs: 5000 })).text;
+  let refused = 0;
+  for (const way of ways) {
+    const fits = await exchange(tap.address.port, '/fits', way);
+    assert.equal(statusesIn(fits)[0], 200, fits.slice(0, 200));
+    assert.match(fits, /\r\nX-H47: 47\r\n/i);
+    for (const path of ['/over', '/many']) {
+      const over = await exchange(tap.address.port, path, way);
+      assert.equal(statusesIn(over)[0], 502, `${path}: ${over.slice(0, 200)}`);
+      assert.doesNotMatch(over, /X-H0:/i);
+      refused++;
+    }
+    // With a bound above them, all 1500 fields reach the client (Node's client would keep ~1000).
+    const all = await exchange(wide.tap.address.port, '/many', way);
+    assert.equal(statusesIn(all)[0], 200);
+    assert.match(all, /\r\nX-H1499: 1499\r\n/i);
+  }
+  assert.equal(await metricValue(registry, 'tap_upstream_errors_total', { reason: 'bad_response' }), refused);
+});
+
+test('an upgrade answered with more header fields than --max-response-headers: 502', async (t) => {
+  const workload = await rawWorkload(t, (socket) => {
+    const fields = Array.from({ length: 60 }, (_, i) => `X-H${i}: ${i}\r\n`).join('');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${fields}\r\n`);
+  });
+  const agent = await startTestAgent(t);
+  const { tap, registry } = await startTestTap(t, workload, agent.address, { maxResponseHeaders: 50 });
+  const r = await rawExchange(tap.address.port, ['GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n']);
+  assert.equal(statusesIn(r.text)[0], 502, r.text.slice(0, 200));
+  assert.doesNotMatch(r.text, /X-H0:/i);
+  assert.equal(await metricValue(registry, 'tap_upstream_errors_total', { reason: 'bad_response' }), 1);
 });
 
 test('two Host headers: 400, neither the agent nor the workload sees the request', async (t) => {

@@ -68,6 +68,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     upstreamTimeoutMs: options.upstreamTimeoutMs,
     maxResponseHeaderBytes: options.maxResponseHeaderBytes,
     maxRequestHeaders: options.maxRequestHeaders,
+    maxResponseHeaders: options.maxResponseHeaders,
     flowEnds,
     metrics,
     logger,

@@ -32,6 +32,7 @@ test('defaults', () => {
     maxRequestHeaderBytes: 65_536,
     maxResponseHeaderBytes: 65_536,
     maxRequestHeaders: 100,
+    maxResponseHeaders: 100,
   });
 });
 
@@ -53,10 +54,11 @@ test('flags in both spellings, environment variables, and the flag winning over 
   assert.equal(options([], { SLUICE_TAP_UPSTREAM: 'http://w:80', SLUICE_TAP_FAIL_CLOSED: 'true' }).failClosed, true);
   assert.equal(options([...UP, '--fail-closed=false']).failClosed, false);
   assert.deepEqual(options(['--upstream', 'http://workload']).upstream, { host: 'workload', port: 80 });
-  const limits = options([...UP, '--max-request-header-bytes', '131072', '--max-request-headers=200'], { SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES: '32768' });
+  const limits = options([...UP, '--max-request-header-bytes', '131072', '--max-request-headers=200'], { SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES: '32768', SLUICE_TAP_MAX_RESPONSE_HEADERS: '300' });
   assert.equal(limits.maxRequestHeaderBytes, 131_072);
   assert.equal(limits.maxResponseHeaderBytes, 32_768);
   assert.equal(limits.maxRequestHeaders, 200);
+  assert.equal(limits.maxResponseHeaders, 300);
 });
 
 test('env names', () => {
@@ -92,6 +94,8 @@ const BAD: Array<[string, string[], NodeJS.ProcessEnv, RegExp]> = [
   ['response head bound not a number', [...UP, '--max-response-header-bytes', '64k'], {}, /^--max-response-header-bytes \(SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES\): "64k" is not an integer/],
   ['header count zero', [...UP, '--max-request-headers', '0'], {}, /^--max-request-headers \(SLUICE_TAP_MAX_REQUEST_HEADERS\): "0" is not an integer in 1\.\.10000/],
   ['header count from env too large', UP, { SLUICE_TAP_MAX_REQUEST_HEADERS: '10001' }, /is not an integer in 1\.\.10000 \(from SLUICE_TAP_MAX_REQUEST_HEADERS\)$/],
+  ['response header count zero', [...UP, '--max-response-headers', '0'], {}, /^--max-response-headers \(SLUICE_TAP_MAX_RESPONSE_HEADERS\): "0" is not an integer in 1\.\.10000/],
+  ['response header count not a number', [...UP, '--max-response-headers', 'many'], {}, /^--max-response-headers \(SLUICE_TAP_MAX_RESPONSE_HEADERS\): "many" is not an integer/],
   ['unknown flag', [...UP, '--listn', ':1'], {}, /^unknown flag --listn/],
   ['stray argument', [...UP, 'extra'], {}, /^unexpected argument "extra"/],
   ['missing value', [...UP, '--listen'], {}, /^--listen \(SLUICE_TAP_LISTEN\): needs a value/],

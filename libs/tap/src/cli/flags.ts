@@ -69,6 +69,8 @@ export const TAP_FLAGS: readonly FlagSpec[] = [
     apply: (v, o) => set(integer(v, HEADER_BYTES_MIN, HEADER_BYTES_MAX), (n) => { o.maxResponseHeaderBytes = n; }) },
   { name: 'max-request-headers', default: '100', help: `most header fields in a request; past it 431 (1..${HEADER_COUNT_MAX})`,
     apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxRequestHeaders = n; }) },
+  { name: 'max-response-headers', default: '100', help: `most header fields in a workload's response head; past it 502 (1..${HEADER_COUNT_MAX})`,
+    apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxResponseHeaders = n; }) },
   { name: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}`,
     apply: (v, o) => set((LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : { problem: `"${v}" is not one of ${LOG_LEVELS.join(', ')}` }, (l) => { o.logLevel = l; }) },
 ];

@@ -19,6 +19,8 @@ export interface ForwardContext {
   upstreamTimeoutMs: number;
   /** Largest response head accepted from the workload (past it 502). */
   maxResponseHeaderBytes: number;
+  /** Most header fields accepted in a response head from the workload (past it 502, counted as bad_response). */
+  maxResponseHeaders: number;
   /** Control point of the flows whose end is reported. */
   controlPoint: string;
   /** Where the end of flows the agent measures goes. */

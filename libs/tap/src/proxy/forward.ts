@@ -6,7 +6,7 @@ import { hasBody, type BodyPrefix } from './body-prefix.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
 import { pipeBody } from './pipe-body.js';
 import { forwardPooled, pooledPathFits } from './pooled-forward.js';
-import { writeRelayedHead } from './response-head.js';
+import { responseHeadCountProblem, writeRelayedHead } from './response-head.js';
 import { drainAfterResponse, mustCloseUnread } from './unread-body.js';
 import { classifyUpstreamError, UpstreamTimeoutError, writeGatewayError } from './upstream-error.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './upstream-headers.js';
@@ -100,6 +100,9 @@ function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: Server
       fail(err instanceof Error ? err : new Error(String(err)), undefined);
       return;
     }
+    // Every field is kept (the head is bounded in bytes) and a head past the count is refused below:
+    // Node's own count bound would cut the list short silently.
+    upReq.maxHeadersCount = 0;
     current = upReq;
     let answered = false;
     let upResponse: IncomingMessage | undefined;
@@ -120,6 +123,12 @@ function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: Server
       answered = true;
       upResponse = upRes;
       const bodySent = upReq.writableEnded;
+      const tooMany = responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders);
+      if (tooMany !== undefined) {
+        upRes.resume();
+        fail(new BadUpstreamResponseError(tooMany), upReq);
+        return;
+      }
       const out = clientResponseHeaders(upRes);
       if (ctx.draining() || (!bodySent && mustCloseUnread(req, prefix.ended))) out['connection'] = 'close';
       if (!writeRelayedHead(res, upRes.statusCode, upRes.statusMessage, out)) {

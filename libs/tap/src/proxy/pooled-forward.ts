@@ -4,7 +4,7 @@ import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
 import type { BodyPrefix } from './body-prefix.js';
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
-import { relayableStatus, safeReason } from './response-head.js';
+import { relayableStatus, responseHeadCountProblem, safeReason } from './response-head.js';
 import { classifyUpstreamError, writeGatewayError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
@@ -132,6 +132,11 @@ export function forwardPooled(ctx: ForwardContext, pool: Pool, req: IncomingMess
         if (finished) return false;
         if (!relayableStatus(statusCode)) {
           abort?.(new BadUpstreamResponseError(`the workload answered status ${statusCode}`));
+          return false;
+        }
+        const tooMany = responseHeadCountProblem(rawHeaders, ctx.maxResponseHeaders);
+        if (tooMany !== undefined) {
+          abort?.(new BadUpstreamResponseError(tooMany));
           return false;
         }
         try {

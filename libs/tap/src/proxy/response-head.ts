@@ -10,6 +10,15 @@ export function safeReason(status: number, reason: string | undefined): string {
   return STATUS_CODES[status] ?? '';
 }
 
+/**
+ * Why a response head with more header fields than `max` is refused (502), or
+ * undefined when it has at most `max`. `rawHeaders` is the flat [name, value,
+ * ...] list; Node's client keeps every field when its count bound is 0.
+ */
+export function responseHeadCountProblem(rawHeaders: readonly unknown[], max: number): string | undefined {
+  return rawHeaders.length > max * 2 ? `the workload's response head has more than ${max} header fields` : undefined;
+}
+
 /** Whether `status` can be the final status of a relayed response. */
 export function relayableStatus(status: number | undefined): status is number {
   return status !== undefined && Number.isInteger(status) && status >= 200 && status <= 999;

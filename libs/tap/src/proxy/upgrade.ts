@@ -6,7 +6,7 @@ import type { HeaderValue } from '../check/types.js';
 import { reportFlowEnd, type ForwardContext } from './forward-context.js';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.js';
-import { relayableStatus } from './response-head.js';
+import { relayableStatus, responseHeadCountProblem } from './response-head.js';
 import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 
@@ -35,6 +35,12 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
     flowEnded?.();
     return;
   }
+  upReq.maxHeadersCount = 0; // every field kept; a head past the count is refused below
+  const badHead = (): void => {
+    ctx.metrics.upstreamError('bad_response');
+    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the workload sent a response the tap cannot relay', details: [] }));
+    flowEnded?.();
+  };
   if (ctx.upstreamTimeoutMs > 0) {
     upReq.setTimeout(ctx.upstreamTimeoutMs, () => upReq.destroy(new UpstreamTimeoutError(ctx.upstreamTimeoutMs)));
   }
@@ -45,6 +51,11 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
   socket.once('close', onClientGone);
 
   upReq.on('upgrade', (upRes, upSocket, upHead) => {
+    if (responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders) !== undefined) {
+      upSocket.destroy();
+      badHead();
+      return;
+    }
     status = 101;
     flowEnded?.();
     socket.off('close', onClientGone);
@@ -67,11 +78,9 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
 
   upReq.on('response', (upRes) => {
     // The workload declined the upgrade: relay its answer, then close.
-    if (!relayableStatus(upRes.statusCode)) {
+    if (!relayableStatus(upRes.statusCode) || responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders) !== undefined) {
       upRes.destroy();
-      ctx.metrics.upstreamError('bad_response');
-      endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the workload sent a response the tap cannot relay', details: [] }));
-      flowEnded?.();
+      badHead();
       return;
     }
     status = upRes.statusCode;

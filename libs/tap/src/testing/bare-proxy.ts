@@ -21,7 +21,7 @@ export interface BareProxy {
  * no body sample, no metrics of decisions. What the tap costs over it is the
  * cost of asking the agent (the tap-overhead bench compares the two).
  */
-export async function startBareProxy(options: Pick<TapOptions, 'listen' | 'upstream' | 'upstreamTimeoutMs' | 'maxRequestHeaderBytes' | 'maxResponseHeaderBytes' | 'maxRequestHeaders'>): Promise<BareProxy> {
+export async function startBareProxy(options: Pick<TapOptions, 'listen' | 'upstream' | 'upstreamTimeoutMs' | 'maxRequestHeaderBytes' | 'maxResponseHeaderBytes' | 'maxRequestHeaders' | 'maxResponseHeaders'>): Promise<BareProxy> {
   const pool = createUpstreamPool(options.upstream, options);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
   const ctx: ForwardContext = {
@@ -30,6 +30,7 @@ export async function startBareProxy(options: Pick<TapOptions, 'listen' | 'upstr
     pool,
     upstreamTimeoutMs: options.upstreamTimeoutMs,
     maxResponseHeaderBytes: options.maxResponseHeaderBytes,
+    maxResponseHeaders: options.maxResponseHeaders,
     controlPoint: '',
     flowEnds: NO_FLOW_ENDS,
     metrics: createTapMetrics(new Registry()),

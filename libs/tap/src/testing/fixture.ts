@@ -48,6 +48,7 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
   maxRequestHeaderBytes: 65_536,
   maxResponseHeaderBytes: 65_536,
   maxRequestHeaders: 100,
+  maxResponseHeaders: 100,
 };
 
 /** A tap in front of `upstream`, asking `agentAddress`, shut down after the test. */
