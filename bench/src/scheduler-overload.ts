@@ -5,15 +5,19 @@
  * an unbounded FIFO that drops a request whose client gave up when its turn comes (set
  * SLUICE_BENCH_WASTED_WORK=1 to serve those too; SLUICE_BENCH_COMPOUNDING=1 for Aperture's compounding cuts instead
  * of the example's proportional ones; SLUICE_BENCH_LINEAR_RECOVERY=1 for a plain linear recovery instead of the
- * example's recovery_near_last_overload and recovery_headroom). Clients send gold (priority 200) and free (50)
+ * example's recovery_near_last_overload and recovery_headroom; SLUICE_BENCH_SHARE_RECOVERY=1 for a multiplier that
+ * stays a share of the current incoming rate instead of the example's keep_admitted_rate, whose incoming token
+ * rate is the scheduler's own gauge averaged over 3 s as Prometheus would see it). Clients send gold (priority 200) and free (50)
  * requests open loop and give up after 2 s. The latency signal is the mean time in the service
  * (admission to answer) of the flows that ended in the last 2 s, seen by the circuit once per
  * second and published to the scheduler one second later. The same traffic is run without the scheduler, in the
  * same run. Virtual time makes the figures independent of the machine's load.
  *
  * Prints goodput (answers within the client timeout, per second, during the overload) with ÷
- * without, gold's p99 latency with and without, and writes an SVG plot of latency, load
- * multiplier and admitted rate over time into the output directory.
+ * without; for gold in the overload, the share the scheduler admitted, the p99 latency of those
+ * admitted (one whose client gave up counts as the timeout) and the share answered in time; how
+ * long after the load drops the scheduler admits everything again; and writes an SVG plot of
+ * latency, load multiplier and admitted rate over time into the output directory.
  *
  *   node scripts/run-bench.mjs scheduler-overload
  *   node bench/dist/scheduler-overload.js [out-dir=$TMPDIR/sluice-bench]
@@ -37,6 +41,10 @@ const SIGNAL_WINDOW_MS = 2000;
 const COMPOUNDING = process.env.SLUICE_BENCH_COMPOUNDING === '1';
 /** The example's recovery (slower near the multiplier that last overloaded and as the latency nears the setpoint); SLUICE_BENCH_LINEAR_RECOVERY=1: the plain linear one. */
 const LINEAR_RECOVERY = process.env.SLUICE_BENCH_LINEAR_RECOVERY === '1';
+/** The example's keep_admitted_rate; SLUICE_BENCH_SHARE_RECOVERY=1: the multiplier stays a share of the current incoming rate (as in Aperture). */
+const KEEP_RATE = process.env.SLUICE_BENCH_SHARE_RECOVERY !== '1';
+/** The range the controller averages the agents' incoming token rate over (one sample a second). */
+const RATE_WINDOW_S = 3;
 const PHASES = [
   { name: 'baseline', ms: 20_000, gold: CAPACITY * 0.2, free: CAPACITY * 0.3 },
   { name: 'overload', ms: 60_000, gold: CAPACITY * 0.4, free: CAPACITY * 2.6 },
@@ -65,6 +73,7 @@ function policy(): unknown {
               recovery_headroom: 0.25,
               recovery_near_last_overload: { band: 0.3, min_increment_fraction: 0.25, increment_factor_past: 3 },
             }),
+            ...(KEEP_RATE ? { keep_admitted_rate: { window: `${RATE_WINDOW_S}s`, evaluation_interval: '1s' } } : {}),
             max_load_multiplier: 2,
             load_scheduler: {
               workload_latency_based_tokens: false,
@@ -85,7 +94,7 @@ function policy(): unknown {
 
 type Cls = 'gold' | 'free';
 interface Flow { cls: Cls; startMs: number; endMs?: number; status?: 200 | 503 | 0; admittedMs?: number }
-interface Second { latency: number; multiplier: number; admitted: number; goodput: number }
+interface Second { latency: number; multiplier: number; admitted: number; goodput: number; admitsAll: boolean }
 
 /** One run over the whole scenario; `withScheduler` false sends every request to the service. */
 async function run(withScheduler: boolean): Promise<{ flows: Flow[]; seconds: Second[] }> {
@@ -99,7 +108,10 @@ async function run(withScheduler: boolean): Promise<{ flows: Flow[]; seconds: Se
     clock,
   });
   const circuit = compiled.createCircuit();
-  const promqlId = compiled.promql[0].id;
+  const promqlId = (compiled.promql.find((q) => q.query === 'latency') ?? compiled.promql[0]).id;
+  // keep_admitted_rate's query, answered here from the scheduler's incoming token rate gauge sampled once a second
+  const rateQuery = compiled.promql.find((q) => q.id === published.component_id);
+  const rateSamples: number[] = [];
   const flows: Flow[] = [];
   const ended: Flow[] = [];
   const waiting: Flow[] = [];
@@ -155,7 +167,13 @@ async function run(withScheduler: boolean): Promise<{ flows: Flow[]; seconds: Se
     const now = clock.now();
     const recent = ended.filter((f) => (f.endMs as number) > now - SIGNAL_WINDOW_MS).map((f) => (f.endMs as number) - (f.admittedMs as number));
     const latency = recent.length === 0 ? undefined : recent.reduce((a, b) => a + b, 0) / recent.length;
-    const out = circuit.tick(now, { promql: new Map([[promqlId, latency]]), variables: new Map() });
+    const answers = new Map<string, number | undefined>([[promqlId, latency]]);
+    if (rateQuery !== undefined) {
+      rateSamples.push(scheduler.gauges().incomingTokensPerSecond);
+      if (rateSamples.length > RATE_WINDOW_S) rateSamples.shift();
+      answers.set(rateQuery.id, rateSamples.reduce((a, b) => a + b, 0) / rateSamples.length);
+    }
+    const out = circuit.tick(now, { promql: answers, variables: new Map() });
     const d = out.decisions.get(published.component_id);
     if (withScheduler && d?.kind === 'load_scheduler') {
       // published through etcd and applied by the agent a second later
@@ -168,6 +186,7 @@ async function run(withScheduler: boolean): Promise<{ flows: Flow[]; seconds: Se
       multiplier: withScheduler ? (d?.kind === 'load_scheduler' && d.pass_through ? NaN : multiplier) : NaN,
       admitted: flows.filter((f) => inSecond(f.admittedMs)).length,
       goodput: flows.filter((f) => f.status === 200 && inSecond(f.endMs)).length,
+      admitsAll: !withScheduler || (d?.kind === 'load_scheduler' && (d.pass_through || d.load_multiplier >= 1)),
     });
   }
   await clock.run(CLIENT_TIMEOUT_MS + 1000);
@@ -181,10 +200,32 @@ function p99(values: number[]): number {
   return s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)];
 }
 
-/** Latency of gold requests in the overload: answered ones their time, turned-away and timed-out ones count as the client timeout. */
-function goldP99(flows: Flow[]): number {
-  return p99(flows.filter((f) => f.cls === 'gold' && f.startMs >= OVERLOAD_FROM && f.startMs < OVERLOAD_TO)
+const inOverload = (f: Flow): boolean => f.startMs >= OVERLOAD_FROM && f.startMs < OVERLOAD_TO;
+
+/** The overload's first seconds, while the loop finds the cut: figures "settled" leave them out. */
+const SETTLE_MS = 10_000;
+
+/**
+ * p99 latency of the gold requests of the overload that were admitted (an admitted one whose client
+ * gave up counts as the client timeout); from `settleMs` into the overload.
+ */
+function goldAdmittedP99(flows: Flow[], settleMs = 0): number {
+  return p99(flows.filter((f) => f.cls === 'gold' && inOverload(f) && f.startMs >= OVERLOAD_FROM + settleMs && f.admittedMs !== undefined)
     .map((f) => (f.status === 200 ? (f.endMs as number) - f.startMs : CLIENT_TIMEOUT_MS)));
+}
+
+/** The share of gold's requests of the overload that were admitted (without the scheduler: all). */
+function goldAdmitted(flows: Flow[]): number {
+  const all = flows.filter((f) => f.cls === 'gold' && inOverload(f));
+  return all.filter((f) => f.admittedMs !== undefined).length / all.length;
+}
+
+/** Seconds after the load drops until the scheduler admits everything for good (NaN: never within the run). */
+function recoverySeconds(seconds: Second[]): number {
+  const drop = OVERLOAD_TO / 1000;
+  let last = drop - 1;
+  for (let i = drop; i < seconds.length; i++) if (!seconds[i].admitsAll) last = i;
+  return last + 1 >= seconds.length ? NaN : last + 1 - drop + 1;
 }
 
 /** p99 latency of the gold requests of the overload that were answered in time. */
@@ -269,18 +310,25 @@ async function main(): Promise<void> {
   writeFileSync(file, svg(withS.seconds, without.seconds));
   console.log(`scheduler-overload: ${WORKERS} workers × ${SERVICE_MS} ms (capacity ${CAPACITY}/s), 3× capacity for ${PHASES[1].ms / 1000} s, clients give up after ${CLIENT_TIMEOUT_MS} ms (virtual time)`);
   for (const [label, r] of [['with scheduler', withS], ['without', without]] as const) {
-    console.log(`  ${label.padEnd(15)} goodput ${goodput(r.flows).toFixed(1)}/s  gold p99 ${goldP99(r.flows).toFixed(0)} ms (answered ones ${goldAnsweredP99(r.flows).toFixed(0)} ms)  gold answered ${(share(r.flows, 'gold') * 100).toFixed(1)}%  free answered ${(share(r.flows, 'free') * 100).toFixed(1)}%`);
+    console.log(`  ${label.padEnd(15)} goodput ${goodput(r.flows).toFixed(1)}/s  gold admitted ${(goldAdmitted(r.flows) * 100).toFixed(1)}%, p99 of those ${goldAdmittedP99(r.flows).toFixed(0)} ms (${goldAdmittedP99(r.flows, SETTLE_MS).toFixed(0)} ms after the first ${SETTLE_MS / 1000} s), answered in time ${(share(r.flows, 'gold') * 100).toFixed(1)}% (p99 ${goldAnsweredP99(r.flows).toFixed(0)} ms)  free answered ${(share(r.flows, 'free') * 100).toFixed(1)}%`);
   }
+  console.log(`  after the load drops the scheduler admits everything within ${recoverySeconds(withS.seconds)} s (${KEEP_RATE ? 'keep_admitted_rate' : 'the multiplier a share of the current rate'})`);
   console.log(`  goodput with ÷ without: ${ratio.toFixed(2)}; plot: ${file}`);
   printResult('scheduler-overload', {
     goodput_ratio: ratio.toFixed(2),
     goodput_with: goodput(withS.flows).toFixed(1),
     goodput_without: goodput(without.flows).toFixed(1),
-    gold_p99_with_ms: goldP99(withS.flows).toFixed(0),
-    gold_p99_without_ms: goldP99(without.flows).toFixed(0),
+    gold_admitted_with: goldAdmitted(withS.flows).toFixed(3),
+    gold_admitted_without: goldAdmitted(without.flows).toFixed(3),
+    gold_admitted_p99_with_ms: goldAdmittedP99(withS.flows).toFixed(0),
+    gold_admitted_p99_without_ms: goldAdmittedP99(without.flows).toFixed(0),
+    gold_admitted_p99_settled_with_ms: goldAdmittedP99(withS.flows, SETTLE_MS).toFixed(0),
+    gold_admitted_p99_settled_without_ms: goldAdmittedP99(without.flows, SETTLE_MS).toFixed(0),
     gold_answered_p99_with_ms: goldAnsweredP99(withS.flows).toFixed(0),
     gold_answered_p99_without_ms: goldAnsweredP99(without.flows).toFixed(0),
     gold_answered_with: share(withS.flows, 'gold').toFixed(3),
+    gold_answered_without: share(without.flows, 'gold').toFixed(3),
+    recovery_s: String(recoverySeconds(withS.seconds)),
     plot: file,
   });
 }
