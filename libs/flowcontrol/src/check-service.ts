@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { unary } from '@sluice/server';
+import { CallCancellation, type CancellableCall } from './call-cancellation.js';
 import { toCheckResponse } from './check-response.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
@@ -17,13 +18,11 @@ export interface ServiceDiscovery {
 
 /**
  * A signal aborted when the caller goes away (the call's 'cancelled' event: the client cancelled,
- * its deadline passed or its connection dropped), for the limiters that wait (a scheduler).
+ * its deadline passed or its connection dropped), for the limiters that wait (a scheduler). The
+ * handlers pass a CallCancellation instead, which makes the signal only when a limiter reads it.
  */
-export function cancelSignalOf(call: { readonly cancelled: boolean; once(event: 'cancelled', listener: () => void): unknown }): AbortSignal {
-  const controller = new AbortController();
-  if (call.cancelled) controller.abort();
-  else call.once('cancelled', () => controller.abort());
-  return controller.signal;
+export function cancelSignalOf(call: CancellableCall): AbortSignal {
+  return new CallCancellation(call).signal;
 }
 
 const NO_SERVICES: readonly string[] = Object.freeze([]);
@@ -75,7 +74,7 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
       type: 'feature',
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       rampMode: req.ramp_mode === true,
-    }, cancelSignalOf(call));
+    }, new CallCancellation(call));
     if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, askedEnd || x.fluxMeters.length > 0));
     return toCheckResponse(d, askedEnd || d.fluxMeters.length > 0);
   });

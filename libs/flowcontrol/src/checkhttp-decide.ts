@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@sluice/errors';
 import { baggageWith } from './baggage-header.js';
+import type { CancelSource } from './call-cancellation.js';
 import { toCheckResponse } from './check-response.js';
 import type { ServiceDiscovery } from './check-service.js';
 import type { CheckDecision } from './decision.js';
@@ -73,7 +74,7 @@ function withInterest(r: CheckHTTPResponse, interest: HeaderInterest | undefined
  * resend_unfiltered, with the current interest. So no flow is ever decided
  * on headers filtered out by a stale interest.
  */
-export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, signal?: AbortSignal): CheckHTTPResponse | Promise<CheckHTTPResponse> {
+export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, cancel?: AbortSignal | CancelSource): CheckHTTPResponse | Promise<CheckHTTPResponse> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
   const generation = interestGenerationOf(req);
@@ -96,7 +97,7 @@ export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Outp
     http: req,
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     rampMode: req.ramp_mode === true,
-  }, signal);
+  }, cancel);
   const flowEnds = deps.flowEnds;
   if (d instanceof Promise) return d.then((x) => withInterest(toCheckHTTPResponse(x, req, flowEnds?.begin(x)), interest));
   return withInterest(toCheckHTTPResponse(d, req, flowEnds?.begin(d)), interest);

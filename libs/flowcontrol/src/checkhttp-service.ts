@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { unary } from '@sluice/server';
-import { cancelSignalOf, type ServiceDiscovery } from './check-service.js';
+import { CallCancellation } from './call-cancellation.js';
+import type { ServiceDiscovery } from './check-service.js';
 import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 import { checkHttpStreamHandler, type CheckHttpStreamOptions } from './checkhttp-stream.js';
 import type { Engine } from './engine.js';
@@ -19,7 +20,7 @@ export function checkHttpServiceImpl(
 ): grpc.UntypedServiceImplementation {
   const deps: CheckHttpDeps = flowEnds === undefined ? { engine, discovery } : { engine, discovery, flowEnds };
   return {
-    CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()), cancelSignalOf(call))),
+    CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()), new CallCancellation(call))),
     CheckHTTPStream: checkHttpStreamHandler(deps, streamOptions),
   };
 }

@@ -1,4 +1,5 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
+import type { CancelSource } from './call-cancellation.js';
 import type { Classifier, ComponentSelector, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterResult } from './component.js';
 import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type ComponentSet, type Registration } from './component-index.js';
 import { ControlPointRegistry, type ControlPointRegistryOptions } from './control-point-registry.js';
@@ -45,7 +46,7 @@ interface RunState {
   readonly addedLabels: Record<string, string> | undefined;
   readonly classifiers: readonly ClassifierRecord[];
   readonly fluxMeters: readonly string[];
-  readonly ctx: DecideContext;
+  readonly ctx: CheckContext;
   readonly limiters: Limiter[];
   readonly results: LimiterResult[];
 }
@@ -157,10 +158,11 @@ export class Engine {
   }
 
   /**
-   * Decide on one flow. Synchronous unless a limiter answers with a promise. `signal`, aborted when
-   * the caller goes away, reaches the limiters (a scheduler's waiting flow leaves its queue).
+   * Decide on one flow. Synchronous unless a limiter answers with a promise. `cancel`, aborted when
+   * the caller goes away, reaches the limiters (a scheduler's waiting flow leaves its queue); a
+   * CancelSource's signal is read only when a limiter asks for it.
    */
-  check(request: FlowRequest, signal?: AbortSignal): CheckDecision | Promise<CheckDecision> {
+  check(request: FlowRequest, cancel?: AbortSignal | CancelSource): CheckDecision | Promise<CheckDecision> {
     const nowMs = this.now();
     const cp = request.controlPoint;
     this.controlPoints.record(cp, request.services, request.type ?? 'feature', nowMs);
@@ -209,10 +211,7 @@ export class Engine {
 
     const state: RunState = {
       request, set, labels, addedLabels, classifiers, fluxMeters,
-      ctx: {
-        nowMs, deadlineMs: request.deadlineMs, costLabels: request.type === 'http' ? addedLabels ?? NO_LABELS : labels,
-        ...(signal !== undefined ? { signal } : {}),
-      },
+      ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel),
       limiters: [], results: [],
     };
     if (set.limiterGroups.length === 0) return this.finish(state, -1);
@@ -304,6 +303,21 @@ export class Engine {
       classifiers: st.classifiers,
       fluxMeters: st.fluxMeters,
     };
+  }
+}
+
+/** The DecideContext of one check: one object, and the cancel signal only when a limiter reads it. */
+class CheckContext implements DecideContext {
+  constructor(
+    readonly nowMs: number,
+    readonly deadlineMs: number | undefined,
+    readonly costLabels: Readonly<Record<string, string>>,
+    private readonly cancel: AbortSignal | CancelSource | undefined,
+  ) {}
+
+  get signal(): AbortSignal | undefined {
+    const c = this.cancel;
+    return c === undefined || c instanceof AbortSignal ? c : c.signal;
   }
 }
 

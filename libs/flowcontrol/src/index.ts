@@ -20,6 +20,7 @@ export { applyLocalLimiters, createLocalRateLimiter, type LocalLimitersOptions }
 export { timestampOf, durationOf, millisOf } from './proto-time.js';
 export { registerFlowControlServices } from './register-services.js';
 export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
+export { CallCancellation, type CancelSource, type CancellableCall } from './call-cancellation.js';
 export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
 export { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 export {
