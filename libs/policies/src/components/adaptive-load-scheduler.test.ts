@@ -83,13 +83,21 @@ test('keep_admitted_rate: when the demand falls the multiplier rises to admit th
   assert.deepEqual(tick(90, 10).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: true }, '0.2 × 6 reaches max_load_multiplier: pass-through');
 });
 
-test('keep_admitted_rate: a new overload counts from the rate arriving then, carrying the multiplier in force over', () => {
+test('keep_admitted_rate: a new overload carries the rate in force over; the reference is the highest demand at an overload\'s start', () => {
   const tick = loop(policy({ max_load_multiplier: 2 }));
   tick(50, 60);
   near(tick(200, 60).d.load_multiplier, 0.5, 'overload at 60: 1 × (200/100)^-1');
   near(tick(90, 20).d.load_multiplier, 0.51 * 3, 'a third of the demand: 1.53 of it (30.6 tokens/s)');
-  near(tick(400, 20).d.load_multiplier, 1.53 * 0.25, 'overloaded again at 20 tokens/s: the 1.53 in force × (400/100)^-1, counted from 20');
-  near(tick(90, 10).d.load_multiplier, (1.53 * 0.25 + 0.01) * 2, 'half of that demand: twice the share');
+  near(tick(400, 20).d.load_multiplier, 1.53 * 0.25, 'overloaded again at 20 tokens/s: the 1.53 in force × (400/100)^-1');
+  near(tick(90, 20).d.load_multiplier, 1.53 * 0.25 + 0.01 * 3, 'the step still counts in 60 tokens/s: 0.03 of 20');
+  for (let i = 0; i < 200; i++) tick(90, 20);
+  assert.equal(tick(90, 20).d.pass_through, true, 'recovered');
+  near(tick(200, 20).d.load_multiplier, 0.5, 'an overload from pass-through at a lower demand: half of it');
+  near(tick(90, 20).d.load_multiplier, 0.5 + 0.03, 'recovers at the steps of 60 tokens/s, not of 20 (a blip costs seconds, not minutes)');
+  for (let i = 0; i < 200; i++) tick(90, 20);
+  near(tick(200, 120).d.load_multiplier, 0.5, 'an overload at twice the reference: half of it');
+  near(tick(90, 120).d.load_multiplier, 0.51, 'the reference rose to 120: steps of 0.01 of it');
+  near(tick(90, 60).d.load_multiplier, 0.52 * 2, 'half the demand: twice the share');
 });
 
 test('keep_admitted_rate: no demand at all returns to pass-through; a zero multiplier stays zero until recovery steps', () => {

@@ -49,7 +49,7 @@ const schema = obj(
             window: Type.Optional(duration('The range over which the agents\' incoming token rate is averaged (`avg_over_time`); it must hold at least one scrape of the agents.', '10s', true)),
             evaluation_interval: Type.Optional(duration('How often the controller reads the incoming token rate.', '1s', true)),
           },
-          'Counts the multiplier against the agents\' incoming token rate when the last overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(avg_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below that rate, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of that rate. After the load drops, the multiplier returns to pass-through after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) returns to pass-through at the next tick without overload. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
+          'Counts the multiplier against a reference rate, the highest incoming token rate of the agents when an overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(avg_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below the reference, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of the reference. An overload that begins at a lower demand (a latency blip after the load dropped) keeps the reference, so its recovery takes the same steps and seconds, not a share of the smaller demand; one at a higher demand raises it. After the load drops, the multiplier returns to pass-through after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) returns to pass-through at the next tick without overload. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
         )),
         alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
       },
@@ -109,7 +109,7 @@ export const adaptiveLoadSchedulerKind = defineKind({
         let wasOverloaded = false;
         // recovery has passed the remembered multiplier since the last overload
         let passed = false;
-        // keep_admitted_rate: the incoming token rate when the last overload began, and the latest valid reading
+        // keep_admitted_rate: the highest incoming token rate at the start of an overload, and the latest valid reading
         let reference: number | undefined;
         let incoming: number | undefined;
         const publish = (m: number): number => (keep === undefined ? m : keptRateMultiplier(m, reference, incoming, maxLm));
@@ -129,14 +129,17 @@ export const adaptiveLoadSchedulerKind = defineKind({
             // service of the flows its latency is measured on still recovers
             const overloaded = valid && signal > setpoint && (!confirmed || (confirmation !== null && confirmation !== undefined && confirmation !== 0));
             if (!overloaded) onset = undefined;
-            if (overloaded && keep !== undefined && (!wasOverloaded || reference === undefined)) {
-              // from now on the multiplier is a share of the rate arriving as this overload begins;
-              // the one in force carries over, so the admitted rate does not jump
-              if (!passThrough) multiplier = published;
-              reference = incoming;
-            }
             // the multiplier in force in the controller's terms (the same as inForce without keep_admitted_rate)
-            const current = passThrough ? 1 : multiplier;
+            let current = passThrough ? 1 : multiplier;
+            if (overloaded && keep !== undefined && incoming !== undefined && (!wasOverloaded || reference === undefined)) {
+              // from now on the multiplier is a share of the highest rate arriving as an overload began
+              // (a later overload at a lower demand, a latency blip, keeps the steps of the higher one);
+              // the rate admitted now carries over, so it does not jump
+              const ref = Math.max(reference ?? 0, incoming);
+              current = ref > 0 ? inForce * (incoming / ref) : inForce;
+              multiplier = current;
+              reference = ref;
+            }
             if (overloaded && !wasOverloaded && near !== undefined) {
               remembered = current;
               passed = false;
