@@ -200,7 +200,7 @@ test('deploy/examples/adaptive-load.yaml compiles and sheds on latency', () => {
   const doc = parse(readFileSync(join(EXAMPLES_DIR, 'adaptive-load.yaml'), 'utf8')) as { metadata: { name: string }; spec: unknown };
   const compiled = compilePolicy(doc.metadata.name, doc.spec);
   assert.deepEqual(compiled.ignored, []);
-  assert.equal(compiled.promql.length, 1);
+  assert.equal(compiled.promql.length, 2, 'the latency query and keep_admitted_rate\'s incoming token rate');
   const published = compiled.components.find((x) => x.kind === 'load_scheduler') as PublishedLoadScheduler;
   assert.equal((published.parameters.workloads as unknown[]).length, 2);
   const circuit = compiled.createCircuit();
