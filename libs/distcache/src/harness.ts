@@ -50,6 +50,13 @@ function storeFor(params: TokenBucketParams): TokenBucketStore {
   return s;
 }
 
+/** Batches sent to peers so far and the operations in them (the batch-size histogram's count and sum). */
+async function batchTotals(): Promise<{ count: number; sum: number }> {
+  const values = (await cache.metrics.batchSize.get()).values;
+  const v = (name: string): number => values.find((x) => x.metricName === name)?.value ?? 0;
+  return { count: v('sluice_distcache_batch_size_count'), sum: v('sluice_distcache_batch_size_sum') };
+}
+
 type Cmd = { id?: number; op: string; label?: string; count?: number; tokens?: number; params?: TokenBucketParams; ratePerSec?: number; durationMs?: number; seeds?: string[]; concurrency?: number; labels?: number };
 
 async function run(cmd: Cmd): Promise<unknown> {
@@ -97,6 +104,7 @@ async function run(cmd: Cmd): Promise<unknown> {
       const lat: number[] = [];
       let admitted = 0;
       const before = cache.stats();
+      const batches0 = await batchTotals();
       const loopLag = monitorEventLoopDelay({ resolution: 10 });
       loopLag.enable();
       const cpu0 = process.cpuUsage();
@@ -114,6 +122,7 @@ async function run(cmd: Cmd): Promise<unknown> {
       const cpu = process.cpuUsage(cpu0);
       loopLag.disable();
       const after = cache.stats();
+      const batches1 = await batchTotals();
       lat.sort((a, b) => a - b);
       const q = (f: number): number => lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] ?? 0;
       return {
@@ -124,6 +133,8 @@ async function run(cmd: Cmd): Promise<unknown> {
         loopDelayP99Ms: loopLag.percentile(99) / 1e6,
         // this process's CPU time over the run (its own takes and the ones it served for others)
         cpuUs: cpu.user + cpu.system,
+        batches: batches1.count - batches0.count,
+        batchedOps: batches1.sum - batches0.sum,
       };
     }
     case 'owner': {

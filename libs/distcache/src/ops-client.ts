@@ -1,14 +1,18 @@
 import net from 'node:net';
-import { UnavailableError, DeadlineExceededError } from '@sluice/errors';
-import { FrameDecoder, encodeFrame } from './frame.js';
-import type { Op, OpResult } from './ops.js';
+import { UnavailableError, DeadlineExceededError, InvalidArgumentError } from '@sluice/errors';
+import { FrameBuilder, FrameDecoder } from './frame.js';
+import { MAX_BATCH, RequestEncoder, parseResponse, type Op, type OpResult } from './ops.js';
 import { splitHostPort } from './address.js';
 
+/** A batch sent, waiting for its answer: one entry per call, in the order of its operations. */
 interface Pending {
-  readonly ops: Op[];
   readonly resolvers: Array<(r: OpResult) => void>;
   readonly rejecters: Array<(e: Error) => void>;
-  readonly deadlineMs: number;
+  readonly deadlines: number[];
+  /** The earliest deadline of a call still waiting (Infinity when none is). */
+  nextDeadlineMs: number;
+  /** Calls already failed for their deadline. */
+  expired: number;
 }
 
 export interface PeerClientOptions {
@@ -16,20 +20,27 @@ export interface PeerClientOptions {
   onBatch?: (size: number) => void;
 }
 
+/** A batch is sent early once its frame reaches this many bytes (well under the frame bound). */
+const BATCH_BYTES = 256 * 1024;
+const settled = (): void => undefined;
+
 /**
  * One member's connection to another's operations port. Calls made in one
- * event-loop turn go out as one batch (one frame); batches are pipelined on
- * the one connection. Each call has its own deadline; a broken connection
- * fails every call in flight and the next call reconnects.
+ * event-loop turn go out as one batch (one frame, written as the calls come,
+ * sent once per turn); batches are pipelined on the one connection. Each
+ * call has its own deadline; a broken connection fails every call in flight
+ * and the next call reconnects.
  */
 export class PeerClient {
   private socket: net.Socket | undefined;
-  private connected = false;
   private decoder = new FrameDecoder();
+  private readonly out = new FrameBuilder();
+  private readonly encoder = new RequestEncoder(this.out);
   private batch: Pending | undefined;
   private readonly inFlight = new Map<number, Pending>();
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
+  private flushQueued = false;
   private closed = false;
 
   constructor(readonly addr: string, private readonly opts: PeerClientOptions = {}) {}
@@ -37,33 +48,66 @@ export class PeerClient {
   call(op: Op, timeoutMs: number): Promise<OpResult> {
     if (this.closed) return Promise.reject(new UnavailableError(`peer client ${this.addr} is closed`, 'SLUICE_ERR_DISTCACHE_CLOSED'));
     return new Promise((resolve, reject) => {
+      if (this.batch !== undefined && (this.encoder.count >= MAX_BATCH || this.encoder.bytes >= BATCH_BYTES)) this.seal();
       if (this.batch === undefined) {
-        this.batch = { ops: [], resolvers: [], rejecters: [], deadlineMs: Date.now() + timeoutMs };
-        setImmediate(() => this.flush());
+        this.batch = { resolvers: [], rejecters: [], deadlines: [], nextDeadlineMs: Infinity, expired: 0 };
+        this.encoder.begin();
+        if (!this.flushQueued) {
+          this.flushQueued = true;
+          setImmediate(() => this.flush());
+        }
       }
-      this.batch.ops.push(op);
-      this.batch.resolvers.push(resolve);
-      this.batch.rejecters.push(reject);
+      try {
+        this.encoder.add(op);
+      } catch (e) {
+        reject(new InvalidArgumentError(`operation for ${this.addr} cannot be sent: ${String(e)}`, 'k', 'SLUICE_ERR_DISTCACHE_BAD_OPERATION'));
+        return;
+      }
+      const b = this.batch;
+      const deadline = Date.now() + timeoutMs;
+      b.resolvers.push(resolve);
+      b.rejecters.push(reject);
+      b.deadlines.push(deadline);
+      if (deadline < b.nextDeadlineMs) b.nextDeadlineMs = deadline;
     });
   }
 
   close(): void {
     this.closed = true;
-    this.fail(new UnavailableError(`peer client ${this.addr} is closed`, 'SLUICE_ERR_DISTCACHE_CLOSED'));
+    const e = new UnavailableError(`peer client ${this.addr} is closed`, 'SLUICE_ERR_DISTCACHE_CLOSED');
+    if (this.batch !== undefined) {
+      for (const r of this.batch.rejecters) r(e);
+      this.batch = undefined;
+      this.out.take();
+    }
+    this.fail(e);
     this.socket?.destroy();
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopTimer();
+  }
+
+  /** Completes the batch being written: it is in flight from now on (the bytes leave at the flush). */
+  private seal(): void {
+    const b = this.batch;
+    if (b === undefined) return;
+    this.batch = undefined;
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
+    const size = this.encoder.count;
+    if (size === 0) {
+      this.out.abort();
+      return;
+    }
+    this.encoder.finish(id);
+    this.inFlight.set(id, b);
+    this.opts.onBatch?.(size);
   }
 
   private flush(): void {
-    const b = this.batch;
-    this.batch = undefined;
-    if (b === undefined) return;
-    const id = this.nextId++;
-    this.inFlight.set(id, b);
-    this.opts.onBatch?.(b.ops.length);
-    const sock = this.ensureSocket();
-    sock.write(encodeFrame(Buffer.from(JSON.stringify({ id, ops: b.ops }))));
-    if (this.timer === undefined) {
+    this.flushQueued = false;
+    this.seal();
+    if (this.out.length === 0 || this.closed) return;
+    this.ensureSocket().write(this.out.take());
+    if (this.timer === undefined && this.inFlight.size > 0) {
       this.timer = setInterval(() => this.expire(), 10);
       this.timer.unref();
     }
@@ -75,11 +119,7 @@ export class PeerClient {
     const s = net.connect({ host, port });
     s.setNoDelay(true);
     this.socket = s;
-    this.connected = false;
     this.decoder = new FrameDecoder();
-    s.on('connect', () => {
-      this.connected = true;
-    });
     s.on('data', (chunk: Buffer) => this.onData(s, chunk));
     s.on('error', () => s.destroy());
     s.on('close', () => {
@@ -100,53 +140,63 @@ export class PeerClient {
       return;
     }
     for (const f of frames) {
-      let parsed: { id?: unknown; res?: unknown };
-      try {
-        parsed = JSON.parse(f.toString('utf8')) as { id?: unknown; res?: unknown };
-      } catch {
+      const parsed = parseResponse(f);
+      if (parsed === undefined) {
         s.destroy();
         return;
       }
-      const p = typeof parsed.id === 'number' ? this.inFlight.get(parsed.id) : undefined;
-      if (p === undefined || !Array.isArray(parsed.res) || parsed.res.length !== p.ops.length) continue;
-      this.inFlight.delete(parsed.id as number);
-      const res = parsed.res as OpResult[];
+      const p = this.inFlight.get(parsed.id);
+      if (p === undefined || parsed.res.length !== p.resolvers.length) continue;
+      this.inFlight.delete(parsed.id);
+      const res = parsed.res;
       for (let i = 0; i < res.length; i++) p.resolvers[i](res[i]);
     }
-    if (this.inFlight.size === 0 && this.timer !== undefined) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
+    if (this.inFlight.size === 0) this.stopTimer();
   }
 
   /**
-   * Fails the batches past their deadline. Timers run before the event loop
+   * Fails the calls past their deadline. Timers run before the event loop
    * reads sockets, so after a long turn an answer may already be waiting
-   * unread: the batches found late are failed only after the next read
+   * unread: the calls found late are failed only after the next read
    * (setImmediate runs after the poll phase), and an answer read by then wins.
    */
   private expire(): void {
     const now = Date.now();
     const late: number[] = [];
-    for (const [id, p] of this.inFlight) if (now >= p.deadlineMs) late.push(id);
+    for (const [id, p] of this.inFlight) if (now >= p.nextDeadlineMs) late.push(id);
     if (late.length > 0) {
       setImmediate(() => {
         for (const id of late) {
           const p = this.inFlight.get(id);
-          if (p === undefined) continue;
-          this.inFlight.delete(id);
-          const e = new DeadlineExceededError(`${this.addr} did not answer in time`, 'SLUICE_ERR_DISTCACHE_TIMEOUT');
-          for (const r of p.rejecters) r(e);
+          if (p !== undefined) this.expireCalls(id, p, now);
         }
-        this.stopTimerWhenIdle();
+        if (this.inFlight.size === 0) this.stopTimer();
       });
     }
-    this.stopTimerWhenIdle();
-    void this.connected;
+    if (this.inFlight.size === 0) this.stopTimer();
   }
 
-  private stopTimerWhenIdle(): void {
-    if (this.inFlight.size === 0 && this.timer !== undefined) {
+  /** Fails the calls of batch `id` whose deadline is at or before `now`; the batch goes once none waits. */
+  private expireCalls(id: number, p: Pending, now: number): void {
+    let e: DeadlineExceededError | undefined;
+    let next = Infinity;
+    for (let i = 0; i < p.deadlines.length; i++) {
+      const d = p.deadlines[i];
+      if (d === Infinity) continue;
+      if (d <= now) {
+        e ??= new DeadlineExceededError(`${this.addr} did not answer in time`, 'SLUICE_ERR_DISTCACHE_TIMEOUT');
+        p.rejecters[i](e);
+        p.resolvers[i] = settled;
+        p.deadlines[i] = Infinity;
+        p.expired++;
+      } else if (d < next) next = d;
+    }
+    p.nextDeadlineMs = next;
+    if (p.expired === p.deadlines.length) this.inFlight.delete(id);
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) {
       clearInterval(this.timer);
       this.timer = undefined;
     }

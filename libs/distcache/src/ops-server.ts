@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { FrameDecoder, encodeFrame } from './frame.js';
-import { parseRequest, type Op, type OpResult, type ResponseFrame } from './ops.js';
+import { FrameBuilder, FrameDecoder } from './frame.js';
+import { encodeResponse, parseRequest, type Op, type OpResult } from './ops.js';
 
 export type OpHandler = (op: Op) => OpResult | Promise<OpResult>;
 
@@ -13,7 +13,8 @@ export interface OpsServerOptions {
 /**
  * Serves counter operations: each frame is a batch, answered as one frame
  * once every operation of it is done; batches are pipelined (answers carry
- * the batch id and may come back in any order).
+ * the batch id and may come back in any order). The answers to the batches
+ * of one read that are done at once leave in one write.
  */
 export class OpsServer {
   private readonly server: net.Server;
@@ -42,6 +43,7 @@ export class OpsServer {
     this.sockets.add(s);
     s.setNoDelay(true);
     const dec = new FrameDecoder();
+    const out = new FrameBuilder(4096);
     s.on('close', () => this.sockets.delete(s));
     s.on('error', () => s.destroy());
     s.on('data', (chunk: Buffer) => {
@@ -57,13 +59,15 @@ export class OpsServer {
         const req = parseRequest(f);
         if (req === undefined) {
           this.opts.onMalformed?.();
+          out.take();
           s.destroy();
           return;
         }
         const results = req.ops.map((op) => this.run(op));
-        if (results.every((r) => !isPromise(r))) this.reply(s, { id: req.id, res: results as OpResult[] });
-        else void Promise.all(results).then((res) => this.reply(s, { id: req.id, res }));
+        if (results.every((r) => !isPromise(r))) this.answer(out, req.id, results as OpResult[]);
+        else void Promise.all(results).then((res) => this.reply(s, req.id, res));
       }
+      if (out.length > 0 && !s.destroyed) s.write(out.take());
     });
   }
 
@@ -76,8 +80,26 @@ export class OpsServer {
     }
   }
 
-  private reply(s: net.Socket, frame: ResponseFrame): void {
-    if (!s.destroyed) s.write(encodeFrame(Buffer.from(JSON.stringify(frame))));
+  /** A batch answered later (an operation had to wait): a write of its own. */
+  private reply(s: net.Socket, id: number, res: OpResult[]): void {
+    if (s.destroyed) return;
+    const out = new FrameBuilder(256);
+    this.answer(out, id, res);
+    if (out.length > 0) s.write(out.take());
+  }
+
+  /**
+   * Appends the answer to batch `id`. One too large for a frame (answers of
+   * 4,096 error messages) is answered by errors without their messages, so
+   * the caller still hears of every operation.
+   */
+  private answer(out: FrameBuilder, id: number, res: OpResult[]): void {
+    try {
+      encodeResponse(out, id, res);
+    } catch {
+      out.abort();
+      encodeResponse(out, id, res.map(() => ({ err: 'answer too large' })));
+    }
   }
 }
 

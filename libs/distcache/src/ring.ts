@@ -12,6 +12,9 @@ import HashRing from 'hashring';
  */
 export const RING_VNODES = 512;
 
+/** Keys whose owner a ring remembers (then it forgets them all and starts again). */
+const OWNER_CACHE_KEYS = 10_000;
+
 /**
  * The consistent-hash ring over the members that hold buckets (placement is
  * the `hashring` package, ketama-compatible). Immutable: a membership change
@@ -20,6 +23,12 @@ export const RING_VNODES = 512;
 export class Ring {
   readonly members: readonly string[];
   private readonly ring: HashRing | undefined;
+  /**
+   * Owner by key, for this ring only (a membership change makes a new ring,
+   * so the cache never outlives the placement it remembers). A Map lookup
+   * instead of the library's hash of the key and LRU bookkeeping per take.
+   */
+  private readonly ownerCache = new Map<string, string>();
 
   constructor(members: Iterable<string>, vnodes = RING_VNODES) {
     this.members = [...new Set(members)].sort();
@@ -37,14 +46,20 @@ export class Ring {
     if (this.ring === undefined) return [];
     const n = Math.max(1, Math.min(count, this.members.length));
     if (n === 1) {
-      const o = this.ring.get(key);
+      const o = this.owner(key);
       return o === undefined ? [] : [o];
     }
     return this.ring.range(key, n, true);
   }
 
   owner(key: string): string | undefined {
-    return this.ring?.get(key);
+    const known = this.ownerCache.get(key);
+    if (known !== undefined || this.ring === undefined) return known;
+    const o = this.ring.get(key);
+    if (o === undefined) return undefined;
+    if (this.ownerCache.size >= OWNER_CACHE_KEYS) this.ownerCache.clear();
+    this.ownerCache.set(key, o);
+    return o;
   }
 
   has(member: string): boolean {
