@@ -27,6 +27,8 @@ export interface CircuitNode {
   inputs: readonly ({ signal: string } | { constant: SignalValue })[];
   outputs: readonly (string | undefined)[];
   compiled: KindCompiled;
+  /** Its outputs come from `outputsAtStart`, set before any node runs (ComponentKind.delaysOutputs). */
+  delaysOutputs?: boolean;
 }
 
 /** A circuit over nodes already in evaluation order; each call makes fresh component state. */
@@ -38,14 +40,19 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
       // A Map, not an object: signal names such as `__proto__` are plain keys.
       const signals = new Map<string, number | null>();
       const decisions = new Map<string, PublishedDecision>();
-      for (const { node, runtime } of live) {
-        const values = node.inputs.map((input) => ('signal' in input ? (signals.get(input.signal) ?? null) : input.constant));
-        const { outputs, decision } = runtime.tick(values, tick);
+      const publish = (node: CircuitNode, outputs: readonly SignalValue[]): void => {
         node.outputs.forEach((signal, i) => {
           if (signal === undefined) return;
           const v = outputs[i];
           signals.set(signal, v === undefined || v === null || Number.isNaN(v) ? null : v);
         });
+      };
+      // Outputs known before this tick's inputs (a loop through such a node is no cycle).
+      for (const { node, runtime } of live) if (node.delaysOutputs === true) publish(node, runtime.outputsAtStart?.(tick) ?? []);
+      for (const { node, runtime } of live) {
+        const values = node.inputs.map((input) => ('signal' in input ? (signals.get(input.signal) ?? null) : input.constant));
+        const { outputs, decision } = runtime.tick(values, tick);
+        if (node.delaysOutputs !== true) publish(node, outputs);
         if (decision !== undefined) decisions.set(node.id, decision);
       }
       return { decisions, signals: Object.fromEntries(signals) };

@@ -130,6 +130,7 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       path,
       inputs: [],
       outputs: [],
+      ...(found.kind.delaysOutputs === true ? { delaysOutputs: true } : {}),
     };
     const runtimeInputs: ({ signal: string } | { constant: SignalValue })[] = [];
     const runtimeOutputs: (string | undefined)[] = [];
@@ -172,7 +173,7 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
     };
     const compiled = found.kind.compile(found.spec, ctx);
     graph.push(graphNode);
-    runtimeNodes.push({ id: componentId, inputs: runtimeInputs, outputs: runtimeOutputs, compiled });
+    runtimeNodes.push({ id: componentId, inputs: runtimeInputs, outputs: runtimeOutputs, compiled, ...(found.kind.delaysOutputs === true ? { delaysOutputs: true } : {}) });
   });
 
   components.push(...compileResources(policy, name, hash, checkSelectors, problems));

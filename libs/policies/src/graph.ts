@@ -10,12 +10,15 @@ export interface GraphNode {
   path: string;
   inputs: readonly GraphInput[];
   outputs: readonly { path: string; signal: string }[];
+  /** Its outputs are known at the start of a tick (ComponentKind.delaysOutputs): its readers need not wait for it. */
+  delaysOutputs?: boolean;
 }
 
 /**
  * Checks the signal graph and orders it. Every signal read needs exactly one
- * writer; a cycle is refused (Sluice has no delaying component yet; Aperture
- * would silently break it one tick late). Answers the evaluation order
+ * writer; a cycle is refused (Aperture would silently break it one tick late),
+ * unless it passes through a node whose outputs are known at the start of a tick
+ * (`delaysOutputs`: an edge out of it is no ordering constraint). Answers the evaluation order
  * (node indices, ties by index) or the problems.
  */
 export function orderGraph(nodes: readonly GraphNode[]): { order: number[]; problems: PolicyProblem[] } {
@@ -41,6 +44,7 @@ export function orderGraph(nodes: readonly GraphNode[]): { order: number[]; prob
       } else from.add(w.node);
     }
     for (const w of from) {
+      if (nodes[w].delaysOutputs === true) continue;
       readers[w].push(i);
       pending[i]++;
     }
@@ -68,7 +72,7 @@ export function orderGraph(nodes: readonly GraphNode[]): { order: number[]; prob
         trail.push(at);
         at = nodes[at].inputs
           .map((input) => (input.signal === undefined ? undefined : writer.get(input.signal)?.node))
-          .find((w): w is number => w !== undefined && stuck.has(w));
+          .find((w): w is number => w !== undefined && stuck.has(w) && nodes[w].delaysOutputs !== true);
       }
       if (at === undefined) continue;
       const cycle = trail.slice(seen.get(at)).reverse();

@@ -24,6 +24,12 @@ export interface TickInputs {
 export interface ComponentRuntime {
   /** `inputs` in the order the compile step declared them; answers the outputs in declared order. */
   tick(inputs: readonly SignalValue[], tick: TickInputs): { outputs: readonly SignalValue[]; decision?: PublishedDecision };
+  /**
+   * Kinds that delay their outputs (`delaysOutputs`): this tick's outputs, answered before any
+   * component of the circuit runs (they depend on earlier ticks or on what the agents reported,
+   * never on this tick's inputs); the outputs `tick` answers are then not used.
+   */
+  outputsAtStart?(tick: TickInputs): readonly SignalValue[];
 }
 
 /** Bounds a constant in-port must respect (checked at compile time with the port's path). */
@@ -65,7 +71,11 @@ export interface ComponentKind {
   /** Members leading to it inside a Component: `['variable']` or `['flow_control', 'rate_limiter']`. */
   readonly path: readonly string[];
   readonly schema: TSchema;
-  /** Whether its outputs at a tick depend only on earlier ticks (a delay): edges into it do not close a cycle. */
+  /**
+   * Whether its outputs at a tick depend only on earlier ticks or on what the agents reported, not
+   * on this tick's inputs (its runtime answers them in `outputsAtStart`): edges out of it do not
+   * order the circuit, so a loop through it (its output feeding its own input) is no cycle.
+   */
   readonly delaysOutputs?: boolean;
   compile(spec: unknown, ctx: KindContext): KindCompiled;
 }

@@ -83,3 +83,43 @@ test('a second writer of an out-port signal is refused at the port', () => {
   const s = spec({ out_ports: { desired_replicas: { signal_name: 'want' } } });
   assert.throws(() => compilePolicy('scale', s), (err: unknown) => err instanceof PolicyCompileError && err.problems.some((p) => p.path.endsWith('pod_scaler.out_ports.desired_replicas.signal_name')));
 });
+
+test('a loop through the pod scaler is no cycle: one more than configured while overloaded and the last step runs', () => {
+  const loop = {
+    circuit: {
+      evaluation_interval: '1s',
+      components: [
+        { variable: { constant_output: { value: 1 }, out_ports: { output: { signal_name: 'OVERLOADED' } } } },
+        { decider: { operator: 'gte', in_ports: { lhs: { signal_name: 'RUNNING' }, rhs: { signal_name: 'CONFIGURED' } }, out_ports: { output: { signal_name: 'SETTLED' } } } },
+        { arithmetic_combinator: { operator: 'mul', in_ports: { lhs: { signal_name: 'OVERLOADED' }, rhs: { signal_name: 'SETTLED' } }, out_ports: { output: { signal_name: 'STEP' } } } },
+        { arithmetic_combinator: { operator: 'add', in_ports: { lhs: { signal_name: 'CONFIGURED' }, rhs: { signal_name: 'STEP' } }, out_ports: { output: { signal_name: 'WANT' } } } },
+        {
+          auto_scale: {
+            pod_scaler: {
+              kubernetes_object_selector: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' },
+              in_ports: { replicas: { signal_name: 'WANT' } },
+              out_ports: { actual_replicas: { signal_name: 'RUNNING' }, configured_replicas: { signal_name: 'CONFIGURED' } },
+              min_replicas: 2, max_replicas: 5,
+            },
+          },
+        },
+      ],
+    },
+  };
+  const circuit = compilePolicy('scale', loop).createCircuit();
+  const tick = (overloaded: number, report?: { actual_replicas: number; configured_replicas: number }) => {
+    const out = circuit.tick(0, { promql: new Map(), variables: new Map([['OVERLOADED', overloaded]]), ...(report ? { reports: new Map([['root.4', report]]) } : {}) });
+    return [out.signals.WANT, out.decisions.get('root.4')];
+  };
+  assert.deepEqual(tick(1), [null, undefined], 'no report yet: nothing wanted, no decision');
+  assert.deepEqual(tick(1, { actual_replicas: 3, configured_replicas: 3 }), [4, { kind: 'pod_scaler', replicas: 4 }], 'overloaded and settled: one more, at the same tick');
+  assert.deepEqual(tick(1, { actual_replicas: 3, configured_replicas: 4 }), [4, { kind: 'pod_scaler', replicas: 4 }], 'the step still starting: hold');
+  assert.deepEqual(tick(0, { actual_replicas: 4, configured_replicas: 4 }), [4, { kind: 'pod_scaler', replicas: 4 }], 'not overloaded: as configured');
+  assert.deepEqual(tick(1, { actual_replicas: 5, configured_replicas: 5 }), [6, { kind: 'pod_scaler', replicas: 5 }], 'bounded by max_replicas');
+  assert.deepEqual(tick(1), [null, { kind: 'pod_scaler', replicas: 5 }], 'the report gone: invalid, the last decision stays');
+  // Without the pod scaler in it, the same loop is still a cycle.
+  const plain = structuredClone(loop) as { circuit: { components: unknown[] } };
+  plain.circuit.components[4] = { arithmetic_combinator: { operator: 'add', in_ports: { lhs: { signal_name: 'WANT' }, rhs: { constant_signal: { value: 0 } } }, out_ports: { output: { signal_name: 'CONFIGURED' } } } };
+  plain.circuit.components.push({ variable: { constant_output: { value: 1 }, out_ports: { output: { signal_name: 'RUNNING' } } } });
+  assert.throws(() => compilePolicy('scale', plain), (err: unknown) => err instanceof PolicyCompileError && err.problems.some((p) => /form a cycle/.test(p.message)));
+});

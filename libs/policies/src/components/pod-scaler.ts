@@ -32,7 +32,7 @@ const schema = obj(
         configured_replicas: Type.Optional(OutPort),
         desired_replicas: Type.Optional(OutPort),
       },
-      'Output ports, reported back by the agent that holds the object\'s Lease: `actual_replicas` (`/scale` status.replicas, the replicas running), `configured_replicas` (`/scale` spec.replicas) and `desired_replicas` (Sluice: the replicas the agent steers to, the latest decision within the bounds). Invalid while no agent reports (none holds the Lease, `/scale` cannot be read, the agent is gone) or the report is of another object.',
+      'Output ports, reported back by the agent that holds the object\'s Lease: `actual_replicas` (`/scale` status.replicas, the replicas running), `configured_replicas` (`/scale` spec.replicas) and `desired_replicas` (Sluice: the replicas the agent steers to, the latest decision within the bounds). Invalid while no agent reports (none holds the Lease, `/scale` cannot be read, the agent is gone) or the report is of another object. They are known at the start of a tick, so they may feed `replicas` back (a loop through the pod scaler is no cycle).',
     )),
     dry_run: Type.Optional(bool('Observe and report only: `/scale` is never written.', false)),
     dry_run_config_key: Type.Optional(str('Accepted for Aperture compatibility; has no effect.')),
@@ -47,6 +47,9 @@ const schema = obj(
 export const podScalerKind = defineKind({
   path: ['auto_scale', 'pod_scaler'],
   schema,
+  // Its outputs are what the agent reported, known before this tick's inputs: a circuit may feed
+  // them back into `replicas` (e.g. one more than `configured_replicas`) without a cycle.
+  delaysOutputs: true,
   compile(spec, ctx) {
     const sel = spec.kubernetes_object_selector;
     const selPath = `${ctx.path}.kubernetes_object_selector`;
@@ -76,18 +79,20 @@ export const podScalerKind = defineKind({
       createRuntime() {
         let replicas: number | undefined;
         return {
-          tick(inputs: readonly SignalValue[], tick) {
+          // The replicas reported back by the agent scaling the object (absent: invalid).
+          outputsAtStart(tick) {
+            const reported = tick.reports?.get(componentId);
+            return POD_SCALER_OUT_PORTS.map((port) => {
+              const v = reported?.[port];
+              return typeof v === 'number' && Number.isFinite(v) ? v : null;
+            });
+          },
+          tick(inputs: readonly SignalValue[]) {
             const r = inputs[0];
             // An invalid signal keeps the last desired replicas.
             if (r !== null && r !== undefined && Number.isFinite(r)) replicas = Math.min(max, Math.max(min, Math.round(r)));
             const decision: PublishedDecision | undefined = replicas === undefined ? undefined : { kind: 'pod_scaler', replicas };
-            // The replicas reported back by the agent scaling the object (absent: invalid).
-            const reported = tick.reports?.get(componentId);
-            const outputs = POD_SCALER_OUT_PORTS.map((port) => {
-              const v = reported?.[port];
-              return typeof v === 'number' && Number.isFinite(v) ? v : null;
-            });
-            return { outputs, ...(decision === undefined ? {} : { decision }) };
+            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
           },
         };
       },
