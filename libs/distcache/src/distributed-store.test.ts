@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import test from 'node:test';
+import dgram from 'node:dgram';
+import test, { type TestContext } from 'node:test';
+import { Registry } from 'prom-client';
 import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
-import type { DistCache, RemoteTake } from './dist-cache.js';
+import { DistCache, type RemoteTake } from './dist-cache.js';
+import { splitHostPort } from './address.js';
+import { encodePacket } from './wire.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 
 interface FakeOwner {
@@ -131,4 +135,70 @@ test('fallback buckets are bounded: the least recently used one goes first', asy
   const one = new DistributedTokenBucketStore(f.cache, { limiterId: 'p/root.0', params: params(2), ownerTimeoutMs: 1, maxFallbackBuckets: 0 });
   assert.equal(await admitted(one, 'a', 1), 1);
   assert.equal(one.fallbackBuckets, 1);
+});
+
+// ---- with real members on loopback ----
+
+const TIMINGS = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 300, syncIntervalMs: 300, reapAfterMs: 800 };
+
+async function member(t: TestContext, id: string, registry = new Registry()): Promise<DistCache> {
+  const c = new DistCache({ id, group: 'g1', bindAddr: '127.0.0.1:0', memberlistBindAddr: '127.0.0.1:0', membership: TIMINGS, registry });
+  await c.start();
+  t.after(() => c.shutdown());
+  return c;
+}
+
+async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Gossip to `c` that a member `id` is alive at an address where nothing listens (it never answers). */
+async function gossipGhost(c: DistCache, id: string): Promise<void> {
+  const sock = dgram.createSocket('udp4');
+  const ghost = { id, gossipAddr: '127.0.0.1:9', opsAddr: '127.0.0.1:9', incarnation: 1, state: 'alive' as const };
+  await new Promise<void>((r) => sock.send(encodePacket('g1', { id, gossipAddr: ghost.gossipAddr }, { t: 'gossip', gossip: [ghost] }), splitHostPort(c.gossipAddr).port, '127.0.0.1', () => r()));
+  sock.close();
+}
+
+async function fallbackCount(registry: Registry, reason: string): Promise<number> {
+  const m = registry.getSingleMetric('sluice_distcache_fallbacks_total');
+  const values = m === undefined ? [] : (await m.get()).values;
+  return values.filter((v) => v.labels.reason === reason).reduce((a, v) => a + v.value, 0);
+}
+
+test('a member counted on but out of reach makes a lone agent a minority: its takes use its share, counted; once reaped, it decides alone', async (t) => {
+  const registry = new Registry();
+  const c = await member(t, 'n0', registry);
+  assert.equal(c.knownMembers(), 1);
+  assert.equal(c.inMinority(), false, 'an agent alone is no minority');
+  await gossipGhost(c, 'ghost');
+  await until(() => c.knownMembers() === 2, 'the ghost counted');
+  assert.equal(c.inMinority(), true);
+  const store = new DistributedTokenBucketStore(c, { limiterId: 'p/root.0', params: params(30) });
+  assert.equal(await admitted(store, 'alice', 30, Date.now()), 15, 'half of 30: one of two members');
+  assert.equal(await fallbackCount(registry, 'minority'), 30);
+  // dead is still counted (it may be alive behind a partition) until reaped
+  await until(() => c.stats().members.some((m) => m.id === 'ghost' && m.state === 'dead'), 'the ghost dead');
+  assert.equal(c.inMinority(), true);
+  await until(() => c.knownMembers() === 1, 'the ghost reaped');
+  assert.equal(c.inMinority(), false);
+  assert.equal(await admitted(store, 'alice', 40, Date.now()), 30, 'the agent owns the key again: the whole bucket');
+  assert.equal(await fallbackCount(registry, 'minority'), 30);
+});
+
+test('two reachable members and one out of reach are a majority: the owner decides, no fallback', async (t) => {
+  const registry = new Registry();
+  const [a, b] = [await member(t, 'n0', registry), await member(t, 'n1')];
+  b.join([a.gossipAddr]);
+  await until(() => a.currentRing().members.length === 2 && b.currentRing().members.length === 2, 'a ring of two');
+  await gossipGhost(a, 'ghost');
+  await until(() => a.knownMembers() === 3, 'the ghost counted');
+  assert.equal(a.inMinority(), false);
+  const store = new DistributedTokenBucketStore(a, { limiterId: 'p/root.0', params: params(30), ownerTimeoutMs: 2000 });
+  assert.equal(await admitted(store, 'alice', 40, Date.now()), 30);
+  assert.equal(await fallbackCount(registry, 'minority'), 0);
 });
