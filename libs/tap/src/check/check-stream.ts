@@ -1,12 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason } from './fail-open.js';
 import { failed, type CheckOutcome } from './unary-check.js';
-import type { CheckHTTPStreamResponse__Output } from '@sluice/proto';
+import type { StreamAnswer } from './stream-answer.js';
 import type { CheckHTTPRequest, CheckHTTPStreamRequest } from './types.js';
 
 export type { CheckHTTPStreamRequest, CheckHTTPStreamResponse } from './types.js';
 
-export type CheckHTTPStreamCall = grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse__Output>;
+export type CheckHTTPStreamCall = grpc.ClientDuplexStream<CheckHTTPStreamRequest, StreamAnswer>;
 
 /** A check waiting for its answer. Whoever takes it out of its stream settles it. */
 export interface PendingCheck {
@@ -43,7 +43,7 @@ export class CheckStream {
 
   constructor(open: () => CheckHTTPStreamCall, onEnd: (end: StreamEnd) => void) {
     this.#call = open();
-    this.#call.on('data', (m: CheckHTTPStreamResponse__Output) => this.#answer(m));
+    this.#call.on('data', (m: StreamAnswer) => this.#answer(m));
     this.#call.on('error', () => undefined); // the status says it all
     this.#call.on('status', (status: grpc.StatusObject) => {
       if (this.#ended) return;
@@ -115,7 +115,7 @@ export class CheckStream {
     this.#pending.clear();
   }
 
-  #answer(m: CheckHTTPStreamResponse__Output): void {
+  #answer(m: StreamAnswer): void {
     const check = this.take(m.id);
     if (check === undefined) return; // given up on already
     this.#answered = true;

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { serviceClient } from '@sluice/proto';
 import { CheckStream, type CheckHTTPStreamCall, type PendingCheck, type StreamEnd } from './check-stream.js';
 import { failOpenReason } from './fail-open.js';
+import { decodeStreamAnswer } from './stream-answer.js';
 import { failed, unaryCheck, type CheckHTTPMethod, type CheckOutcome } from './unary-check.js';
 import type { CheckHTTPRequest } from './types.js';
 
@@ -55,10 +56,12 @@ export class CheckHttpClient {
     this.#client = new Ctor(agentAddress, opts.credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
     const methods = this.#client as unknown as Record<string, ((...args: never[]) => unknown) | undefined>;
     const unary = methods['CheckHTTP'];
-    const stream = methods['CheckHTTPStream'];
+    const stream = Ctor.service['CheckHTTPStream'];
     if (unary === undefined || stream === undefined) throw new Error('CheckHTTP or CheckHTTPStream is missing from the FlowControlServiceHTTP client');
     this.#unary = unary.bind(this.#client) as unknown as CheckHTTPMethod;
-    this.#openStream = stream.bind(this.#client) as unknown as () => CheckHTTPStreamCall;
+    // The stream's answers are decoded for what the tap reads (decodeStreamAnswer), not as whole messages.
+    const client = this.#client;
+    this.#openStream = () => client.makeBidiStreamRequest(stream.path, stream.requestSerialize, decodeStreamAnswer) as CheckHTTPStreamCall;
     this.#probeMs = opts.streamProbeMs ?? 60_000;
     this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
   }

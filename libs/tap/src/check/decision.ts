@@ -1,5 +1,6 @@
 import type { FlowToEnd } from './flow-end.js';
-import type { CheckHTTPResponse__Output, Duration__Output, HeaderValue__Output } from '@sluice/proto';
+import type { Duration__Output, HeaderValue__Output } from '@sluice/proto';
+import type { CheckAnswer } from './stream-answer.js';
 
 export type Decision =
   | { kind: 'ok'; headers: HeaderValue__Output[]; flowEnd?: FlowToEnd }
@@ -40,7 +41,7 @@ export function retryAfterSeconds(wait: Duration__Output | null | undefined): nu
  * agent adds) or answer the denial. A denial without Retry-After gets one
  * from the check's wait time, when there is a wait.
  */
-export function decisionOf(response: CheckHTTPResponse__Output, startedAt?: number): Decision {
+export function decisionOf(response: CheckAnswer, startedAt?: number): Decision {
   const denied = response.denied_response;
   if (response.http_response === 'denied_response' && denied !== null && denied !== undefined) {
     const headers = [...usableHeaders(denied.headers ?? [])];

@@ -1,10 +1,11 @@
 import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason, type FailOpenReason } from './fail-open.js';
 import type { CheckHTTPRequest, CheckHTTPResponse__Output } from '@sluice/proto';
+import type { CheckAnswer } from './stream-answer.js';
 
 /** The agent's answer, or why there is none. */
 export type CheckOutcome =
-  | { kind: 'answer'; response: CheckHTTPResponse__Output }
+  | { kind: 'answer'; response: CheckAnswer }
   | { kind: 'failed'; reason: FailOpenReason; error: Error };
 
 /** The unary CheckHTTP method of a FlowControlServiceHTTP client. */
