@@ -105,6 +105,11 @@ test('a signal crossing its threshold scales the Deployment through /scale, writ
   const started = Date.now();
   await until(async () => JSON.stringify(await replicaSignals()) === '[4,4,4]', 20_000, 'the controller shows 4 running');
   t.diagnostic(`status.replicas changed → circuit signal in ${Date.now() - started} ms (the scaler reads /scale every 5 s)`);
+  // Steady: the leader reads /scale every 5 s but writes its report only on change.
+  const leasedPuts = async () => Number(/^etcd_client_puts_total\{kind="leased"\} (\d+)/m.exec(await (await fetch(`${agents[leaders[0]].base}/metrics`)).text())?.[1] ?? NaN);
+  const putsBefore = await leasedPuts();
+  await new Promise((r) => setTimeout(r, 6000));
+  assert.equal(await leasedPuts(), putsBefore, 'no etcd write while nothing changes');
   const keys = await reportsInEtcd();
   assert.deepEqual(keys, [`sluice/reports/default/scale-web/root.3/${['agent-a', 'agent-b'][leaders[0]]}`], 'one report, the leader\'s');
   const enforced = (await json<{ components: { kind: string; decision: unknown }[] }>(`${agents[0].base}/v1/policies/enforced`)).body;
