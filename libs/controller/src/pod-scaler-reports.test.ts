@@ -63,7 +63,7 @@ async function setup(t: TestContext) {
   await until(() => signals().short !== undefined, 2000, 'the circuit runs');
   const expect = (want: ReturnType<typeof signals>, what: string) => until(() => JSON.stringify(signals()) === JSON.stringify(want), 2000, `${what}: ${JSON.stringify(want)} (now ${JSON.stringify(signals())})`);
   const INVALID = { running: null, configured: null, steering: null, short: 0 };
-  return { etcd, registry, warnings, signals, expect, INVALID };
+  return { etcd, registry, warnings, signals, expect, INVALID, controller };
 }
 
 test('an agent\'s report becomes the pod scaler\'s out-port signals; removed (its lease gone): invalid', async (t) => {
@@ -136,4 +136,32 @@ test('PodScalerReports on its own: reads what etcd holds at start, by policy; st
   reports.stop();
   void etcd.leased.delete(keyOf('agent-a'));
   assert.equal(reports.signalsOf('scale', scaler).size, 1, 'no longer watched after stop');
+});
+
+test('a loop through the pod scaler: the decision the controller publishes follows the reported replicas', async (t) => {
+  const { etcd, controller } = await setup(t);
+  // One more than configured while the variable says overloaded and the last step runs.
+  await controller.store.upsert('loop', {
+    circuit: {
+      evaluation_interval: '50ms',
+      components: [
+        { variable: { constant_output: { value: 1 }, out_ports: { output: { signal_name: 'OVERLOADED' } } } },
+        { decider: { operator: 'gte', in_ports: { lhs: { signal_name: 'RUNNING' }, rhs: { signal_name: 'CONFIGURED' } }, out_ports: { output: { signal_name: 'SETTLED' } } } },
+        { arithmetic_combinator: { operator: 'mul', in_ports: { lhs: { signal_name: 'OVERLOADED' }, rhs: { signal_name: 'SETTLED' } }, out_ports: { output: { signal_name: 'STEP' } } } },
+        { arithmetic_combinator: { operator: 'add', in_ports: { lhs: { signal_name: 'CONFIGURED' }, rhs: { signal_name: 'STEP' } }, out_ports: { output: { signal_name: 'WANT' } } } },
+        { auto_scale: { pod_scaler: { kubernetes_object_selector: WEB, in_ports: { replicas: { signal_name: 'WANT' } }, out_ports: { actual_replicas: { signal_name: 'RUNNING' }, configured_replicas: { signal_name: 'CONFIGURED' } }, max_replicas: 5 } } },
+      ],
+    },
+  });
+  const decision = () => etcd.data.get('sluice/decisions/default/loop/root.4');
+  const loopKey = podScalerReportKey('sluice', 'default', 'loop', 'root.4', 'agent-a');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(decision(), undefined, 'no report: no decision');
+  await etcd.leased.put(loopKey, JSON.stringify(report('agent-a', { actual_replicas: 3, configured_replicas: 3 })));
+  await until(() => decision() === '{"kind":"pod_scaler","replicas":4}', 2000, 'one more than configured');
+  await etcd.leased.put(loopKey, JSON.stringify(report('agent-a', { actual_replicas: 4, configured_replicas: 4 })));
+  await until(() => decision() === '{"kind":"pod_scaler","replicas":5}', 2000, 'and one more once it runs');
+  await etcd.leased.put(loopKey, JSON.stringify(report('agent-a', { actual_replicas: 5, configured_replicas: 5 })));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(decision(), '{"kind":"pod_scaler","replicas":5}', 'max_replicas');
 });
