@@ -43,11 +43,13 @@ export class FrameTooLargeError extends Error {
  */
 export class FrameBuilder {
   private buf: Buffer;
+  private view: DataView;
   private pos = 0;
   private frameStart = -1;
 
   constructor(initialBytes = 16 * 1024, private readonly maxBytes = MAX_FRAME_BYTES) {
-    this.buf = Buffer.allocUnsafe(initialBytes);
+    this.buf = Buffer.alloc(initialBytes);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   /** Bytes built so far (all frames). */
@@ -74,7 +76,7 @@ export class FrameBuilder {
       this.frameStart = -1;
       throw new FrameTooLargeError(len, this.maxBytes);
     }
-    this.buf.writeUInt32BE(len, this.frameStart);
+    this.view.setUint32(this.frameStart, len);
     this.frameStart = -1;
   }
 
@@ -96,19 +98,19 @@ export class FrameBuilder {
 
   u16(v: number): void {
     this.room(2);
-    this.buf.writeUInt16LE(v, this.pos);
+    this.view.setUint16(this.pos, v, true);
     this.pos += 2;
   }
 
   u32(v: number): void {
     this.room(4);
-    this.buf.writeUInt32LE(v, this.pos);
+    this.view.setUint32(this.pos, v, true);
     this.pos += 4;
   }
 
   f64(v: number): void {
     this.room(8);
-    this.buf.writeDoubleLE(v, this.pos);
+    this.view.setFloat64(this.pos, v, true);
     this.pos += 8;
   }
 
@@ -117,16 +119,16 @@ export class FrameBuilder {
     this.room(2 + 3 * s.length);
     const n = this.buf.write(s, this.pos + 2, 'utf8');
     if (n > 0xffff) throw new RangeError(`string of ${n} bytes is over 65535`);
-    this.buf.writeUInt16LE(n, this.pos);
+    this.view.setUint16(this.pos, n, true);
     this.pos += 2 + n;
   }
 
   setU16(at: number, v: number): void {
-    this.buf.writeUInt16LE(v, at);
+    this.view.setUint16(at, v, true);
   }
 
   setU32(at: number, v: number): void {
-    this.buf.writeUInt32LE(v, at);
+    this.view.setUint32(at, v, true);
   }
 
   /** The complete frames built so far as a buffer of their own; the builder starts empty again. */
@@ -140,9 +142,10 @@ export class FrameBuilder {
 
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    const next = Buffer.alloc(Math.max(this.buf.length * 2, this.pos + n));
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 }
 
@@ -152,8 +155,11 @@ export class FrameBuilder {
  */
 export class FrameReader {
   private pos = 0;
+  private readonly view: DataView;
 
-  constructor(private readonly buf: Buffer) {}
+  constructor(private readonly buf: Buffer) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
 
   get done(): boolean {
     return this.pos === this.buf.length;
@@ -166,21 +172,21 @@ export class FrameReader {
 
   u16(): number {
     this.need(2);
-    const v = this.buf.readUInt16LE(this.pos);
+    const v = this.view.getUint16(this.pos, true);
     this.pos += 2;
     return v;
   }
 
   u32(): number {
     this.need(4);
-    const v = this.buf.readUInt32LE(this.pos);
+    const v = this.view.getUint32(this.pos, true);
     this.pos += 4;
     return v;
   }
 
   f64(): number {
     this.need(8);
-    const v = this.buf.readDoubleLE(this.pos);
+    const v = this.view.getFloat64(this.pos, true);
     this.pos += 8;
     return v;
   }

@@ -108,6 +108,7 @@ async function run(cmd: Cmd): Promise<unknown> {
       const loopLag = monitorEventLoopDelay({ resolution: 10 });
       loopLag.enable();
       const cpu0 = process.cpuUsage();
+      const mono0 = process.hrtime.bigint();
       const worker = async (w: number): Promise<void> => {
         for (let i = w; Date.now() < end; i++) {
           const t0 = process.hrtime.bigint();
@@ -135,6 +136,8 @@ async function run(cmd: Cmd): Promise<unknown> {
         cpuUs: cpu.user + cpu.system,
         batches: batches1.count - batches0.count,
         batchedOps: batches1.sum - batches0.sum,
+        // the run on this process's monotonic clock (µs), as a --cpu-prof profile's timestamps
+        monoUs: [Number(mono0 / 1000n), Number(process.hrtime.bigint() / 1000n)],
       };
     }
     case 'owner': {

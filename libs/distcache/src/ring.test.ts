@@ -105,3 +105,17 @@ test('rings of the same members place every key alike, whatever the order', () =
   assert.ok(a.sameAs(b));
   for (const k of KEYS.slice(0, 500)) assert.equal(a.owner(k), b.owner(k));
 });
+
+test('owners remembered per ring are the placement itself, past the cache size and for a new ring', () => {
+  const a = new Ring(['agent-a', 'agent-b', 'agent-c']);
+  const keys = Array.from({ length: 25_000 }, (_, i) => `lim|user-${i}`);
+  for (let round = 0; round < 2; round++) {
+    for (const k of keys) assert.equal(a.owner(k), a.owners(k, 2)[0], k); // owners(k, 2) asks the library's range
+  }
+  const b = new Ring(['agent-a', 'agent-b']);
+  for (const k of keys.slice(0, 2000)) {
+    assert.equal(b.owner(k), b.owners(k, 2)[0], k);
+    assert.ok(b.owner(k) !== 'agent-c');
+  }
+  assert.equal(new Ring([]).owner('x'), undefined);
+});
