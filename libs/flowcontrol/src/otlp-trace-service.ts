@@ -121,7 +121,7 @@ export function consumeExport(request: ExportRequestMsg, consumer: SpanConsumer)
  * is answered INVALID_ARGUMENT instead of failing inside grpc-js.
  */
 export function otlpTraceServiceDefinition(): grpc.ServiceDefinition {
-  const { ExportTraceServiceResponse } = otlpMessages();
+  // The generated OTLP root (about 1 MB of heap) loads at the first export, not at start-up.
   return {
     Export: {
       path: `/${OTLP_TRACE_SERVICE}/Export`,
@@ -130,8 +130,8 @@ export function otlpTraceServiceDefinition(): grpc.ServiceDefinition {
       originalName: 'export',
       requestSerialize: (b: Buffer) => b,
       requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (r: ExportResponseMsg) => Buffer.from(ExportTraceServiceResponse.encode(r).finish()),
-      responseDeserialize: (b: Buffer) => ExportTraceServiceResponse.decode(b),
+      responseSerialize: (r: ExportResponseMsg) => Buffer.from(otlpMessages().ExportTraceServiceResponse.encode(r).finish()),
+      responseDeserialize: (b: Buffer) => otlpMessages().ExportTraceServiceResponse.decode(b),
     },
   };
 }
@@ -142,12 +142,11 @@ export function otlpTraceServiceDefinition(): grpc.ServiceDefinition {
  * `partial_success {rejected_spans, error_message}` when some were rejected.
  */
 export function otlpTraceServiceImpl(consumer: SpanConsumer): grpc.UntypedServiceImplementation {
-  const { ExportTraceServiceRequest } = otlpMessages();
   return {
     Export: unary<Buffer, ExportResponseMsg>((body) => {
       let request: ExportRequestMsg;
       try {
-        request = ExportTraceServiceRequest.decode(body);
+        request = otlpMessages().ExportTraceServiceRequest.decode(body);
       } catch (err) {
         throw new InvalidArgumentError(`not an OTLP ExportTraceServiceRequest: ${err instanceof Error ? err.message : String(err)}`);
       }
