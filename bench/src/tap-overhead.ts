@@ -15,11 +15,15 @@
  * Every server is its own process; this one only runs the load generator:
  * wrk when installed, else an in-process keep-alive loop. Each target gets a
  * 1 s warm-up and one bounded measuring phase; the bare proxy, the tap and nginx take
- * turns, twice each, and their figures are the means (the machine's load drifts). The tap's counters are read
+ * turns, twice each, and their figures are the means (the machine's load drifts). A second case sends a
+ * browser-like request (15 header fields: user agent, accept*, cookie, referer, sec-fetch-*, ...) to the
+ * bare proxy, the tap and nginx once each: the agent's header interest keeps the check small, the
+ * forwarding core carries every field. The tap and the bare proxy run with the same Node flags. The tap's counters are read
  * afterwards to show that every request was decided by the agent, and the
  * CPU time of the tap and the agent per request is reported.
  * Targets: tap ≥ 0.85 of the bare proxy, tap ≥ 0.3 of nginx.
- * Last line: `RESULT tap-overhead tap_vs_nginx=.. tap_vs_bare=.. tap_vs_direct=.. tap_cpu_us=.. bare_cpu_us=.. agent_cpu_us=.. tap_p99_ms=.. nginx_p99_ms=..`.
+ * Last line: `RESULT tap-overhead tap_vs_nginx=.. tap_vs_bare=.. tap_vs_direct=.. tap_cpu_us=.. bare_cpu_us=.. agent_cpu_us=.. tap_p99_ms=.. nginx_p99_ms=..
+ * browser_tap_vs_bare=.. browser_tap_vs_nginx=.. browser_tap_cpu_us=.. browser_bare_cpu_us=.. browser_agent_cpu_us=..`.
  *
  *   npx tsc -p bench && node bench/dist/tap-overhead.js [seconds-per-phase=5] [connections=32]
  *   SLUICE_BENCH_TAP_MAIN=/path/to/apps/tap/dist/main.js   measures that build of the tap instead
@@ -37,7 +41,31 @@ import { printResult } from './support/result-line.js';
 
 interface Result { rps: number; p99ms: number; errors: number; requests: number }
 
+/** Header fields the load sends besides Host. */
+type Headers = ReadonlyArray<readonly [string, string]>;
+
 const CONTROL_POINT = 'ingress';
+
+/** Node flags of the tap and of the bare proxy: the same for both, so that only the check differs. */
+const PROXY_NODE_FLAGS = ['--enable-source-maps'];
+
+/** The second case's request: the header fields a browser sends on a page load (15 with Host). */
+const BROWSER_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'],
+  ['Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'],
+  ['Accept-Language', 'en-GB,en;q=0.9,de;q=0.8'],
+  ['Accept-Encoding', 'gzip, deflate, br'],
+  ['Cookie', 'session=8f14e45fceea167a5a36dedd4bea2543; theme=dark; _ga=GA1.1.1234567890.1700000000'],
+  ['Referer', 'https://shop.example.com/catalog?page=2'],
+  ['Cache-Control', 'max-age=0'],
+  ['Upgrade-Insecure-Requests', '1'],
+  ['Sec-Fetch-Dest', 'document'],
+  ['Sec-Fetch-Mode', 'navigate'],
+  ['Sec-Fetch-Site', 'same-origin'],
+  ['Sec-Fetch-User', '?1'],
+  ['Sec-Ch-Ua', '"Chromium";v="124", "Not-A.Brand";v="99"'],
+  ['Sec-Ch-Ua-Platform', '"Linux"'],
+];
 const LIMITERS_YAML = `- { control_point: ${CONTROL_POINT}, service: bench-svc, bucket_capacity: 1e12, fill_amount: 1e12, interval: 1s, label_key: http.method }\n`;
 
 function which(cmd: string): string | undefined {
@@ -114,8 +142,9 @@ function parseWrkDuration(v: string, unit: string): number {
 }
 
 /** Runs wrk (a child process). */
-async function runWrk(wrk: string, url: string, seconds: number, connections: number): Promise<Result> {
-  const child = spawn(wrk, ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function runWrk(wrk: string, url: string, seconds: number, connections: number, headers: Headers): Promise<Result> {
+  const headerArgs = headers.flatMap(([n, v]) => ['-H', `${n}: ${v}`]);
+  const child = spawn(wrk, ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', ...headerArgs, url], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -134,14 +163,14 @@ async function runWrk(wrk: string, url: string, seconds: number, connections: nu
 }
 
 /** Fallback load: `connections` keep-alive loops in this process. */
-async function runLoop(url: string, seconds: number, connections: number): Promise<Result> {
+async function runLoop(url: string, seconds: number, connections: number, headers: Headers): Promise<Result> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
   const until = Date.now() + seconds * 1000;
   const one = (): Promise<void> => new Promise((resolve) => {
     const t0 = performance.now();
-    const req = http.get(url, { agent }, (res) => {
+    const req = http.get(url, { agent, headers: Object.fromEntries(headers) }, (res) => {
       res.resume();
       res.on('end', () => { if (res.statusCode !== 200) errors++; latencies.push(performance.now() - t0); resolve(); });
     });
@@ -174,13 +203,13 @@ function combine(phases: readonly Phase[]): Phase {
 }
 
 /** Warm-up, then one measured phase; `cpuOf` pids get their CPU time per request of that phase (us). */
-async function measure(name: string, url: string, seconds: number, connections: number, wrk: string | undefined, cpuOf: number[] = []): Promise<Result & { cpuUs: number[] }> {
-  const load = (s: number): Promise<Result> => (wrk !== undefined ? runWrk(wrk, url, s, connections) : runLoop(url, s, connections));
+async function measure(name: string, url: string, seconds: number, connections: number, wrk: string | undefined, cpuOf: number[] = [], headers: Headers = []): Promise<Result & { cpuUs: number[] }> {
+  const load = (s: number): Promise<Result> => (wrk !== undefined ? runWrk(wrk, url, s, connections, headers) : runLoop(url, s, connections, headers));
   await load(1); // warm-up: JIT, keep-alive pools, the agent channel
   const before = cpuOf.map((p) => processCpuMs(p) ?? NaN);
   const r = await load(seconds);
   const cpuUs = cpuOf.map((p, i) => (((processCpuMs(p) ?? NaN) - (before[i] as number)) * 1000) / r.requests);
-  console.log(`${name.padEnd(8)} ${Math.round(r.rps).toString().padStart(7)} req/s   p99 ${r.p99ms.toFixed(2).padStart(7)} ms   errors ${r.errors}`);
+  console.log(`${name.padEnd(16)} ${Math.round(r.rps).toString().padStart(7)} req/s   p99 ${r.p99ms.toFixed(2).padStart(7)} ms   errors ${r.errors}`);
   return { ...r, cpuUs };
 }
 
@@ -239,7 +268,7 @@ async function main(): Promise<void> {
       name: 'sluice-tap',
       // SLUICE_BENCH_TAP_MAIN: another build of the tap's main.js, to compare two builds on one machine.
       command: process.execPath,
-      args: ['--enable-source-maps', process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
+      args: [...PROXY_NODE_FLAGS, process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
         '--agent', `127.0.0.1:${agent.port}`, '--control-point', CONTROL_POINT, '--log-level', 'info'],
       portPattern: /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\}/,
       startTimeoutMs: 60_000,
@@ -249,7 +278,7 @@ async function main(): Promise<void> {
     const bare = await startChildServer({
       name: 'bare-tap-proxy',
       command: process.execPath,
-      args: [path.join(ROOT, 'bench', 'dist', 'servers', 'bare-tap-proxy.js'), String(workload.port)],
+      args: [...PROXY_NODE_FLAGS, path.join(ROOT, 'bench', 'dist', 'servers', 'bare-tap-proxy.js'), String(workload.port)],
       portPattern: /PORT (\d+)/,
       startTimeoutMs: 60_000,
     });
@@ -275,11 +304,16 @@ async function main(): Promise<void> {
     const viaBare = combine(bares);
     const tapped = combine(taps);
     const viaNginx: Result | undefined = nginxes.length > 0 ? combine(nginxes) : undefined;
-    console.log(`         CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us, bare proxy ${viaBare.cpuUs[0]?.toFixed(0)} us`);
+    // The browser-like request, once each.
+    const browserBare = await measure('bare (browser)', `http://127.0.0.1:${bare.port}/`, seconds, connections, wrk, [bare.pid], BROWSER_HEADERS);
+    const browserTap = await measure('tap (browser)', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid], BROWSER_HEADERS);
+    const browserNginx = nginxPort === undefined ? undefined : await measure('nginx (browser)', `http://127.0.0.1:${nginxPort}/`, seconds, connections, wrk, [], BROWSER_HEADERS);
+    console.log(`CPU per request: tap ${tapped.cpuUs[0]?.toFixed(0)} us, agent ${tapped.cpuUs[1]?.toFixed(0)} us, bare proxy ${viaBare.cpuUs[0]?.toFixed(0)} us`);
+    console.log(`CPU per request (browser-like request): tap ${browserTap.cpuUs[0]?.toFixed(0)} us, agent ${browserTap.cpuUs[1]?.toFixed(0)} us, bare proxy ${browserBare.cpuUs[0]?.toFixed(0)} us`);
     // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
-    console.log(`         tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`);
+    console.log(`tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`);
     console.log(`ratio tap/direct: rps ${ratio(tapped.rps, direct.rps)}, p99 ${ratio(tapped.p99ms, direct.p99ms)}x`);
     const b = tapped.rps / viaBare.rps;
     console.log(`ratio tap/bare:   rps ${b.toFixed(2)} (target >= 0.85: ${b >= 0.85 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaBare.p99ms)}x`);
@@ -287,6 +321,8 @@ async function main(): Promise<void> {
       const r = tapped.rps / viaNginx.rps;
       console.log(`ratio tap/nginx:  rps ${r.toFixed(2)} (target >= 0.30: ${r >= 0.3 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaNginx.p99ms)}x; bare/nginx ${ratio(viaBare.rps, viaNginx.rps)}`);
     }
+    console.log(`browser-like request: tap/bare ${ratio(browserTap.rps, browserBare.rps)}, tap/nginx ${browserNginx === undefined ? 'n/a' : ratio(browserTap.rps, browserNginx.rps)}`);
+    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
     printResult('tap-overhead', {
       tap_vs_nginx: viaNginx === undefined ? 'n/a' : ratio(tapped.rps, viaNginx.rps),
       tap_vs_bare: ratio(tapped.rps, viaBare.rps),
@@ -296,6 +332,11 @@ async function main(): Promise<void> {
       agent_cpu_us: tapped.cpuUs[1]?.toFixed(0) ?? 'n/a',
       tap_p99_ms: tapped.p99ms.toFixed(2),
       nginx_p99_ms: viaNginx === undefined ? 'n/a' : viaNginx.p99ms.toFixed(2),
+      browser_tap_vs_bare: ratio(browserTap.rps, browserBare.rps),
+      browser_tap_vs_nginx: browserNginx === undefined ? 'n/a' : ratio(browserTap.rps, browserNginx.rps),
+      browser_tap_cpu_us: browserTap.cpuUs[0]?.toFixed(0) ?? 'n/a',
+      browser_bare_cpu_us: browserBare.cpuUs[0]?.toFixed(0) ?? 'n/a',
+      browser_agent_cpu_us: browserTap.cpuUs[1]?.toFixed(0) ?? 'n/a',
     });
   } finally {
     await stop(ng);
