@@ -67,12 +67,13 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
     const services = discovery === undefined ? NO_SERVICES : discovery.servicesByIp(peerIp(call.getPeer()));
     const deadlineMs = deadlineMsOf(call.getDeadline());
     const askedEnd = req.expect_end === true;
+    // One literal of one shape (deadlineMs may be undefined): no spread of a temporary per check.
     const d = engine.check({
       controlPoint,
       labels: req.labels ?? EMPTY_LABELS,
       services,
       type: 'feature',
-      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      deadlineMs,
       rampMode: req.ramp_mode === true,
     }, new CallCancellation(call));
     if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, askedEnd || x.fluxMeters.length > 0));
