@@ -13,7 +13,8 @@
  *   - through nginx as a plain reverse proxy (keep-alive upstream, one worker,
  *     like the tap's one event loop), when nginx is installed.
  * Every server is its own process; this one only runs the load generator:
- * wrk when installed, else an in-process keep-alive loop. Each target gets a
+ * wrk when installed, else an in-process keep-alive loop. Each proxy first takes 4 s of unmeasured load
+ * (freshly started processes are many times slower for their first seconds), then each target gets a
  * 1 s warm-up and one bounded measuring phase; the bare proxy, the tap and nginx take
  * turns, twice each, and their figures are the means (the machine's load drifts). A second case sends a
  * browser-like request (15 header fields: user agent, accept*, cookie, referer, sec-fetch-*, ...) to the
@@ -189,6 +190,9 @@ type Phase = Result & { cpuUs: number[] };
 /** Phases taken in turns: ROUNDS of each target. */
 const ROUNDS = 2;
 
+/** Seconds of unmeasured load each proxy takes once, before the rounds. */
+const WARM_UP_S = 4;
+
 /** Several phases of one target as one: mean rate, worst p99, CPU per request over all its requests. */
 function combine(phases: readonly Phase[]): Phase {
   const requests = phases.reduce((a, p) => a + p.requests, 0);
@@ -290,6 +294,13 @@ async function main(): Promise<void> {
       writeFileSync(path.join(tmp, 'nginx.conf'), nginxConfig(tmp, nginxPort, workload.port));
       ng = spawn(nginx, ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', path.join(tmp, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForPort(nginxPort);
+    }
+    // Freshly started processes serve their first seconds of load many times slower, the tap with the agent
+    // most (measured on a loaded 2-core machine, 3 s phases from the start: 200, 259, 1 637, 2 709, 2 724,
+    // 2 922 req/s, and 1 850 down to 172 us of tap CPU per request). Each proxy takes WARM_UP_S of load
+    // before anything is measured, so that the rounds compare warm processes.
+    for (const port of [bare.port, tap.port, ...(nginxPort === undefined ? [] : [nginxPort])]) {
+      await (wrk !== undefined ? runWrk(wrk, `http://127.0.0.1:${port}/`, WARM_UP_S, connections, []) : runLoop(`http://127.0.0.1:${port}/`, WARM_UP_S, connections, []));
     }
     const direct = await measure('direct', `http://127.0.0.1:${workload.port}/`, seconds, connections, wrk);
     // The targets take turns, ROUNDS times, so that a change in the machine's load falls on all of them.
