@@ -47,6 +47,7 @@ test('a network partition: one agent in a network namespace loses its link, the 
   await publishLimit(put, agents, 'default', 'p', C);
   const ofA = labelOwnedBy(ring, aId, 'a');
   const ofP = labelOwnedBy(ring, pId, 'p');
+  const ofA2 = labelOwnedBy(ring, aId, 'a2');
   // Before: half of the bucket p owns is spent (on p itself: no hop, no fallback).
   assert.equal((await burst(p, ofP, C / 2)).accepted, C / 2);
 
@@ -55,6 +56,9 @@ test('a network partition: one agent in a network namespace loses its link, the 
   const flows = [a, b].map((x) => traffic(x, () => `bg-${n++}`, 20));
   const cut = Date.now();
   ns.partition();
+  // ... and on the cut-off agent, one label of a's all along: its decisions fall back to one share, except while
+  // its ring holds b but no longer a (a declared dead first): then it owns the key and starts it full
+  const onP = traffic(p, ofA2, 40);
   const seen = new Set<string>();
   await until(async () => {
     const m = (await stats(a)).members.find((x) => x.id === pId);
@@ -66,15 +70,20 @@ test('a network partition: one agent in a network namespace loses its link, the 
   assert.deepEqual(await untilRing([a, b], 2), [...ring].filter((id) => id !== pId).sort());
   await until(async () => (await stats(p)).ring.length === 1, 20_000, 'p alone in its ring');
   const during = sum(await Promise.all(flows.map((f) => f.stop())));
+  const pDuring = await onP.stop();
   t.diagnostic(`p dead for a after ${deadAfter} ms (states seen ${[...seen].join(' → ')}); under traffic meanwhile: accepted ${during.accepted}, rejected ${during.rejected}, errors ${during.errors}, slowest ${during.maxMs} ms`);
   assert.equal(during.errors, 0);
   assert.equal(during.rejected, 0, 'a fresh label was refused while p was cut off');
+  t.diagnostic(`p under traffic from the cut on, on a key of a's: accepted ${pDuring.accepted}, rejected ${pDuring.rejected}, errors ${pDuring.errors}, slowest ${pDuring.maxMs} ms`);
+  assert.equal(pDuring.errors, 0);
+  assert.ok(pDuring.accepted <= C / 3 + C, `p admitted ${pDuring.accepted} on a key it could not reach: more than its share of ${C / 3} and one bucket`);
 
   // The limit still holds among the others.
   const fellAB = await fallbacks([a, b]);
   const held = sum(await Promise.all([a, b].map((x) => burst(x, ofA, C))));
   const fellHeld = (await fallbacks([a, b])) - fellAB;
   t.diagnostic(`during the partition, a and b: ${held.accepted} of ${2 * C} admitted against ${C} (fallbacks ${fellHeld})`);
+  for (const x of [a, b, p]) t.diagnostic(`${x.proc.address}: ${(await (await fetch(`${x.proc.base}/metrics`)).text()).split('\n').filter((l) => l.startsWith('sluice_distcache_fallbacks_total')).join('; ')}`);
   assert.equal(held.errors, 0);
   assert.ok(held.accepted <= C + fellHeld && held.accepted >= C - fellHeld, `a and b admitted ${held.accepted} against ${C} (fallbacks ${fellHeld})`);
   // p's keys re-home on a or b and start full there (the documented overshoot of one bucket with replica_count 1).

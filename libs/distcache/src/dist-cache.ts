@@ -354,9 +354,13 @@ export class DistCache implements PeerSink {
   }
 
   /**
-   * Whether this member sees at most half of the members it counts on in its
-   * ring: it may be cut off from the rest of the group, which goes on
+   * Whether this member's ring holds at most half of the members it counts
+   * on: it may be cut off from the rest of the group, which goes on
    * enforcing the limits without it, so it must not take their keys over.
+   * Suspects still count (they hold their keys): counting them out made
+   * members of a healthy majority on a loaded machine, where a probe answered
+   * late makes a suspect, decide as a minority whenever another member had
+   * died (see the guide).
    */
   inMinority(): boolean {
     return this.known > 1 && this.ring.members.length * 2 <= this.known;
