@@ -100,6 +100,8 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   const peers = await expect('/v1/peers', 'get', 'alone in its group', 200, get(`${base}/v1/peers`));
   assert.equal((JSON.parse(peers.text) as { self: { group: string } }).self.group, 'default');
   await expect('/v1/distcache/stats', 'get', 'counters', 200, get(`${base}/v1/distcache/stats`));
+  const scalers = await expect('/v1/autoscale/pod-scalers', 'get', 'off without a Kubernetes API', 200, get(`${base}/v1/autoscale/pod-scalers`));
+  assert.equal((JSON.parse(scalers.text) as { enabled: boolean }).enabled, false);
 
   // Health, metrics, profiles.
   await expect('/v1/status/system/liveness', 'get', 'healthy', 200, get(`${base}/v1/status/system/liveness`));
