@@ -3,7 +3,7 @@
  * store, driven by JSON lines on stdin (one answer line each on stdout), for
  * fault tests with real processes (kill -9, SIGSTOP) and the bench.
  *
- * Environment: SLUICE_DISTCACHE_HARNESS = {"id","group","seeds":[],"replicaCount","ownerTimeoutMs","failClosed","lazy"}.
+ * Environment: SLUICE_DISTCACHE_HARNESS = {"id","group","seeds":[],"replicaCount","ownerTimeoutMs","failClosed","lazyNumSync","membership"}.
  * First line out: {"ready":true,"id","gossipAddr","opsAddr"}.
  * Commands: take {label,count,tokens?,params}; traffic {label,ratePerSec,durationMs,params};
  * owner {label}; join {seeds}; stats; quit.
@@ -11,7 +11,7 @@
 import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
-import { DistCache } from './dist-cache.js';
+import { DistCache, type MembershipTimings } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 import { LazySyncStore } from './lazy-sync-store.js';
 
@@ -23,6 +23,8 @@ interface HarnessConfig {
   ownerTimeoutMs?: number;
   failClosed?: boolean;
   lazyNumSync?: number;
+  /** Membership timings; default: fast ones for fault tests (probe every 200 ms, suspicion 1 s). `{}`: the product's defaults. */
+  membership?: MembershipTimings;
 }
 
 const cfg = JSON.parse(process.env.SLUICE_DISTCACHE_HARNESS ?? '{}') as HarnessConfig;
@@ -33,7 +35,7 @@ const cache = new DistCache({
   memberlistBindAddr: '127.0.0.1:0',
   replicaCount: cfg.replicaCount,
   ownerTimeoutMs: cfg.ownerTimeoutMs,
-  membership: { probeIntervalMs: 200, probeTimeoutMs: 80, suspicionTimeoutMs: 1000, syncIntervalMs: 1000 },
+  membership: cfg.membership ?? { probeIntervalMs: 200, probeTimeoutMs: 80, suspicionTimeoutMs: 1000, syncIntervalMs: 1000 },
 });
 const stores = new Map<string, TokenBucketStore>();
 
