@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { serviceClient } from '@sluice/proto';
 import { CheckStream, type CheckHTTPStreamCall, type PendingCheck, type StreamEnd } from './check-stream.js';
 import { failOpenReason } from './fail-open.js';
-import { decodeStreamAnswer } from './stream-answer.js';
+import { decodeCheckAnswer, decodeStreamAnswer, type CheckAnswer } from './stream-answer.js';
 import { failed, unaryCheck, type CheckHTTPMethod, type CheckOutcome } from './unary-check.js';
 import type { CheckHTTPRequest } from './types.js';
 
@@ -54,13 +54,13 @@ export class CheckHttpClient {
   constructor(agentAddress: string, opts: CheckHttpClientOptions = {}) {
     const Ctor = serviceClient('flowControlHttp');
     this.#client = new Ctor(agentAddress, opts.credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
-    const methods = this.#client as unknown as Record<string, ((...args: never[]) => unknown) | undefined>;
-    const unary = methods['CheckHTTP'];
+    const unary = Ctor.service['CheckHTTP'];
     const stream = Ctor.service['CheckHTTPStream'];
     if (unary === undefined || stream === undefined) throw new Error('CheckHTTP or CheckHTTPStream is missing from the FlowControlServiceHTTP client');
-    this.#unary = unary.bind(this.#client) as unknown as CheckHTTPMethod;
-    // The stream's answers are decoded for what the tap reads (decodeStreamAnswer), not as whole messages.
+    // Answers are decoded for what the tap reads (stream-answer.ts), not as whole messages.
     const client = this.#client;
+    this.#unary = (request, options, callback) =>
+      client.makeUnaryRequest<Parameters<CheckHTTPMethod>[0], CheckAnswer>(unary.path, unary.requestSerialize, decodeCheckAnswer, request, options, callback);
     this.#openStream = () => client.makeBidiStreamRequest(stream.path, stream.requestSerialize, decodeStreamAnswer) as CheckHTTPStreamCall;
     this.#probeMs = opts.streamProbeMs ?? 60_000;
     this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serviceClient, type CheckHTTPStreamResponse, type CheckHTTPStreamResponse__Output, type CheckResponse } from '@sluice/proto';
 import { decisionOf } from './decision.js';
-import { decodeStreamAnswer } from './stream-answer.js';
+import { decodeCheckAnswer, decodeStreamAnswer } from './stream-answer.js';
 
 const stream = serviceClient('flowControlHttp').service.CheckHTTPStream;
+const unary = serviceClient('flowControlHttp').service.CheckHTTP;
 
 /** A check response as the agent fills it, with everything the tap does not read. */
 const FULL_CHECK: CheckResponse = {
@@ -62,8 +63,18 @@ for (const [name, answer] of ANSWERS) {
   });
 }
 
+for (const [name, answer] of ANSWERS) {
+  if (answer.response === null || answer.response === undefined) continue;
+  test(`a unary answer decoded for the tap reads as the whole message does: ${name}`, () => {
+    const bytes = unary.responseSerialize(answer.response);
+    const whole = { id: 0, code: 0, message: '', response: unary.responseDeserialize(bytes) } as CheckHTTPStreamResponse__Output;
+    assert.deepEqual(read({ id: 0, code: 0, message: '', response: decodeCheckAnswer(bytes) }), read(whole));
+  });
+}
+
 test('malformed answer bytes throw, as the whole-message decoder does', () => {
   const bad = Buffer.from([0x12, 0x05, 0x0a]); // field 2, length 5, only one byte follows
   assert.throws(() => stream.responseDeserialize(bad));
   assert.throws(() => decodeStreamAnswer(bad));
+  assert.throws(() => decodeCheckAnswer(bad));
 });

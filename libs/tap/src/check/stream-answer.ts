@@ -58,7 +58,9 @@ export type CheckAnswer = Omit<CheckHTTPResponse__Output, 'check_response'> & {
 /** A CheckHTTPStreamResponse as decodeStreamAnswer gives it. */
 export type StreamAnswer = Omit<CheckHTTPStreamResponse__Output, 'response'> & { response: CheckAnswer | null };
 
-const STREAM_ANSWER = protobuf.Root.fromJSON(LEAN_SCHEMA).lookupType('StreamAnswer');
+const LEAN_ROOT = protobuf.Root.fromJSON(LEAN_SCHEMA);
+const STREAM_ANSWER = LEAN_ROOT.lookupType('StreamAnswer');
+const ANSWER = LEAN_ROOT.lookupType('Answer');
 
 /** The same conversion as @sluice/proto's loader: numbers for 64-bit integers, names for enums, defaults filled in, oneof names set. */
 const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: true, oneofs: true };
@@ -73,4 +75,9 @@ const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, d
  */
 export function decodeStreamAnswer(bytes: Buffer): StreamAnswer {
   return STREAM_ANSWER.toObject(STREAM_ANSWER.decode(bytes), TO_OBJECT) as StreamAnswer;
+}
+
+/** Decodes a unary CheckHTTPResponse the same way (the fields the tap reads). */
+export function decodeCheckAnswer(bytes: Buffer): CheckAnswer {
+  return ANSWER.toObject(ANSWER.decode(bytes), TO_OBJECT) as CheckAnswer;
 }

@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason, type FailOpenReason } from './fail-open.js';
-import type { CheckHTTPRequest, CheckHTTPResponse__Output } from '@sluice/proto';
+import type { CheckHTTPRequest } from '@sluice/proto';
 import type { CheckAnswer } from './stream-answer.js';
 
 /** The agent's answer, or why there is none. */
@@ -12,7 +12,7 @@ export type CheckOutcome =
 export type CheckHTTPMethod = (
   request: CheckHTTPRequest,
   options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, response?: CheckHTTPResponse__Output) => void,
+  callback: (err: grpc.ServiceError | null, response?: CheckAnswer) => void,
 ) => grpc.ClientUnaryCall;
 
 export function failed(reason: FailOpenReason, error: unknown): CheckOutcome {
