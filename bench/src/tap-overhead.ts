@@ -3,7 +3,7 @@
  * workload (node:http answering 200 "ok"), measured in the same run
  *   - direct,
  *   - through sluice-tap (the real apps/tap/dist/main.js process, as bin/sluice-tap starts it; each request
- *     checked by the real sluice-agent process, apps/agent/dist/main.js: the
+ *     checked by the real sluice-agent process started by bin/sluice-agent (its V8 heap flags): the
  *     CheckHTTP services, the engine and a local rate limiter on the tap's
  *     control point that always has tokens, static discovery giving the
  *     loopback destination a service),
@@ -113,8 +113,9 @@ function startAgentProcess(dir: string): Promise<ChildServer> {
   writeFileSync(limiters, LIMITERS_YAML);
   return startChildServer({
     name: 'sluice-agent',
-    command: process.execPath,
-    args: [path.join(ROOT, 'apps', 'agent', 'dist', 'main.js'), '--local-limiters', limiters],
+    // As shipped: bin/sluice-agent execs node with the agent's V8 heap flags (same pid).
+    command: path.join(ROOT, 'bin', 'sluice-agent'),
+    args: ['--local-limiters', limiters],
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
