@@ -75,7 +75,7 @@ interface Phase {
 }
 
 async function main(): Promise<void> {
-  limitRunTime('agent-gc', 120_000);
+  limitRunTime('agent-gc', 100_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-bench-gc-'));
   const limiters = path.join(dir, 'limiters.yaml');
   writeFileSync(limiters, BENCH_LIMITERS_YAML);
