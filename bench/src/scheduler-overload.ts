@@ -7,7 +7,7 @@
  * of the example's proportional ones; SLUICE_BENCH_LINEAR_RECOVERY=1 for a plain linear recovery instead of the
  * example's recovery_near_last_overload and recovery_headroom; SLUICE_BENCH_SHARE_RECOVERY=1 for a multiplier that
  * stays a share of the current incoming rate instead of the example's keep_admitted_rate, whose incoming token
- * rate is the scheduler's own gauge averaged over 3 s as Prometheus would see it). Clients send gold (priority 200) and free (50)
+ * rate is the scheduler's own gauge, its highest value over 3 s as the controller's query reads it). Clients send gold (priority 200) and free (50)
  * requests open loop and give up after 2 s. The latency signal is the mean time in the service
  * (admission to answer) of the flows that ended in the last 2 s, seen by the circuit once per
  * second and published to the scheduler one second later. The same traffic is run without the scheduler, in the
@@ -43,7 +43,7 @@ const COMPOUNDING = process.env.SLUICE_BENCH_COMPOUNDING === '1';
 const LINEAR_RECOVERY = process.env.SLUICE_BENCH_LINEAR_RECOVERY === '1';
 /** The example's keep_admitted_rate; SLUICE_BENCH_SHARE_RECOVERY=1: the multiplier stays a share of the current incoming rate (as in Aperture). */
 const KEEP_RATE = process.env.SLUICE_BENCH_SHARE_RECOVERY !== '1';
-/** The range the controller averages the agents' incoming token rate over (one sample a second). */
+/** The range over which the controller reads the agents' incoming token rate, as its highest value (one sample a second). */
 const RATE_WINDOW_S = 3;
 const PHASES = [
   { name: 'baseline', ms: 20_000, gold: CAPACITY * 0.2, free: CAPACITY * 0.3 },
@@ -171,7 +171,7 @@ async function run(withScheduler: boolean): Promise<{ flows: Flow[]; seconds: Se
     if (rateQuery !== undefined) {
       rateSamples.push(scheduler.gauges().incomingTokensPerSecond);
       if (rateSamples.length > RATE_WINDOW_S) rateSamples.shift();
-      answers.set(rateQuery.id, rateSamples.reduce((a, b) => a + b, 0) / rateSamples.length);
+      answers.set(rateQuery.id, Math.max(...rateSamples));
     }
     const out = circuit.tick(now, { promql: answers, variables: new Map() });
     const d = out.decisions.get(published.component_id);

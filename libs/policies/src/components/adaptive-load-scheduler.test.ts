@@ -53,15 +53,15 @@ test('keep_admitted_rate: the controller reads the agents\' incoming token rate 
   const compiled = compilePolicy('adaptive-load', policy());
   assert.deepEqual(compiled.promql, [{
     id: 'root.2',
-    query: 'sum(avg_over_time(sluice_scheduler_incoming_token_rate{policy_name="adaptive-load",component_id="root.2"}[3000ms]))',
+    query: 'sum(max_over_time(sluice_scheduler_incoming_token_rate{policy_name="adaptive-load",component_id="root.2"}[3000ms]))',
     evaluationIntervalMs: 500,
   }]);
   assert.equal(compilePolicy('p', policy({ keep_admitted_rate: {} })).promql[0].query,
-    'sum(avg_over_time(sluice_scheduler_incoming_token_rate{policy_name="p",component_id="root.2"}[10000ms]))', 'default window 10 s');
+    'sum(max_over_time(sluice_scheduler_incoming_token_rate{policy_name="p",component_id="root.2"}[10000ms]))', 'default window 10 s');
   assert.equal(compilePolicy('p', policy({ keep_admitted_rate: {} })).promql[0].evaluationIntervalMs, 1000, 'default interval 1 s');
   assert.deepEqual(compilePolicy('p', policy({ keep_admitted_rate: undefined })).promql, [], 'without it (as in Aperture) nothing is queried');
   assert.equal(compilePolicy('p', policy({ keep_admitted_rate: undefined }, { incoming_token_rate: s('IN') })).promql.length, 1, 'the out port alone reads it too');
-  assert.equal(incomingTokenRateQuery('a"b', 'root.0', 1500), 'sum(avg_over_time(sluice_scheduler_incoming_token_rate{policy_name="a\\"b",component_id="root.0"}[1500ms]))', 'label values are quoted');
+  assert.equal(incomingTokenRateQuery('a"b', 'root.0', 1500), 'sum(max_over_time(sluice_scheduler_incoming_token_rate{policy_name="a\\"b",component_id="root.0"}[1500ms]))', 'label values are quoted');
 });
 
 test('keep_admitted_rate: when the demand falls the multiplier rises to admit the same rate, recovery steps count in the overload\'s rate', () => {
@@ -80,7 +80,10 @@ test('keep_admitted_rate: when the demand falls the multiplier rises to admit th
   near(tick(90, 10).d.load_multiplier, 0.17 * 6, 'and again');
   near(tick(90, 10).d.load_multiplier, 0.18 * 6, 'and again');
   near(tick(90, 10).d.load_multiplier, 0.19 * 6, 'and again');
-  assert.deepEqual(tick(90, 10).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: true }, '0.2 × 6 reaches max_load_multiplier: pass-through');
+  assert.deepEqual(tick(90, 10).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: false }, '0.2 × 6 reaches max_load_multiplier: everything admitted');
+  near(tick(90, 60).d.load_multiplier, 0.21, 'not pass-through: when the demand comes back, so does the limit');
+  for (let i = 0; i < 98; i++) assert.equal(tick(90, 10).d.pass_through, false);
+  assert.deepEqual(tick(90, 10).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: true }, 'pass-through once the multiplier itself reaches max_load_multiplier');
 });
 
 test('keep_admitted_rate: a new overload carries the rate in force over; the reference is the highest demand at an overload\'s start', () => {
@@ -104,7 +107,8 @@ test('keep_admitted_rate: no demand at all returns to pass-through; a zero multi
   const tick = loop(policy({ gradient: { slope: -1, min_gradient: 0, max_gradient: 1 } }));
   tick(50, 60);
   near(tick(1e9, 60).d.load_multiplier, 1e-7, 'a huge reading cuts close to zero');
-  assert.deepEqual(tick(90, 0).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: true });
+  assert.deepEqual(tick(90, 0).d, { kind: 'load_scheduler', load_multiplier: 1.2, pass_through: false }, 'no demand (a pause): the maximum, not pass-through');
+  near(tick(90, 60).d.load_multiplier, 1e-7 + 0.02, 'the demand is back: so is the limit, without a new overload');
   assert.equal(keptRateMultiplier(0, 60, 0, 2), 0, 'a zero multiplier is not made infinite by a zero demand');
   assert.equal(keptRateMultiplier(0.5, 60, 0, 2), 2, 'nothing arriving: the maximum');
   assert.equal(keptRateMultiplier(0.5, undefined, 10, 2), 0.5, 'no reference yet: the multiplier itself');
@@ -121,14 +125,14 @@ test('keep_admitted_rate: without a reading at the overload\'s start it behaves 
   near(tick(90, 30).d.load_multiplier, 0.11 * 2, 'then a falling demand raises the share');
 });
 
-test('keep_admitted_rate: after the load drops, pass-through comes within (max × new ÷ old − multiplier) ÷ increment ticks', () => {
+test('keep_admitted_rate: after the load drops, everything is admitted within (max × new ÷ old − multiplier) ÷ increment ticks', () => {
   for (const [cut, from, to] of [[0.1, 60, 10], [0.04, 60, 20], [0.3, 100, 50], [0.2, 45, 44]] as const) {
     const tick = loop(policy({ gradient: { slope: -1, min_gradient: cut, max_gradient: 1 } }));
     tick(50, from);
     tick(1e6, from);
     const bound = Math.ceil((1.2 * to / from - cut) / 0.01 + 1e-9);
     let ticks = 0;
-    while (!tick(50, to).d.pass_through) {
+    while (tick(50, to).d.load_multiplier < 1.2) {
       ticks++;
       assert.ok(ticks <= bound, `${cut} ${from}->${to}: still limited after ${ticks} ticks (bound ${bound})`);
     }
