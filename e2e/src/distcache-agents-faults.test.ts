@@ -56,8 +56,8 @@ test('a network partition: one agent in a network namespace loses its link, the 
   const flows = [a, b].map((x) => traffic(x, () => `bg-${n++}`, 20));
   const cut = Date.now();
   ns.partition();
-  // ... and on the cut-off agent, one label of a's all along: its decisions fall back to one share, except while
-  // its ring holds b but no longer a (a declared dead first): then it owns the key and starts it full
+  // ... and on the cut-off agent, one label of a's all along: its decisions fall back to one share, also while its
+  // ring holds b but no longer a (a declared dead first) and the key moved to it: b does not answer its pull
   const onP = traffic(p, ofA2, 40);
   const seen = new Set<string>();
   await until(async () => {
@@ -76,7 +76,7 @@ test('a network partition: one agent in a network namespace loses its link, the 
   assert.equal(during.rejected, 0, 'a fresh label was refused while p was cut off');
   t.diagnostic(`p under traffic from the cut on, on a key of a's: accepted ${pDuring.accepted}, rejected ${pDuring.rejected}, errors ${pDuring.errors}, slowest ${pDuring.maxMs} ms`);
   assert.equal(pDuring.errors, 0);
-  assert.ok(pDuring.accepted <= C / 3 + C, `p admitted ${pDuring.accepted} on a key it could not reach: more than its share of ${C / 3} and one bucket`);
+  assert.ok(pDuring.accepted <= C / 3, `p admitted ${pDuring.accepted} on a key it could not reach: more than its share of ${C / 3}`);
 
   // The limit still holds among the others.
   const fellAB = await fallbacks([a, b]);

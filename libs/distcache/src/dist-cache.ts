@@ -77,6 +77,12 @@ export interface DistCacheStats {
 /** Outcome of a take on a remote owner: its answer, or why there is none. */
 export type RemoteTake = { ok: true; result: TakeResult } | { ok: false; reason: 'timeout' | 'error' };
 
+/** A take this member could not decide: the member that may hold the key's state did not answer (why). */
+export interface Unreached { readonly unreached: 'timeout' | 'error' }
+
+/** Outcome of a pull: the member that still owns the key in its own view, or why the pull failed (neither: done). */
+interface Pulled { readonly holder?: string; readonly failed?: 'timeout' | 'error' }
+
 /**
  * One agent's member of the distributed counter cache: membership (SWIM over
  * UDP, full-state sync over TCP), the ring over the members whose counter
@@ -100,7 +106,7 @@ export class DistCache implements PeerSink {
   private ring: Ring;
   private ringNoSelf: Ring | undefined;
   private ringChangedMs = -Infinity;
-  private readonly pulls = new Map<string, Promise<string | undefined>>();
+  private readonly pulls = new Map<string, Promise<Pulled>>();
   private readonly peers = new Map<string, { record: PeerRecord; sources: Set<string> }>();
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
@@ -260,12 +266,29 @@ export class DistCache implements PeerSink {
    * that one still owns the key in its own view, the take goes to it.
    */
   localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
+    return this.takeOwned(key, tokens, params, false) as TakeResult | Promise<TakeResult>;
+  }
+
+  /**
+   * localTake for this member's own stores: when the key's state may still be
+   * on a member that does not answer the pull (this member may be the one cut
+   * off), says so instead of starting the bucket full, and the store decides
+   * on its share. A take served for another member starts it full as before.
+   */
+  ownTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult | Unreached> {
+    return this.takeOwned(key, tokens, params, true);
+  }
+
+  private takeOwned(key: string, tokens: number, params: TokenBucketParams, strict: boolean): TakeResult | Promise<TakeResult | Unreached> {
     this.counts.local++;
     if (!this.table.has(key)) {
       const pulling = this.pullFromPrevious(key, params);
       if (pulling !== undefined) {
-        return pulling.then((holder) => {
-          if (holder === undefined || this.table.has(key)) return this.takeHere(key, tokens, params);
+        return pulling.then((pulled): TakeResult | Unreached | Promise<TakeResult> => {
+          if (this.table.has(key)) return this.takeHere(key, tokens, params);
+          if (pulled.failed !== undefined && strict) return { unreached: pulled.failed };
+          const holder = pulled.holder;
+          if (holder === undefined) return this.takeHere(key, tokens, params);
           return this.remoteTake(holder, key, tokens, params).then((r) => (r.ok ? r.result : this.takeHere(key, tokens, params)));
         });
       }
@@ -311,7 +334,7 @@ export class DistCache implements PeerSink {
     const owner = this.ring.owner(key);
     if (owner === undefined || owner === this.id) {
       if (!this.table.has(key)) {
-        const holder = await this.pullFromPrevious(key, params);
+        const holder = (await this.pullFromPrevious(key, params))?.holder;
         if (holder !== undefined && !this.table.has(key)) {
           const r = await this.call(holder, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs).catch(() => undefined);
           if (r !== undefined && 'rem' in r) return r.rem;
@@ -414,7 +437,7 @@ export class DistCache implements PeerSink {
         const finish = (): OpResult => ({ rem: this.table.consume(op.k, op.n, op.p, this.now()) });
         if (!this.table.has(op.k)) {
           const pulling = this.pullFromPrevious(op.k, op.p);
-          if (pulling !== undefined) return pulling.then(finish);
+          if (pulling !== undefined) return pulling.then(() => finish());
         }
         return finish();
       }
@@ -443,24 +466,24 @@ export class DistCache implements PeerSink {
    * owns it in the ring without this one (the previous owner after a join;
    * nobody has it after a death, and replicas were promoted). Resolves to that
    * member's id when it still owns the key in its own view (its ring has not
-   * caught up), else undefined.
+   * caught up), or why the pull failed.
    */
-  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<string | undefined> | undefined {
+  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<Pulled> | undefined {
     if (this.now() - this.ringChangedMs > (this.opts.handoverWindowMs ?? 5000)) return undefined;
     const before = this.ringWithoutSelf().owner(key);
     if (before === undefined || before === this.id) return undefined;
     const pending = this.pulls.get(key);
     if (pending !== undefined) return pending;
     const p = this.call(before, { o: 'pull', k: key }, this.ownerTimeoutMs)
-      .then((r): string | undefined => {
-        if ('keep' in r && r.keep) return before;
+      .then((r): Pulled => {
+        if ('keep' in r && r.keep) return { holder: before };
         if ('s' in r && r.s !== null) {
           this.table.adopt(key, r.s, params, this.now());
           this.handover('received');
         }
-        return undefined;
+        return {};
       })
-      .catch(() => undefined)
+      .catch((e: unknown): Pulled => ({ failed: isTimeout(e) ? 'timeout' : 'error' }))
       .finally(() => this.pulls.delete(key));
     this.pulls.set(key, p);
     return p;

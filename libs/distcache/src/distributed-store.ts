@@ -58,7 +58,11 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
     const key = this.keyOf(label);
     if (this.cache.inMinority()) return this.fallback(key, tokens, nowMs, 'minority');
     const owner = this.cache.currentRing().owner(key);
-    if (owner === undefined || owner === this.cache.id) return this.cache.localTake(key, tokens, this.params);
+    if (owner === undefined || owner === this.cache.id) {
+      // this member owns the key; when its state may be on a member that does not answer, decide on the share
+      const r = this.cache.ownTake(key, tokens, this.params);
+      return r instanceof Promise ? r.then((x) => ('unreached' in x ? this.fallback(key, tokens, nowMs, x.unreached) : x)) : r;
+    }
     return this.cache.remoteTake(owner, key, tokens, this.params, this.timeoutMs).then((r) => (r.ok ? r.result : this.fallback(key, tokens, nowMs, r.reason)));
   }
 
