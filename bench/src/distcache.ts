@@ -21,7 +21,7 @@ import { printResult } from './support/result-line.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP_MS = 1000;
+const WARMUP_MS = 2000;
 const CONCURRENCY = 64;
 const LABELS = 1000;
 
