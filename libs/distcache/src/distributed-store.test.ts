@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
 import { DistCache, type RemoteTake } from './dist-cache.js';
 import { splitHostPort } from './address.js';
+import { Ring } from './ring.js';
 import { encodePacket } from './wire.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 
@@ -141,8 +142,8 @@ test('fallback buckets are bounded: the least recently used one goes first', asy
 
 const TIMINGS = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 300, syncIntervalMs: 300, reapAfterMs: 800 };
 
-async function member(t: TestContext, id: string, registry = new Registry()): Promise<DistCache> {
-  const c = new DistCache({ id, group: 'g1', bindAddr: '127.0.0.1:0', memberlistBindAddr: '127.0.0.1:0', membership: TIMINGS, registry });
+async function member(t: TestContext, id: string, registry = new Registry(), timings = TIMINGS): Promise<DistCache> {
+  const c = new DistCache({ id, group: 'g1', bindAddr: '127.0.0.1:0', memberlistBindAddr: '127.0.0.1:0', membership: timings, registry });
   await c.start();
   t.after(() => c.shutdown());
   return c;
@@ -201,4 +202,30 @@ test('two reachable members and one out of reach are a majority: the owner decid
   const store = new DistributedTokenBucketStore(a, { limiterId: 'p/root.0', params: params(30), ownerTimeoutMs: 2000 });
   assert.equal(await admitted(store, 'alice', 40, Date.now()), 30);
   assert.equal(await fallbackCount(registry, 'minority'), 0);
+});
+
+test('a key that moves to this member while the member to pull its state from does not answer is decided on the share, not started full', async (t) => {
+  // suspicion slow enough that nobody is declared dead while the test runs
+  const slow = { ...TIMINGS, suspicionTimeoutMs: 20_000, reapAfterMs: 60_000 };
+  const registry = new Registry();
+  const [a, b, c] = [await member(t, 'n0', registry, slow), await member(t, 'n1', new Registry(), slow), await member(t, 'n2', new Registry(), slow)];
+  b.join([a.gossipAddr]);
+  c.join([a.gossipAddr]);
+  await until(() => [a, b, c].every((x) => x.currentRing().members.length === 3), 'a ring of three');
+  const store = new DistributedTokenBucketStore(a, { limiterId: 'p/root.0', params: params(30), ownerTimeoutMs: 500 });
+  // a label n2 owns among three and n0 owns once n2 is gone: n0 would pull its state from n1
+  let label = '';
+  for (let i = 0; label === ''; i++) {
+    const k = store.keyOf(`u${i}`);
+    if (new Ring(['n0', 'n1', 'n2']).owner(k) === 'n2' && new Ring(['n0', 'n1']).owner(k) === 'n0') label = `u${i}`;
+  }
+  // n1 and n2 stop answering counter operations (their counter ports close; membership still runs)
+  for (const x of [b, c]) await (x as unknown as { ops: { close(): Promise<void> } }).ops.close();
+  const before = await fallbackCount(registry, 'error');
+  // the first take finds n2's port closed: n2 leaves n0's ring (the take falls back); the rest are n0's to decide
+  const n = (await admitted(store, label, 1, Date.now())) + (await admitted(store, label, 29, Date.now()));
+  assert.deepEqual(a.currentRing().members, ['n0', 'n1'], 'n2 left n0\'s ring on the refused connection');
+  assert.equal(a.inMinority(), false, 'two of three: no minority');
+  assert.ok(n <= 10, `admitted ${n}: the bucket was started full without its state (share 10)`);
+  assert.ok((await fallbackCount(registry, 'error')) - before >= 30 - n);
 });
