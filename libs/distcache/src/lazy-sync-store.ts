@@ -18,9 +18,13 @@ interface Share {
 
 /**
  * Lazy sync: each agent admits against a local bucket holding its share of
- * the global one (capacity and fill divided by the ring's member count), and
- * reconciles with the owner `numSync` times per interval: it reports what it
- * consumed and resets its share to (what the owner has left) ÷ members.
+ * the global one (capacity and fill divided by the members it counts on: the
+ * ring's, plus any out of reach until they are reaped, as the distributed
+ * store's fallback does), and reconciles with the owner `numSync` times per
+ * interval: it reports what it consumed and resets its share to (what the
+ * owner has left) ÷ members. Cut off in a minority of the group it does not
+ * reconcile (the owner it would reach is not the group's): it keeps admitting
+ * on its share and reports what it consumed once it is back.
  * Error bound: between two reconciliations each of n agents admits at most
  * its share plus its share's refill, so the group admits at most one bucket
  * capacity plus the fill of one sync period above the limit (see the guide).
@@ -36,7 +40,7 @@ export class LazySyncStore implements TokenBucketStore {
 
   constructor(private readonly cache: DistCache, private readonly opts: LazySyncStoreOptions) {
     this.params = opts.params;
-    this.members = Math.max(1, cache.currentRing().members.length);
+    this.members = Math.max(1, cache.knownMembers());
     this.local = this.shareParams();
     const keys = new DistributedTokenBucketStore(cache, { limiterId: opts.limiterId, params: opts.params });
     this.keyOf = (l) => keys.keyOf(l);
@@ -74,11 +78,13 @@ export class LazySyncStore implements TokenBucketStore {
     if (this.syncing) return;
     this.syncing = true;
     try {
-      const n = Math.max(1, this.cache.currentRing().members.length);
+      const n = Math.max(1, this.cache.knownMembers());
       if (n !== this.members) {
         this.members = n;
         this.local = this.shareParams();
+        for (const s of this.shares.values()) s.bucket.available = Math.min(s.bucket.available, this.local.capacity);
       }
+      if (this.cache.inMinority()) return;
       await Promise.all([...this.shares].map(async ([label, s]) => {
         const consumed = s.consumed;
         s.consumed = 0;
