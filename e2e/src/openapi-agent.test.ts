@@ -99,7 +99,8 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   await expect('/v1/discovery/entities', 'get', 'a page_token it did not issue', 400, get(`${base}/v1/discovery/entities?page_token=zz`));
   const peers = await expect('/v1/peers', 'get', 'alone in its group', 200, get(`${base}/v1/peers`));
   assert.equal((JSON.parse(peers.text) as { self: { group: string } }).self.group, 'default');
-  await expect('/v1/distcache/stats', 'get', 'counters', 200, get(`${base}/v1/distcache/stats`));
+  const stats = await expect('/v1/distcache/stats', 'get', 'counters', 200, get(`${base}/v1/distcache/stats`));
+  assert.deepEqual((({ known_members, minority }) => ({ known_members, minority }))(JSON.parse(stats.text) as { known_members: number; minority: boolean }), { known_members: 1, minority: false }, 'alone: counts on itself, not a minority');
   const scalers = await expect('/v1/autoscale/pod-scalers', 'get', 'off without a Kubernetes API', 200, get(`${base}/v1/autoscale/pod-scalers`));
   assert.equal((JSON.parse(scalers.text) as { enabled: boolean }).enabled, false);
 

@@ -12,7 +12,8 @@ export const DISTCACHE_STATS_PATH = '/v1/distcache/stats';
  * `GET /v1/peers`: each peer with its id, group, advertised address,
  * dist-cache addresses, state, whether it is in the ring and the sources that
  * found it. `GET /v1/distcache/stats`: members, keys owned, replicas held,
- * operations, fallbacks.
+ * operations, fallbacks, the members it counts on and whether its ring holds
+ * a minority of them (then every take is decided on this agent's share).
  */
 export function registerDistCacheRoutes(app: RouteApp, cache: DistCache): void {
   app.get(PEERS_PATH, (_req, res) => {
@@ -25,6 +26,8 @@ export function registerDistCacheRoutes(app: RouteApp, cache: DistCache): void {
       group: s.group,
       members: s.members.map((m) => ({ id: m.id, state: m.state, incarnation: m.incarnation, memberlist_addr: m.gossipAddr, bind_addr: m.opsAddr, in_ring: m.inRing })),
       ring: s.ring,
+      known_members: cache.knownMembers(),
+      minority: cache.inMinority(),
       keys_owned: s.keysOwned,
       replicas_held: s.replicasHeld,
       operations: s.operations,
