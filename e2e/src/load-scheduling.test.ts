@@ -223,10 +223,12 @@ test('3x overload: the loop brings latency back under tolerance, gold keeps >= 9
   // the loop's first cut (the latency window, a scrape and a tick: 1-3 s, longer on a loaded machine)
   // the service's own FIFO grows by 40 requests/s, and gold requests admitted then and while that
   // backlog drains wait in it past 2 s whatever the scheduler does, about 8 per second of lag (3 % of
-  // the overload's 240 gold requests). In 24 runs at load averages 4-15, 0.82-0.97 were answered in
-  // time (below 0.89 twice, both in multi-second stalls of the machine at load 11-15), and gold got 503s
-  // once: a stall read as a second overload right after the first cut it to 0.04 (min_gradient²), below
-  // gold's 13 %. The bound for answers is 85 %.
+  // the overload's 240 gold requests). In 28 runs at load averages 2-15, 0.89-0.97 were answered in
+  // time except three runs with multi-second stalls of the machine at load 11-15 (0.84, 0.82, 0.61, all
+  // before the rate was read as its highest value and a low reading stopped short of pass-through;
+  // the 0.61 came from the compounding cut below, which those changes do not address). Gold got
+  // 503s once, in that run: a stall read as a second overload right after the first cut the multiplier
+  // to 0.04 (min_gradient²), below gold's 13 %. The bound for answers is 85 %.
   assert.ok(notShed('gold', BASE_MS, BASE_MS + OVERLOAD_MS) >= 0.9, `gold not turned away: ${report.gold_not_shed_overload} (${report.gold_statuses_overload})`);
   assert.ok(share('gold', BASE_MS, BASE_MS + OVERLOAD_MS) >= 0.85, `gold answered in time: ${report.gold_admitted_overload} (${report.gold_statuses_overload})`);
   assert.ok(share('free', BASE_MS, BASE_MS + OVERLOAD_MS) < 0.6, `free absorbs the shedding: ${report.free_admitted_overload}`);
