@@ -299,7 +299,7 @@ export class DistCache implements PeerSink {
   private takeHere(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
     const started = process.hrtime.bigint();
     const r = this.table.take(key, tokens, params, this.now());
-    this.metrics.opDuration.observe({ op: 'take', target: 'local' }, Number(process.hrtime.bigint() - started) / 1e9);
+    this.metrics.takeDuration.local.observe(Number(process.hrtime.bigint() - started) / 1e9);
     const confirmations = this.replicate(key, params);
     if (this.syncReplication && confirmations.length > 0) return Promise.allSettled(confirmations).then(() => r);
     return r;
@@ -310,7 +310,7 @@ export class DistCache implements PeerSink {
     const started = process.hrtime.bigint();
     try {
       const r = await this.call(owner, { o: 'take', k: key, n: tokens, p: params }, timeoutMs);
-      this.metrics.opDuration.observe({ op: 'take', target: 'remote' }, Number(process.hrtime.bigint() - started) / 1e9);
+      this.metrics.takeDuration.remote.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if ('ok' in r) return { ok: true, result: { ok: r.ok, remaining: r.rem, current: r.cur, waitMs: r.wait } };
       return { ok: false, reason: 'error' };
     } catch (e) {
@@ -417,7 +417,7 @@ export class DistCache implements PeerSink {
 
   private serve(op: Op): OpResult | Promise<OpResult> {
     this.counts.served++;
-    this.metrics.operations.inc({ op: op.o, target: 'served' });
+    this.metrics.operation(op.o, 'served').inc();
     const now = this.now();
     switch (op.o) {
       case 'ping':
@@ -511,7 +511,7 @@ export class DistCache implements PeerSink {
       c = new PeerClient(addr, { onBatch: (n) => this.metrics.batchSize.observe(n) });
       this.clients.set(addr, c);
     }
-    this.metrics.operations.inc({ op: op.o, target: 'remote' });
+    this.metrics.operation(op.o, 'remote').inc();
     return c.call(op, timeoutMs);
   }
 

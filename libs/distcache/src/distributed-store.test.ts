@@ -229,3 +229,15 @@ test('a key that moves to this member while the member to pull its state from do
   assert.ok(n <= 10, `admitted ${n}: the bucket was started full without its state (share 10)`);
   assert.ok((await fallbackCount(registry, 'error')) - before >= 30 - n);
 });
+
+test('bucket keys are built once per label and stay the same past the bound of kept keys', () => {
+  const f = remoteOwner();
+  const store = new DistributedTokenBucketStore(f.cache, { limiterId: 'p/c', params: params(10) });
+  const long = 'x'.repeat(100);
+  const first = store.keyOf(long);
+  assert.match(first, /^p\/c\|sha256:[0-9a-f]{64}$/);
+  assert.equal(store.keyOf('alice'), 'p/c|alice');
+  for (let i = 0; i < 10_050; i++) store.keyOf(`u${i}`);
+  assert.equal(store.keyOf(long), first, 'the same key after its cached copy was dropped');
+  assert.equal(store.keyOf('alice'), 'p/c|alice');
+});

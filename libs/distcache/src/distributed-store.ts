@@ -16,6 +16,8 @@ export interface DistributedStoreOptions {
 
 /** Longest label value kept as it is in a key; longer ones travel as their SHA-256 (bounded frames and memory). */
 const MAX_PLAIN_LABEL = 64;
+/** Labels whose bucket key is kept built. */
+const MAX_CACHED_KEYS = 10_000;
 
 /**
  * A rate limiter's buckets in the agent group: each label's bucket lives on
@@ -38,6 +40,8 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   private readonly maxFallbacks: number;
   /** Fallback buckets by key, least recently used first. */
   private readonly fallbacks = new Map<string, BucketState>();
+  /** Bucket keys by label, oldest first. */
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly cache: DistCache, opts: DistributedStoreOptions) {
     this.params = opts.params;
@@ -48,7 +52,15 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   }
 
   keyOf(label: string): string {
-    return this.prefix + (label.length <= MAX_PLAIN_LABEL ? label : `sha256:${createHash('sha256').update(label).digest('hex')}`);
+    let key = this.keys.get(label);
+    if (key === undefined) {
+      key = this.prefix + (label.length <= MAX_PLAIN_LABEL ? label : `sha256:${createHash('sha256').update(label).digest('hex')}`);
+      // a key built once per label, not per take (the ring's and the table's lookups hash the same string
+      // again); the oldest goes first past the bound
+      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.delete(this.keys.keys().next().value as string);
+      this.keys.set(label, key);
+    }
+    return key;
   }
 
   take(label: string, tokens: number, nowMs: number): TakeResult | Promise<TakeResult> {

@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
+type OpTimer = ReturnType<Histogram<'op' | 'target'>['labels']>;
+type OpCounter = ReturnType<Counter<'op' | 'target'>['labels']>;
+
 /** The distributed cache's metrics (registered on the given registry, or kept private). */
 export class DistCacheMetrics {
   readonly members: Gauge<'state'>;
@@ -11,6 +14,9 @@ export class DistCacheMetrics {
   readonly handovers: Counter<'direction'>;
   readonly droppedPackets: Counter<'reason'>;
   readonly operations: Counter<'op' | 'target'>;
+  /** Take durations by where they ran, bound once: prom-client hashes a label object on every call. */
+  readonly takeDuration: Readonly<Record<'local' | 'remote', OpTimer>>;
+  private readonly opCounters = new Map<string, OpCounter>();
 
   constructor(registry?: Registry) {
     const registers = registry === undefined ? [] : [registry];
@@ -26,5 +32,17 @@ export class DistCacheMetrics {
     this.handovers = new Counter({ name: 'sluice_distcache_handovers_total', help: 'Buckets handed over on membership changes.', labelNames: ['direction'], registers });
     this.droppedPackets = new Counter({ name: 'sluice_distcache_dropped_packets_total', help: 'Membership packets dropped: malformed, of another group or protocol version.', labelNames: ['reason'], registers });
     this.operations = new Counter({ name: 'sluice_distcache_operations_total', help: 'Counter operations by kind and where they ran.', labelNames: ['op', 'target'], registers });
+    this.takeDuration = { local: this.opDuration.labels('take', 'local'), remote: this.opDuration.labels('take', 'remote') };
+  }
+
+  /** The operations counter of one kind and target, bound on first use. */
+  operation(op: string, target: 'served' | 'remote'): OpCounter {
+    const key = `${op}|${target}`;
+    let c = this.opCounters.get(key);
+    if (c === undefined) {
+      c = this.operations.labels(op, target);
+      this.opCounters.set(key, c);
+    }
+    return c;
   }
 }
