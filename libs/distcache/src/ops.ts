@@ -189,20 +189,32 @@ export function encodeResponse(out: FrameBuilder, id: number, results: readonly 
 
 /** Parse and check a request frame's payload; undefined when malformed. */
 export function parseRequest(bytes: Buffer): RequestFrame | undefined {
+  const params: TokenBucketParams[] = [];
+  const b = parseBatch(bytes, (r) => readOp(r, params));
+  return b === undefined ? undefined : { id: b.id, ops: b.items };
+}
+
+/** Parse and check a response frame's payload; undefined when malformed. */
+export function parseResponse(bytes: Buffer): ResponseFrame | undefined {
+  const b = parseBatch(bytes, readResult);
+  return b === undefined ? undefined : { id: b.id, res: b.items };
+}
+
+/** A frame's version, id and count, then `count` items read by `item`, and nothing after them; undefined when malformed. */
+function parseBatch<T>(bytes: Buffer, item: (r: FrameReader) => T | undefined): { id: number; items: T[] } | undefined {
   try {
     const r = new FrameReader(bytes);
     if (r.u8() !== OPS_PROTOCOL_VERSION) return undefined;
     const id = r.u32();
     const count = r.u16();
     if (count > MAX_BATCH) return undefined;
-    const params: TokenBucketParams[] = [];
-    const ops: Op[] = [];
+    const items: T[] = [];
     for (let i = 0; i < count; i++) {
-      const op = readOp(r, params);
-      if (op === undefined) return undefined;
-      ops.push(op);
+      const x = item(r);
+      if (x === undefined) return undefined;
+      items.push(x);
     }
-    return r.done ? { id, ops } : undefined;
+    return r.done ? { id, items } : undefined;
   } catch {
     return undefined; // ShortFrameError
   }
@@ -248,26 +260,6 @@ function readParams(r: FrameReader, known: TokenBucketParams[]): TokenBucketPara
   const p = parseParams({ capacity, fillAmount, intervalMs, continuousFill: fill === 1 ? true : fill === 0 ? false : undefined });
   if (p !== undefined) known.push(p);
   return p;
-}
-
-/** Parse and check a response frame's payload; undefined when malformed. */
-export function parseResponse(bytes: Buffer): ResponseFrame | undefined {
-  try {
-    const r = new FrameReader(bytes);
-    if (r.u8() !== OPS_PROTOCOL_VERSION) return undefined;
-    const id = r.u32();
-    const count = r.u16();
-    if (count > MAX_BATCH) return undefined;
-    const res: OpResult[] = [];
-    for (let i = 0; i < count; i++) {
-      const x = readResult(r);
-      if (x === undefined) return undefined;
-      res.push(x);
-    }
-    return r.done ? { id, res } : undefined;
-  } catch {
-    return undefined; // ShortFrameError
-  }
 }
 
 function readResult(r: FrameReader): OpResult | undefined {
