@@ -1,6 +1,5 @@
-import type { Registry } from 'prom-client';
 import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
-import { Membership, type MembershipOptions } from './membership.js';
+import { Membership } from './membership.js';
 import { holdsBuckets, type MemberState } from './member.js';
 import type { Outbound, Sender } from './messages.js';
 import { decodePacket, encodePacket } from './wire.js';
@@ -14,74 +13,14 @@ import { DistCacheMetrics } from './metrics.js';
 import { advertised, bindHost, splitHostPort } from './address.js';
 import type { PeerRecord, PeerSink } from './peers.js';
 import { DistCacheBindError } from './bind-error.js';
+import type { DistCacheOptions } from './dist-cache-options.js';
+import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
+import type { Pulled, RemoteTake, Unreached } from './take-outcome.js';
+import { PeerRegistry, type PeerView } from './peer-registry.js';
 
-export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;
-
-export interface DistCacheOptions {
-  /**
-   * This agent's id (unique in the group), or how to derive it from the
-   * addresses the cache bound (when it is only known once they are: port 0).
-   */
-  id: string | ((bound: { opsAddr: string; gossipAddr: string }) => string);
-  /** `agent_info.agent_group`: members of other groups never merge. */
-  group: string;
-  /** `dist_cache.bind_addr`. */
-  bindAddr: string;
-  /** `dist_cache.memberlist_bind_addr`. */
-  memberlistBindAddr: string;
-  /** `dist_cache.memberlist_advertise_addr` ('' = derived from the bound address). */
-  memberlistAdvertiseAddr?: string;
-  /** Advertised counter address ('' = derived from the bound address and the host's address). */
-  advertiseAddr?: string;
-  /** `dist_cache.replica_count`. Default 1. */
-  replicaCount?: number;
-  /** `dist_cache.sync_replication`. Default false. */
-  syncReplication?: boolean;
-  /**
-   * How long an owner has to answer a take before the decision falls back
-   * (not a configuration key: SPEC's `dist_cache` has none). Default 100 ms:
-   * well under the tap's 250 ms check deadline, and far above a take's
-   * round trip on a healthy network (see the guide).
-   */
-  ownerTimeoutMs?: number;
-  /** A new owner pulls a key's state from its previous owner for this long after a ring change. Default 5 s. */
-  handoverWindowMs?: number;
-  membership?: MembershipTimings;
-  registry?: Registry;
-  /** The clock of the buckets (ms). Default Date.now. */
-  now?: () => number;
-}
-
-export interface MemberInfo {
-  id: string;
-  state: MemberState | 'self';
-  incarnation: number;
-  gossipAddr: string;
-  opsAddr: string;
-  inRing: boolean;
-}
-
-export interface DistCacheStats {
-  id: string;
-  group: string;
-  members: MemberInfo[];
-  ring: readonly string[];
-  keysOwned: number;
-  replicasHeld: number;
-  operations: { local: number; remote: number; served: number };
-  fallbacks: number;
-  handovers: number;
-  droppedPackets: number;
-}
-
-/** Outcome of a take on a remote owner: its answer, or why there is none. */
-export type RemoteTake = { ok: true; result: TakeResult } | { ok: false; reason: 'timeout' | 'error' };
-
-/** A take this member could not decide: the member that may hold the key's state did not answer (why). */
-export interface Unreached { readonly unreached: 'timeout' | 'error' }
-
-/** Outcome of a pull: the member that still owns the key in its own view, or why the pull failed (neither: done). */
-interface Pulled { readonly holder?: string; readonly failed?: 'timeout' | 'error' }
+export type { DistCacheOptions, MembershipTimings } from './dist-cache-options.js';
+export type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
+export type { RemoteTake, Unreached } from './take-outcome.js';
 
 /**
  * One agent's member of the distributed counter cache: membership (SWIM over
@@ -107,7 +46,7 @@ export class DistCache implements PeerSink {
   private ringNoSelf: Ring | undefined;
   private ringChangedMs = -Infinity;
   private readonly pulls = new Map<string, Promise<Pulled>>();
-  private readonly peers = new Map<string, { record: PeerRecord; sources: Set<string> }>();
+  private readonly peers = new PeerRegistry();
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
   private readonly counts = { local: 0, remote: 0, served: 0, fallbacks: 0, handovers: 0, dropped: 0 };
@@ -193,26 +132,17 @@ export class DistCache implements PeerSink {
 
   upsert(source: string, peer: PeerRecord): void {
     if (peer.group !== this.group || peer.id === this.id) return;
-    const cur = this.peers.get(peer.id);
-    if (cur === undefined) this.peers.set(peer.id, { record: peer, sources: new Set([source]) });
-    else {
-      cur.record = peer;
-      cur.sources.add(source);
-    }
+    this.peers.upsert(source, peer);
     const m = this.membership?.member(peer.id);
     if (this.membership !== undefined && (m === undefined || !holdsBuckets(m.state))) this.dispatch(this.membership.join([peer.distCache.memberlistAddr]));
   }
 
   remove(source: string, id: string): void {
-    const cur = this.peers.get(id);
-    if (cur === undefined) return;
-    cur.sources.delete(source);
-    if (cur.sources.size === 0) this.peers.delete(id);
+    this.peers.remove(source, id);
   }
 
   reset(source: string, peers: readonly PeerRecord[]): void {
-    const keep = new Set(peers.map((p) => p.id));
-    for (const [id, p] of this.peers) if (p.sources.has(source) && !keep.has(id)) this.remove(source, id);
+    for (const id of this.peers.staleOf(source, new Set(peers.map((p) => p.id)))) this.remove(source, id);
     for (const p of peers) this.upsert(source, p);
   }
 
@@ -222,26 +152,14 @@ export class DistCache implements PeerSink {
   }
 
   /** Peers as discovery sources and gossip know them. */
-  peerList(): Array<{ id: string; group: string; advertisement_addr: string; dist_cache: { bind_addr: string; memberlist_addr: string }; state: string; in_ring: boolean; sources: string[] }> {
-    const out = [];
-    const seen = new Set<string>();
-    for (const [id, p] of this.peers) {
-      seen.add(id);
-      const m = this.membership?.member(id);
-      out.push({
-        id, group: p.record.group, advertisement_addr: p.record.advertisementAddr,
-        dist_cache: { bind_addr: m?.opsAddr ?? p.record.distCache.bindAddr, memberlist_addr: m?.gossipAddr ?? p.record.distCache.memberlistAddr },
-        state: m?.state ?? 'unknown', in_ring: this.ring.has(id), sources: [...p.sources].sort(),
-      });
-    }
-    for (const m of this.membership?.view() ?? []) {
-      if (seen.has(m.id)) continue;
-      out.push({
-        id: m.id, group: this.group, advertisement_addr: '', dist_cache: { bind_addr: m.opsAddr, memberlist_addr: m.gossipAddr },
-        state: m.state, in_ring: this.ring.has(m.id), sources: ['gossip'],
-      });
-    }
-    return out.sort((a, b) => a.id.localeCompare(b.id));
+  peerList(): PeerView[] {
+    const membership = this.membership;
+    return this.peers.list({
+      group: this.group,
+      member: (id) => membership?.member(id),
+      view: () => membership?.view() ?? [],
+      inRing: (id) => this.ring.has(id),
+    });
   }
 
   // ---- placement ----
@@ -564,9 +482,9 @@ export class DistCache implements PeerSink {
     if (now >= this.nextSeedMs) {
       this.nextSeedMs = now + 1000;
       const seeds: string[] = [];
-      for (const [id, p] of this.peers) {
-        const m = this.membership.member(id);
-        if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.record.distCache.memberlistAddr);
+      for (const p of this.peers.records()) {
+        const m = this.membership.member(p.id);
+        if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.distCache.memberlistAddr);
       }
       if (seeds.length > 0) this.dispatch(this.membership.join(seeds));
       this.countKnown(); // reaped members leave the count here (reaping changes no state)

@@ -1,0 +1,40 @@
+import type { Registry } from 'prom-client';
+import type { MembershipOptions } from './membership.js';
+
+/** Membership timings a member may override (tests and benches shorten them). */
+export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;
+
+export interface DistCacheOptions {
+  /**
+   * This agent's id (unique in the group), or how to derive it from the
+   * addresses the cache bound (when it is only known once they are: port 0).
+   */
+  id: string | ((bound: { opsAddr: string; gossipAddr: string }) => string);
+  /** `agent_info.agent_group`: members of other groups never merge. */
+  group: string;
+  /** `dist_cache.bind_addr`. */
+  bindAddr: string;
+  /** `dist_cache.memberlist_bind_addr`. */
+  memberlistBindAddr: string;
+  /** `dist_cache.memberlist_advertise_addr` ('' = derived from the bound address). */
+  memberlistAdvertiseAddr?: string;
+  /** Advertised counter address ('' = derived from the bound address and the host's address). */
+  advertiseAddr?: string;
+  /** `dist_cache.replica_count`. Default 1. */
+  replicaCount?: number;
+  /** `dist_cache.sync_replication`. Default false. */
+  syncReplication?: boolean;
+  /**
+   * How long an owner has to answer a take before the decision falls back
+   * (not a configuration key: SPEC's `dist_cache` has none). Default 100 ms:
+   * well under the tap's 250 ms check deadline, and far above a take's
+   * round trip on a healthy network (see the guide).
+   */
+  ownerTimeoutMs?: number;
+  /** A new owner pulls a key's state from its previous owner for this long after a ring change. Default 5 s. */
+  handoverWindowMs?: number;
+  membership?: MembershipTimings;
+  registry?: Registry;
+  /** The clock of the buckets (ms). Default Date.now. */
+  now?: () => number;
+}
