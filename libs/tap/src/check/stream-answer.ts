@@ -1,66 +1,56 @@
 import protobuf from 'protobufjs';
-import type { CheckHTTPResponse__Output, CheckHTTPStreamResponse__Output, CheckResponse__Output } from '@sluice/proto';
+import { PROTO_DIR, PROTO_FILES, type CheckHTTPResponse__Output, type CheckHTTPStreamResponse__Output, type CheckResponse__Output } from '@sluice/proto';
 
 /*
- * The part of a CheckHTTPStreamResponse the tap reads, as a protobufjs type
- * with the field numbers of checkhttp.proto and check.proto. Decoding an
- * answer with it skips, unread, what the tap never looks at: the check
- * response's services, flow label keys, timestamps, limiter, classifier and
- * flux meter details. The agent sends them for every check, and decoding the
- * whole message and turning it into an object with every default took about
- * three times as long as this (stream-answer.test.ts checks that both read
- * the same values).
+ * The part of a CheckHTTPStreamResponse the tap reads, as protobufjs types
+ * derived from checkhttp.proto and check.proto (their field numbers and
+ * types come from the .proto files, not from here): the stream answer and the
+ * HTTP answer whole, and of the check response only the fields that decide the
+ * HTTP answer and the flow's end. Decoding skips, unread, what the tap never
+ * looks at: the check response's services, flow label keys, timestamps,
+ * limiter, classifier and flux meter details. The agent sends them for every
+ * check, and decoding the whole message and turning it into an object with
+ * every default took about three times as long as this (stream-answer.test.ts
+ * checks that both read the same values).
  */
-const LEAN_SCHEMA = {
-  nested: {
-    StreamAnswer: {
-      fields: { id: { type: 'uint64', id: 1 }, response: { type: 'Answer', id: 2 }, code: { type: 'int32', id: 3 }, message: { type: 'string', id: 4 } },
-    },
-    Answer: {
-      oneofs: { http_response: { oneof: ['ok_response', 'denied_response'] }, _resend_unfiltered: { oneof: ['resend_unfiltered'] } },
-      fields: {
-        ok_response: { type: 'OkHttpResponse', id: 1 },
-        denied_response: { type: 'DeniedHttpResponse', id: 2 },
-        check_response: { type: 'CheckResponse', id: 3 },
-        flow_id: { type: 'string', id: 4 },
-        header_interest: { type: 'HeaderInterest', id: 5 },
-        resend_unfiltered: { type: 'bool', id: 6 },
-      },
-    },
-    HeaderValue: { fields: { key: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } } },
-    OkHttpResponse: { fields: { headers: { rule: 'repeated', type: 'HeaderValue', id: 1 } } },
-    DeniedHttpResponse: { fields: { status: { type: 'int32', id: 1 }, headers: { rule: 'repeated', type: 'HeaderValue', id: 2 }, body: { type: 'string', id: 3 } } },
-    HeaderInterest: { fields: { generation: { type: 'uint64', id: 1 }, all: { type: 'bool', id: 2 }, headers: { rule: 'repeated', type: 'string', id: 3 }, body: { type: 'bool', id: 4 } } },
-    Duration: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
-    CheckResponse: {
-      fields: {
-        decision_type: { type: 'DecisionType', id: 8 },
-        reject_reason: { type: 'RejectReason', id: 9 },
-        wait_time: { type: 'Duration', id: 13 },
-        expect_end: { type: 'bool', id: 16 },
-      },
-    },
-    DecisionType: { values: { DECISION_TYPE_ACCEPTED: 0, DECISION_TYPE_REJECTED: 1 } },
-    RejectReason: {
-      values: {
-        REJECT_REASON_NONE: 0, REJECT_REASON_RATE_LIMITED: 1, REJECT_REASON_NO_TOKENS: 2, REJECT_REASON_NOT_SAMPLED: 3,
-        REJECT_REASON_NO_MATCHING_RAMP: 4, REJECT_REASON_REGULATED: 5,
-      },
-    },
-  },
-};
+const CHECK_RESPONSE = 'aperture.flowcontrol.check.v1.CheckResponse';
+const CHECK_FIELDS = ['decision_type', 'reject_reason', 'wait_time', 'expect_end'] as const;
+
+/** A copy of `full` beside it, named `name`, with only `keep` fields (all when undefined) and field types renamed by `retype`. */
+function leanCopy(root: protobuf.Root, full: string, name: string, keep?: readonly string[], retype: Record<string, string> = {}): protobuf.Type {
+  const type = root.lookupType(full);
+  const json = type.toJSON() as protobuf.IType;
+  const fields: Record<string, protobuf.IField> = {};
+  for (const [field, def] of Object.entries(json.fields)) {
+    if (keep !== undefined && !keep.includes(field)) continue;
+    fields[field] = { ...def, type: retype[field] ?? def.type };
+  }
+  const oneofs = keep === undefined ? json.oneofs : undefined;
+  const lean = protobuf.Type.fromJSON(name, { fields, ...(oneofs !== undefined ? { oneofs } : {}) });
+  (type.parent as protobuf.Namespace).add(lean);
+  return lean;
+}
+
+function leanTypes(): { streamAnswer: protobuf.Type; answer: protobuf.Type } {
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => (target.startsWith('/') ? target : `${PROTO_DIR}/${target}`);
+  root.loadSync([PROTO_FILES.checkhttp, PROTO_FILES.check], { keepCase: true });
+  leanCopy(root, CHECK_RESPONSE, 'TapCheckResponse', CHECK_FIELDS);
+  const answer = leanCopy(root, 'sluice.flowcontrol.checkhttp.v1.CheckHTTPResponse', 'TapAnswer', undefined, { check_response: `${CHECK_RESPONSE.slice(0, CHECK_RESPONSE.lastIndexOf('.'))}.TapCheckResponse` });
+  const streamAnswer = leanCopy(root, 'sluice.flowcontrol.checkhttp.v1.CheckHTTPStreamResponse', 'TapStreamAnswer', undefined, { response: 'TapAnswer' });
+  root.resolveAll();
+  return { streamAnswer, answer };
+}
 
 /** The agent's answer to a check as the tap reads it: of check_response, only what decides the HTTP answer and the flow's end. */
 export type CheckAnswer = Omit<CheckHTTPResponse__Output, 'check_response'> & {
-  check_response: Pick<CheckResponse__Output, 'decision_type' | 'reject_reason' | 'wait_time' | 'expect_end'> | null;
+  check_response: Pick<CheckResponse__Output, typeof CHECK_FIELDS[number]> | null;
 };
 
 /** A CheckHTTPStreamResponse as decodeStreamAnswer gives it. */
 export type StreamAnswer = Omit<CheckHTTPStreamResponse__Output, 'response'> & { response: CheckAnswer | null };
 
-const LEAN_ROOT = protobuf.Root.fromJSON(LEAN_SCHEMA);
-const STREAM_ANSWER = LEAN_ROOT.lookupType('StreamAnswer');
-const ANSWER = LEAN_ROOT.lookupType('Answer');
+const { streamAnswer: STREAM_ANSWER, answer: ANSWER } = leanTypes();
 
 /** The same conversion as @sluice/proto's loader: numbers for 64-bit integers, names for enums, defaults filled in, oneof names set. */
 const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: true, oneofs: true };
