@@ -12,15 +12,12 @@
  *   node scripts/run-bench.mjs policy-overhead
  *   node bench/dist/policy-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
  */
-import { serviceClient } from '@sluice/proto';
 import { limitRunTime, type ChildServer } from './support/child-server.js';
-import { CHECK_PATH } from './support/check-fixture.js';
-import { abRounds, cpuCount, loadAverage, reportAb, rps } from './support/ab-rounds.js';
+import { checkLoad, runAbBench } from './support/ab-rounds.js';
 import {
-  applyPolicy, checkClient, deletePolicy, rateLimitPolicy, startController, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd,
+  applyPolicy, deletePolicy, rateLimitPolicy, startController, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd,
 } from './support/policy-cluster.js';
-import { printResult } from './support/result-line.js';
-import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
+import type { UnaryCaller } from './support/unary-caller.js';
 
 const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
 const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 4)));
@@ -39,12 +36,9 @@ async function main(): Promise<void> {
     etcd = await startEtcd();
     const [controller, agent] = await Promise.all([startController(etcd), startPolicyAgent(etcd)]);
     servers.push(controller, agent);
-    await waitEnforcing([agent.port], []);
-    const message = serviceClient('flowControl').service.Check.requestSerialize(REQUEST);
-    const target = { port: agent.port, path: CHECK_PATH, message, connections: 1 };
-    await verifyUnary(target);
-    caller = await unaryCaller('raw-h2', target);
-    const probe = checkClient(agent.port);
+    const load = await checkLoad(agent.port, REQUEST);
+    caller = load.caller;
+    const probe = load.probe;
 
     let applied = false;
     const setPolicies = async (on: boolean): Promise<void> => {
@@ -58,19 +52,11 @@ async function main(): Promise<void> {
       if (!(await probe.check(CP, REQUEST.labels))) throw new Error('the bench flow was rejected');
     };
 
-    console.log(`policy-overhead: one agent (pid ${agent.pid}), raw-h2 Check closed loop with ${concurrency} in flight, ${rounds} rounds of ${roundMs / 1000} s per setting; `
-      + `load average ${loadAverage()} (${cpuCount()} CPUs)`);
-    const res = await abRounds({ caller, concurrency, roundMs, rounds, agentPid: agent.pid, set: setPolicies });
-    probe.close();
-    const met = reportAb(res, { off: 'no policies', on: '10 policies' }, TARGET);
-    printResult('policy-overhead', {
-      ratio: res.ratio.toFixed(3),
-      cpu_ratio: res.cpuRatio.toFixed(3),
-      none_rps: Math.round(rps(res.off)),
-      ten_rps: Math.round(rps(res.on)),
-      rounds: res.perRound.join(','),
-      targets: met ? 'met' : 'not-met',
+    await runAbBench({
+      name: 'policy-overhead', agentPid: agent.pid, caller, concurrency, roundMs, rounds, target: TARGET, set: setPolicies,
+      labels: { off: 'no policies', on: '10 policies' }, resultKeys: { off: 'none_rps', on: 'ten_rps' },
     });
+    probe.close();
   } finally {
     caller?.close();
     await Promise.all(servers.map((s) => s.stop()));

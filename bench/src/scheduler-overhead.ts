@@ -10,14 +10,11 @@
  *   node bench/dist/scheduler-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
  */
 import { Etcd3 } from 'etcd3';
-import { serviceClient } from '@sluice/proto';
 import { configKey, decisionKey, type PublishedLoadScheduler } from '@sluice/policies';
 import { limitRunTime, type ChildServer } from './support/child-server.js';
-import { CHECK_PATH } from './support/check-fixture.js';
-import { abRounds, cpuCount, loadAverage, reportAb, rps } from './support/ab-rounds.js';
-import { checkClient, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd } from './support/policy-cluster.js';
-import { printResult } from './support/result-line.js';
-import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
+import { checkLoad, runAbBench } from './support/ab-rounds.js';
+import { startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd } from './support/policy-cluster.js';
+import type { UnaryCaller } from './support/unary-caller.js';
 
 const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
 const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 4)));
@@ -58,12 +55,9 @@ async function main(): Promise<void> {
     kv = new Etcd3({ hosts: [etcd.endpoint] });
     const agent = await startPolicyAgent(etcd);
     servers.push(agent);
-    await waitEnforcing([agent.port], []);
-    const message = serviceClient('flowControl').service.Check.requestSerialize(REQUEST);
-    const target = { port: agent.port, path: CHECK_PATH, message, connections: 1 };
-    await verifyUnary(target);
-    caller = await unaryCaller('raw-h2', target);
-    const probe = checkClient(agent.port);
+    const load = await checkLoad(agent.port, REQUEST);
+    caller = load.caller;
+    const probe = load.probe;
 
     let on = false;
     const setScheduler = async (want: boolean): Promise<void> => {
@@ -82,19 +76,11 @@ async function main(): Promise<void> {
       if (!(await probe.check(CP, REQUEST.labels))) throw new Error('the bench flow was rejected');
     };
 
-    console.log(`scheduler-overhead: one agent (pid ${agent.pid}), raw-h2 Check closed loop with ${concurrency} in flight, ${rounds} rounds of ${roundMs / 1000} s per setting; `
-      + `load average ${loadAverage()} (${cpuCount()} CPUs)`);
-    const res = await abRounds({ caller, concurrency, roundMs, rounds, agentPid: agent.pid, set: setScheduler });
-    probe.close();
-    const met = reportAb(res, { off: 'none', on: 'scheduler' }, TARGET);
-    printResult('scheduler-overhead', {
-      ratio: res.ratio.toFixed(3),
-      cpu_ratio: res.cpuRatio.toFixed(3),
-      none_rps: Math.round(rps(res.off)),
-      scheduler_rps: Math.round(rps(res.on)),
-      rounds: res.perRound.join(','),
-      targets: met ? 'met' : 'not-met',
+    await runAbBench({
+      name: 'scheduler-overhead', agentPid: agent.pid, caller, concurrency, roundMs, rounds, target: TARGET, set: setScheduler,
+      labels: { off: 'none', on: 'scheduler' }, resultKeys: { off: 'none_rps', on: 'scheduler_rps' },
     });
+    probe.close();
   } finally {
     caller?.close();
     kv?.close();

@@ -8,7 +8,11 @@ import os from 'node:os';
 import { closedLoop } from './load-loops.js';
 import { processCpuMs } from './proc-cpu.js';
 import { Samples } from './samples.js';
-import type { UnaryCaller } from './unary-caller.js';
+import { serviceClient } from '@sluice/proto';
+import { CHECK_PATH } from './check-fixture.js';
+import { checkClient, waitEnforcing, type CheckClient } from './policy-cluster.js';
+import { printResult } from './result-line.js';
+import { unaryCaller, verifyUnary, type UnaryCaller } from './unary-caller.js';
 
 export interface AbSide {
   /** Calls answered with status 0. */
@@ -90,3 +94,42 @@ export function reportAb(res: AbResult, labels: { off: string; on: string }, tar
 }
 
 export const cpuCount = (): number => os.cpus().length;
+
+/** The closed-loop Check load on one agent and a probe client, once the agent enforces nothing. */
+export async function checkLoad(agentPort: number, request: { control_point: string; labels: Record<string, string> }): Promise<{ caller: UnaryCaller; probe: CheckClient }> {
+  await waitEnforcing([agentPort], []);
+  const message = serviceClient('flowControl').service.Check.requestSerialize(request);
+  const target = { port: agentPort, path: CHECK_PATH, message, connections: 1 };
+  await verifyUnary(target);
+  return { caller: await unaryCaller('raw-h2', target), probe: checkClient(agentPort) };
+}
+
+export interface AbBench {
+  name: string;
+  agentPid: number;
+  caller: UnaryCaller;
+  concurrency: number;
+  roundMs: number;
+  rounds: number;
+  target: number;
+  set(on: boolean): Promise<void>;
+  /** How the two settings are printed, and the names of their rates on the RESULT line. */
+  labels: { off: string; on: string };
+  resultKeys: { off: string; on: string };
+}
+
+/** Runs the interleaved rounds of one A/B bench and prints its lines and its RESULT line. */
+export async function runAbBench(b: AbBench): Promise<void> {
+  console.log(`${b.name}: one agent (pid ${b.agentPid}), raw-h2 Check closed loop with ${b.concurrency} in flight, ${b.rounds} rounds of ${b.roundMs / 1000} s per setting; `
+    + `load average ${loadAverage()} (${cpuCount()} CPUs)`);
+  const res = await abRounds({ caller: b.caller, concurrency: b.concurrency, roundMs: b.roundMs, rounds: b.rounds, agentPid: b.agentPid, set: b.set });
+  const met = reportAb(res, b.labels, b.target);
+  printResult(b.name, {
+    ratio: res.ratio.toFixed(3),
+    cpu_ratio: res.cpuRatio.toFixed(3),
+    [b.resultKeys.off]: Math.round(rps(res.off)),
+    [b.resultKeys.on]: Math.round(rps(res.on)),
+    rounds: res.perRound.join(','),
+    targets: met ? 'met' : 'not-met',
+  });
+}
