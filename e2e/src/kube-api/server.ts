@@ -17,6 +17,8 @@ import { applyPatch, type Json } from './patch.js';
 import { apiVersionOf, builtInTypes, crdProblems, typesOfCrd, VERBS, type CrdLike, type ResourceType } from './resource-types.js';
 import { Store, TooOldError, type Change, type KubeObject } from './store.js';
 import { toTable, wantsTable, evalJsonPath } from './table.js';
+import { parseJson, readBody, send, sendText } from './http-io.js';
+import { grOf, isObject, metaForCompare, nowRfc3339, parseRv, sameJson, setPath, specPart } from './object-fields.js';
 
 export interface KubeApiOptions {
   /** Default 0 (a free port). */
@@ -31,7 +33,6 @@ export interface KubeApiOptions {
   namespaces?: string[];
 }
 
-const MAX_BODY = 3 * 1024 * 1024;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 interface Target {
@@ -45,30 +46,6 @@ interface Target {
 interface WatchStream {
   res: ServerResponse;
   close(): void;
-}
-
-function grOf(t: { group: string; resource: string }): string {
-  return `${t.group}/${t.resource}`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Everything of an object except metadata and status (what bumps metadata.generation). */
-function specPart(obj: KubeObject, withStatus: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && k !== 'apiVersion' && k !== 'kind' && (withStatus || k !== 'status')) out[k] = v;
-  return out;
-}
-
-function metaForCompare(obj: KubeObject): Record<string, unknown> {
-  const { resourceVersion: _rv, managedFields: _mf, ...rest } = obj.metadata;
-  return rest;
 }
 
 export class KubeApiServer {
@@ -679,66 +656,4 @@ export class KubeApiServer {
     }
     if (timeoutS !== undefined && timeoutS > 0) timers.push(setTimeout(() => stream.close(), timeoutS * 1000));
   }
-}
-
-function setPath(obj: KubeObject, path: string, value: unknown): void {
-  const parts = path.split('.').filter((p) => p !== '');
-  let cur: Record<string, unknown> = obj as unknown as Record<string, unknown>;
-  for (const p of parts.slice(0, -1)) {
-    if (!isObject(cur[p])) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
-  }
-  cur[parts[parts.length - 1]] = value;
-}
-
-function parseRv(s: string): number {
-  const n = Number(s);
-  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n)) throw badRequest(`invalid resource version: "${s}"`);
-  return n;
-}
-
-function parseJson(body: Buffer): unknown {
-  if (body.length === 0) throw badRequest('the body of the request is empty');
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw badRequest(`the body of the request could not be decoded: ${(err as Error).message}`);
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        // Answer 413 at once and throw the rest of the body away; the connection closes after the answer.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new ApiError(413, 'BadRequest', `the request body is larger than ${MAX_BODY} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, code: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...(code === 413 ? { Connection: 'close' } : {}) });
-  res.end(text);
-}
-
-function sendText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-
-/** RFC 3339 with seconds, as Kubernetes writes timestamps. */
-function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
