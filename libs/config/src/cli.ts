@@ -4,6 +4,7 @@ import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js
 import { maskSecrets } from './mask.js';
 import { ConfigError } from './problem.js';
 import { PROCESSES, type ProcessName } from './process.js';
+import { releaseValidators } from './validator.js';
 
 /** Where the CLI writes and how it ends; the real process by default. */
 export interface CliIo {
@@ -26,7 +27,8 @@ export interface LoadConfigOrExitOptions<P extends ProcessName> extends LoadConf
  * The start of a process: loads the configuration or prints every problem
  * (one line each) to stderr and exits 2, before anything binds a port.
  * `--help` prints usage and exits 0; `--print-config` prints the effective
- * configuration as JSON, secrets masked, and exits 0.
+ * configuration as JSON, secrets masked, and exits 0. A process validates its configuration
+ * once: the compiled validators are released here, whatever the outcome.
  */
 export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOptions<P>): LoadedConfig<P> {
   const io = opts.io ?? processIo;
@@ -41,12 +43,14 @@ export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOp
   try {
     loaded = loadConfig(opts);
   } catch (err) {
+    releaseValidators();
     if (!(err instanceof ConfigError)) throw err;
     const lines = [`${service}: invalid configuration (${err.problems.length} problem${err.problems.length === 1 ? '' : 's'}); nothing was started:`];
     for (const p of err.problems) lines.push(`${service}: ${p.message}`);
     io.stderr(`${lines.join('\n')}\n`);
     return io.exit(2);
   }
+  releaseValidators();
   if (loaded.args.printConfig) {
     io.stdout(`${JSON.stringify(maskSecrets(spec.schema, loaded.config), null, 2)}\n`);
     return io.exit(0);
