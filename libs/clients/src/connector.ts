@@ -1,7 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { errors, type buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import type { ClientTlsMaterial } from './tls-files.js';
+import { undici } from './undici-module.js';
 
 export interface ConnectorOptions {
   /** TCP connect timeout (network_timeout); 0 = none. */
@@ -43,7 +44,7 @@ export function createConnector(o: ConnectorOptions): buildConnector.connector {
       if (ms > 0) {
         timer = setTimeout(() => {
           socket.destroy();
-          finish(new errors.ConnectTimeoutError(message));
+          finish(new (undici().errors.ConnectTimeoutError)(message));
         }, ms);
       }
     };

@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, interceptors, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { DeadlineExceededError, InvalidArgumentError } from '@sluice/errors';
 import { NO_PROXY_CONFIG, type HTTPClientConfig, type Header, type ProxyConfig } from './config.js';
 import { createConnector } from './connector.js';
@@ -6,6 +6,7 @@ import { durationMs } from './duration.js';
 import { KeyLog } from './key-log.js';
 import { resolveProxy } from './resolve-proxy.js';
 import { loadClientTls } from './tls-files.js';
+import { undici } from './undici-module.js';
 
 export interface HttpRequestOptions {
   method?: Dispatcher.HttpMethod;
@@ -91,6 +92,7 @@ export function createHttpClient(config: HTTPClientConfig, proxy: ProxyConfig = 
     pipelining: config.disable_keep_alives ? 0 : 1,
     ...(maxHeader > 0 ? { maxHeaderSize: maxHeader } : {}),
   };
+  const { Agent, ProxyAgent, interceptors, request } = undici();
   const agent = new Agent({
     ...pool,
     connect: createConnector({
