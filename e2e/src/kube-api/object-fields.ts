@@ -1,5 +1,6 @@
 // Small helpers on Kubernetes objects and their fields for the test API server.
 import { badRequest } from './api-error.js';
+import { apiVersionOf, type ResourceType } from './resource-types.js';
 import type { KubeObject } from './store.js';
 
 export function grOf(t: { group: string; resource: string }): string {
@@ -45,4 +46,15 @@ export function parseRv(s: string): number {
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */
 export function nowRfc3339(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The object as served: apiVersion and kind of the requested version. */
+export function asServed(type: ResourceType, obj: KubeObject): KubeObject {
+  return { ...obj, apiVersion: apiVersionOf(type), kind: type.kind };
+}
+
+/** A body's kind and apiVersion, when given, must be those of the resource it is sent to. */
+export function checkKind(type: ResourceType, obj: Record<string, unknown>): void {
+  if (obj.kind !== undefined && obj.kind !== type.kind) throw badRequest(`the kind "${String(obj.kind)}" of the object does not match the resource (expected ${type.kind})`);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(type)) throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(type)})`);
 }
