@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, read, obj, arr, at, defines, detemplate, CHARTS, template, values, docsOf, releaseDocs, templateDocs, objectNamed, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
+import { ROOT, read, obj, arr, at, defines, detemplate, CHARTS, template, templateFiles, values, docsOf, releaseDocs, templateDocs, objectNamed, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
 
 test('agent: ports, downward API and discovery RBAC', () => {
   const agent = CHARTS[0];
@@ -160,25 +160,28 @@ test('controller: the injection webhook, its certificate and TLS on the server',
   assert.match(read('deploy', 'kubernetes', 'webhook-certificate.sh'), /sluice-controller-webhook-tls/);
 });
 
-test('controller: the injector variables in the manifest are the chart values and the webhook accepts them', async () => {
+test('controller: what the webhook injects is the injector configuration; no pod sets the old variables', async () => {
   const controller = CHARTS[1];
-  const env = arr(firstContainer(workload(controller)).env, 'env').map((e) => obj(e, 'e')).filter((e) => String(e.name).startsWith('SLUICE_INJECTOR_'));
-  const injector = obj(values(controller).injector, 'injector');
-  const expected: Record<string, string> = {
-    SLUICE_INJECTOR_MODE: String(injector.mode), SLUICE_INJECTOR_TAP_IMAGE: String(injector.tapImage),
-    SLUICE_INJECTOR_AGENT_IMAGE: String(injector.agentImage), SLUICE_INJECTOR_IMAGE_PULL_POLICY: String(injector.imagePullPolicy),
-    SLUICE_INJECTOR_TAP_PORT: String(injector.tapPort), SLUICE_INJECTOR_CONTROL_POINT: String(injector.controlPoint),
-    SLUICE_INJECTOR_AGENT_ADDRESS: String(injector.agentAddress), SLUICE_INJECTOR_SIDECAR_AGENT_PORT: String(injector.sidecarAgentPort),
-    SLUICE_INJECTOR_SIDECAR_AGENT_ENV: JSON.stringify(injector.sidecarAgentEnv),
-  };
-  assert.deepEqual(Object.fromEntries(env.map((e) => [e.name, e.value])), expected);
-  const helper = defines(template(controller, '_helpers.tpl')).get('sluice-controller.injectorEnv') ?? '';
-  for (const name of Object.keys(expected)) assert.ok(helper.includes(`name: ${name}\n`), `${name} in the helper`);
-  const { injectOptionsFromEnv } = await import('@sluice/kube');
-  const o = injectOptionsFromEnv(expected);
+  // The plain manifest's configuration (the chart's defaults, as the test above checks) through the real loader.
+  const { parseConfigText, resolveConfig } = await import('@sluice/config');
+  const { injectOptionsOf } = await import('@sluice/kube');
+  const parsed = parseConfigText('/etc/sluice/controller/config/controller.yaml', stringify(obj(values(controller).config, 'config')));
+  assert.deepEqual(parsed.problems, []);
+  const o = injectOptionsOf(resolveConfig({ process: 'controller', file: parsed.file }).injector);
+  assert.equal(o.mode, 'daemonset');
   assert.equal(o.tapImage, 'sluice/tap:0.1.0');
   assert.equal(o.tapImage, `${String(at(values(CHARTS[0]), 'sidecar.tap.image.repository'))}:0.1.0`, 'the agent chart\'s tap image');
   assert.equal(o.agentAddress, `sluice-agent.sluice-system.svc.cluster.local:${String(at(values(CHARTS[0]), 'service.port'))}`);
+  assert.deepEqual(Object.keys(o.sidecarAgentEnv).sort(), ['SLUICE_AGENT_ETCD_ENDPOINTS', 'SLUICE_AGENT_PROMETHEUS_ADDRESS']);
+  // The settings that were variables (SLUICE_INJECTOR_*, SLUICE_PEERS_SERVICE) are keys now: no chart or manifest sets the old names.
+  for (const c of CHARTS) {
+    const texts = [...templateFiles(c).map((f) => template(c, f)), read('charts', c.dir, 'values.yaml'), read('charts', c.dir, 'README.md')];
+    for (const text of texts) assert.doesNotMatch(text, /SLUICE_INJECTOR_|SLUICE_PEERS_SERVICE/, c.dir);
+    for (const e of arr(firstContainer(workload(c)).env ?? [], 'env')) assert.doesNotMatch(String(obj(e, 'env').name), /^SLUICE_(INJECTOR_|PEERS_SERVICE$)/);
+  }
+  // The agent chart names its peers Service through the key's variable unless the configuration does.
+  const agentEnv = defines(template(CHARTS[0], '_helpers.tpl')).get('sluice-agent.env') ?? '';
+  assert.match(agentEnv, /not \(dig "peer_discovery" "kubernetes_service" "" \.Values\.config\)\) \}\}\n- name: SLUICE_AGENT_PEER_DISCOVERY_KUBERNETES_SERVICE\n/);
 });
 
 test('controller: the embedded etcd and Prometheus are where both configurations point, and Prometheus scrapes the agents', (t) => {

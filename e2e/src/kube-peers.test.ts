@@ -57,7 +57,7 @@ test('agents find their dist-cache peers through the peers Service EndpointSlice
       KUBECONFIG: api.kubeconfig,
       POD_NAMESPACE: 'sluice',
       POD_IP: p.ip,
-      SLUICE_PEERS_SERVICE: 'agents-peers',
+      SLUICE_AGENT_PEER_DISCOVERY_KUBERNETES_SERVICE: 'agents-peers',
       SLUICE_AGENT_ETCD_ENDPOINTS: JSON.stringify([`http://127.0.0.1:${deadEtcd}`]),
       SLUICE_AGENT_SERVICE_DISCOVERY_KUBERNETES_ENABLED: 'false',
       SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR: `${p.ip}:${p.ops}`,

@@ -50,8 +50,8 @@ test('the controller injects the tap into a pod over TLS; the patched pod is val
       SLUICE_CONTROLLER_SERVER_TLS_ENABLED: 'true',
       SLUICE_CONTROLLER_SERVER_TLS_CERT_FILE: tls.cert,
       SLUICE_CONTROLLER_SERVER_TLS_KEY_FILE: tls.key,
-      SLUICE_INJECTOR_TAP_IMAGE: 'registry.example/sluice-tap:test',
-      SLUICE_INJECTOR_AGENT_ADDRESS: 'sluice-agent.sluice-system.svc.cluster.local:8080',
+      SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'registry.example/sluice-tap:test',
+      SLUICE_CONTROLLER_INJECTOR_AGENT_ADDRESS: 'sluice-agent.sluice-system.svc.cluster.local:8080',
   }));
   const line = await c.waitForLine(/serving gRPC and HTTP/, 60_000);
   const address = (JSON.parse(line) as { meta: { address: string } }).meta.address;

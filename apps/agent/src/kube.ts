@@ -58,13 +58,9 @@ interface KubeContext {
 
 const contexts = new WeakMap<ProcessRuntime, KubeContext>();
 
-/** The peers Service's name (the chart sets it; not under SLUICE_AGENT_, whose variables are all configuration keys). */
-export const PEERS_SERVICE_ENV = 'SLUICE_PEERS_SERVICE';
-export const DEFAULT_PEERS_SERVICE = 'sluice-agent-peers';
-
 /**
  * Dist-cache peers from the Kubernetes API (source `kubernetes`): the ready endpoints of the peers
- * Service (SLUICE_PEERS_SERVICE, default `sluice-agent-peers`) in POD_NAMESPACE, through the
+ * Service (`peer_discovery.kubernetes_service`, default `sluice-agent-peers`) in POD_NAMESPACE, through the
  * client service discovery made (the same shared informers), else a client of its own started here.
  * Undefined when no Kubernetes API is usable or POD_NAMESPACE is not set. Call it after installKubernetes.
  */
@@ -76,7 +72,7 @@ export async function startKubernetesPeers(runtime: ProcessRuntime, group: strin
     runtime.logger.info('Kubernetes peer discovery skipped: POD_NAMESPACE is not set');
     return undefined;
   }
-  const service = ctx.env[PEERS_SERVICE_ENV] || DEFAULT_PEERS_SERVICE;
+  const service = ctx.config.peer_discovery.kubernetes_service;
   const { KubeClient, KubernetesPeerSource } = await import('@sluice/kube');
   const own = ctx.client === undefined ? KubeClient.load({ env: ctx.env, httpClient: ctx.config.kubernetes_client.http_client }, { logger: runtime.logger }) : undefined;
   const client = ctx.client ?? own!;

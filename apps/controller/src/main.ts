@@ -22,8 +22,8 @@ try {
   });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
   runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
-  // Sidecar injection: POST /v1/admission/inject[/namespace] (SLUICE_INJECTOR_* say what is injected).
-  installAdmissionWebhook(runtime, runtime.logger);
+  // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected).
+  installAdmissionWebhook(runtime, config.injector, runtime.logger);
   if (config.policies.cr_watcher.enabled) {
     const crs = await policyCrWatcher(policies.sink, runtime.logger);
     runtime.addReadinessJob(crs.readiness);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { AdmissionWebhook, MAX_ADMISSION_BYTES, injectOptionsFromEnv, type KubeLogger } from '@sluice/kube/light';
+import type { InjectorConfig } from '@sluice/config';
+import { AdmissionWebhook, MAX_ADMISSION_BYTES, injectOptionsOf, type KubeLogger } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /** Reads a request body up to `limit` bytes; past it resolves with the bytes seen and stops reading. */
@@ -26,10 +27,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | number>
  * `POST /v1/admission/inject` for pods annotated `sluice.dev/inject: "true"` and
  * `POST /v1/admission/inject/namespace` for pods of namespaces labelled `sluice.dev/inject=enabled`
  * (the controller chart's MutatingWebhookConfiguration sends each kind of pod to its path).
- * What is injected comes from SLUICE_INJECTOR_* variables; a bad one throws at start-up.
+ * What is injected is the `injector` configuration (checked with the rest of it before start-up).
  */
-export function installAdmissionWebhook(runtime: ProcessRuntime, logger: KubeLogger): AdmissionWebhook {
-  const webhook = new AdmissionWebhook({ inject: injectOptionsFromEnv(process.env), registry: runtime.registry, logger });
+export function installAdmissionWebhook(runtime: ProcessRuntime, injector: InjectorConfig, logger: KubeLogger): AdmissionWebhook {
+  const webhook = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
   for (const [path, namespaceEnabled] of [['/v1/admission/inject', false], ['/v1/admission/inject/namespace', true]] as const) {
     runtime.server.app.post(path, (req, res, next) => {
       readBody(req, MAX_ADMISSION_BYTES).then((body) => {

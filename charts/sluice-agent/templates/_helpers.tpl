@@ -178,8 +178,8 @@ advertised to peers, then .Values.env (name -> value; non-strings are written as
   valueFrom:
     fieldRef:
       fieldPath: status.podIP
-{{- if eq .Values.mode "daemonset" }}
-- name: SLUICE_PEERS_SERVICE
+{{- if and (eq .Values.mode "daemonset") (not (dig "peer_discovery" "kubernetes_service" "" .Values.config)) }}
+- name: SLUICE_AGENT_PEER_DISCOVERY_KUBERNETES_SERVICE
   value: {{ include "sluice-agent.fullname" . }}-peers
 {{- end }}
 {{- if .Values.advertisePodIP }}

@@ -95,39 +95,12 @@ The controller's environment: pod name and namespace from the downward API, then
   valueFrom:
     fieldRef:
       fieldPath: metadata.namespace
-{{- include "sluice-controller.injectorEnv" . }}
 {{- range $name, $value := .Values.env }}
 - name: {{ $name }}
   value: {{ if kindIs "string" $value }}{{ $value | quote }}{{ else }}{{ $value | toJson | quote }}{{ end }}
 {{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
-{{- end }}
-{{- end }}
-
-{{/*
-What the injection webhook puts into pods (libs/kube InjectOptions), from .Values.injector.
-*/}}
-{{- define "sluice-controller.injectorEnv" -}}
-{{- with .Values.injector }}
-- name: SLUICE_INJECTOR_MODE
-  value: {{ .mode | quote }}
-- name: SLUICE_INJECTOR_TAP_IMAGE
-  value: {{ .tapImage | quote }}
-- name: SLUICE_INJECTOR_AGENT_IMAGE
-  value: {{ .agentImage | quote }}
-- name: SLUICE_INJECTOR_IMAGE_PULL_POLICY
-  value: {{ .imagePullPolicy | quote }}
-- name: SLUICE_INJECTOR_TAP_PORT
-  value: {{ .tapPort | toString | quote }}
-- name: SLUICE_INJECTOR_CONTROL_POINT
-  value: {{ .controlPoint | quote }}
-- name: SLUICE_INJECTOR_AGENT_ADDRESS
-  value: {{ .agentAddress | quote }}
-- name: SLUICE_INJECTOR_SIDECAR_AGENT_PORT
-  value: {{ .sidecarAgentPort | toString | quote }}
-- name: SLUICE_INJECTOR_SIDECAR_AGENT_ENV
-  value: {{ .sidecarAgentEnv | toJson | quote }}
 {{- end }}
 {{- end }}
 

@@ -35,14 +35,16 @@ export const AGENT_TREE: Record<string, string> = {
   otel: 'AgentOTelConfig', peer_discovery: 'PeerDiscoveryConfig',
   'service_discovery.kubernetes': 'KubernetesDiscoveryConfig', 'service_discovery.static': 'StaticDiscoveryConfig',
 };
+// Beyond the reference: the controller's `injector` and the agent's peer_discovery.kubernetes_service
+// (settings that were variables of their own, SLUICE_INJECTOR_* and SLUICE_PEERS_SERVICE).
 export const CONTROLLER_TREE: Record<string, string> = {
   ...SHARED, otel: 'ControllerOTelConfig', 'policies.cr_watcher': 'CRWatcherConfig',
-  'policies.promql_jobs_scheduler': 'JobGroupConfig',
+  'policies.promql_jobs_scheduler': 'JobGroupConfig', injector: 'InjectorConfig',
 };
 export const AGENT_TOP = ['agent_functions', 'agent_info', 'auto_scale', 'client', 'cloudext', 'crash_report', 'dist_cache',
   'etcd', 'flow_control', 'kubernetes_client', 'liveness', 'log', 'metrics', 'otel', 'peer_discovery', 'profilers',
   'prometheus', 'readiness', 'server', 'service_discovery', 'watchdog'];
-export const CONTROLLER_TOP = ['client', 'cloudext', 'crash_report', 'etcd', 'liveness', 'log', 'metrics', 'otel',
+export const CONTROLLER_TOP = ['client', 'cloudext', 'crash_report', 'etcd', 'injector', 'liveness', 'log', 'metrics', 'otel',
   'policies', 'profilers', 'prometheus', 'readiness', 'server', 'watchdog'];
 // Fields of the objects whose members are checked (others: only their key path is checked).
 export const FIELDS: Record<string, string[]> = {
@@ -53,7 +55,9 @@ export const FIELDS: Record<string, string[]> = {
   LogConfig: ['level', 'non_blocking', 'pretty_console', 'writers'],
   EtcdConfig: ['endpoints', 'lease_ttl', 'namespace', 'username', 'password', 'tls'],
   PrometheusConfig: ['address', 'labels'],
-  PeerDiscoveryConfig: ['advertisement_addr'],
+  PeerDiscoveryConfig: ['advertisement_addr', 'kubernetes_service'],
+  InjectorConfig: ['mode', 'tap_image', 'agent_image', 'image_pull_policy', 'tap_port', 'control_point', 'agent_address',
+    'sidecar_agent_port', 'sidecar_agent_config_map', 'sidecar_agent_env'],
   AgentInfoConfig: ['agent_group'],
   CRWatcherConfig: ['enabled'],
   KubernetesDiscoveryConfig: ['enabled'],

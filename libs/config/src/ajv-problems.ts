@@ -24,6 +24,7 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
   '[]string': 'a list of strings',
   '[]float64': 'a list of numbers',
   'map[string][]string': 'a mapping of header name to list of strings',
+  'map[string]string': 'a mapping of names to strings',
 };
 
 const JSON_TYPE_NAMES: Readonly<Record<string, string>> = {
@@ -107,7 +108,9 @@ export function problemFromAjv(spec: ProcessSpec, error: ErrorObject, originOf: 
     case 'propertyNames': {
       const name = String(params.propertyName);
       rule = 'pattern';
-      detail = `key ${showValue(name)} is not a valid HTTP header name`;
+      // The map says what its keys are (propertyNames.description); header names otherwise.
+      const keys = (error.parentSchema as { propertyNames?: { description?: string } } | undefined)?.propertyNames?.description;
+      detail = `key ${showValue(name)} is not ${keys ?? 'a valid HTTP header name'}`;
       break;
     }
     case 'x-increasing':

@@ -1,12 +1,12 @@
 import type { TSchema } from '@sinclair/typebox';
 import { isPlainObject } from './defaults.js';
 import { keyByPath, locate, node } from './keys.js';
-import { problem, showValue, type ConfigProblem } from './problem.js';
+import { problem, showValue, type ConfigProblem, type ConfigRule } from './problem.js';
 import type { ProcessSpec } from './process.js';
-import { ServerTLSConfigSchema, WatermarksPolicySchema } from './schema/index.js';
+import { InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema } from './schema/index.js';
 import type { OriginOf } from './ajv-problems.js';
 
-type Check = (value: Record<string, unknown>, path: string) => Array<{ key: string; detail: string; value: unknown }>;
+type Check = (value: Record<string, unknown>, path: string) => Array<{ key: string; detail: string; value: unknown; rule?: ConfigRule }>;
 
 /** Rules that involve more than one field, keyed by the object schema they apply to. */
 const CHECKS = new Map<TSchema, Check>([
@@ -20,6 +20,10 @@ const CHECKS = new Map<TSchema, Check>([
     if (policy.enabled !== true || !Array.isArray(policy.watermarks) || policy.watermarks.length > 0) return [];
     return [{ key: 'watermarks', value: policy.watermarks, detail: 'value [] must list at least one watermark when the policy is enabled' }];
   }],
+  [InjectorConfigSchema, (injector, path) => {
+    if (injector.tap_port !== injector.sidecar_agent_port) return [];
+    return [{ key: 'tap_port', value: injector.tap_port, rule: 'invalid', detail: `value ${showValue(injector.tap_port)} is also ${path}.sidecar_agent_port: the tap and the sidecar agent need ports of their own` }];
+  }],
 ]);
 
 /** Runs the cross-field rules over a tree that passed schema validation. */
@@ -32,7 +36,7 @@ export function crossFieldProblems(spec: ProcessSpec, config: unknown, originOf:
       for (const found of check(value, locate(spec, segments).path)) {
         const at = [...segments, found.key];
         const where = locate(spec, at);
-        problems.push(problem({ path: where.path, env: where.env, rule: 'required', value: found.value, origin: originOf(at) }, found.detail));
+        problems.push(problem({ path: where.path, env: where.env, rule: found.rule ?? 'required', value: found.value, origin: originOf(at) }, found.detail));
       }
     }
     for (const [name, child] of Object.entries(node(schema).properties ?? {})) walk(child, value[name], [...segments, name]);

@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import { parseCliArgs, usage } from './args.js';
+import { oldEnvNotices } from './env.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
 import { maskSecrets } from './mask.js';
 import { ConfigError } from './problem.js';
@@ -27,7 +28,8 @@ export interface LoadConfigOrExitOptions<P extends ProcessName> extends LoadConf
  * The start of a process: loads the configuration or prints every problem
  * (one line each) to stderr and exits 2, before anything binds a port.
  * `--help` prints usage and exits 0; `--print-config` prints the effective
- * configuration as JSON, secrets masked, and exits 0. A process validates its configuration
+ * configuration as JSON, secrets masked, and exits 0. Old names of variables that were read are
+ * told on stderr. A process validates its configuration
  * once: the compiled validators are released here, whatever the outcome.
  */
 export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOptions<P>): LoadedConfig<P> {
@@ -51,6 +53,9 @@ export function loadConfigOrExit<P extends ProcessName>(opts: LoadConfigOrExitOp
     return io.exit(2);
   }
   releaseValidators();
+  // Variables of settings that became keys: read until the next release, and said once at start.
+  const notices = oldEnvNotices(spec, opts.env);
+  if (notices.length > 0) io.stderr(notices.map((n) => `${service}: ${n}\n`).join(''));
   if (loaded.args.printConfig) {
     io.stdout(`${JSON.stringify(maskSecrets(spec.schema, loaded.config), null, 2)}\n`);
     return io.exit(0);

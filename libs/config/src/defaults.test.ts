@@ -57,6 +57,13 @@ const agentOtel = {
   batch_alerts: batch('1s'), batch_postrollup: batch('1s'), batch_prerollup: batch('10s'), ports,
 };
 const controllerOtel = { enable_high_cardinality_platform_metrics: false, batch_alerts: batch('1s'), ports };
+// Keys of this project beyond the SPEC's (settings that were environment variables before).
+const peerDiscovery = { advertisement_addr: '', kubernetes_service: 'sluice-agent-peers' };
+const injector = {
+  mode: 'daemonset' as const, tap_image: 'sluice/tap:0.1.0', agent_image: 'sluice/agent:0.1.0', image_pull_policy: 'IfNotPresent' as const,
+  tap_port: 8081, control_point: 'ingress', agent_address: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecar_agent_port: 8090,
+  sidecar_agent_config_map: 'sluice-agent-sidecar', sidecar_agent_env: {},
+};
 const distCache = { bind_addr: ':3320', memberlist_advertise_addr: '', memberlist_bind_addr: ':3322', replica_count: 1, sync_replication: false };
 const health = { scheduler: jobGroup, service: job };
 
@@ -100,11 +107,12 @@ const OBJECTS: Array<[string, TSchema, unknown]> = [
   ['AutoScaleKubernetesConfig', S.AutoScaleKubernetesConfigSchema, { enabled: true }],
   ['FlowPreviewConfig', S.FlowPreviewConfigSchema, { enabled: true }],
   ['DistCacheConfig', S.DistCacheConfigSchema, distCache],
-  ['PeerDiscoveryConfig', S.PeerDiscoveryConfigSchema, { advertisement_addr: '' }],
+  ['PeerDiscoveryConfig', S.PeerDiscoveryConfigSchema, peerDiscovery],
   ['KubernetesDiscoveryConfig', S.KubernetesDiscoveryConfigSchema, { enabled: true }],
   ['StaticDiscoveryConfig', S.StaticDiscoveryConfigSchema, { entities: [] }],
   ['Entity (ip_address and uid have no default)', S.EntitySchema, { name: '', namespace: '', node_name: '', services: [] }],
   ['CRWatcherConfig', S.CRWatcherConfigSchema, { enabled: false }],
+  ['InjectorConfig', S.InjectorConfigSchema, injector],
 ];
 
 for (const [name, schema, expected] of OBJECTS) {
@@ -127,7 +135,7 @@ const AGENT: AgentConfig = {
   log,
   metrics,
   otel: agentOtel,
-  peer_discovery: { advertisement_addr: '' },
+  peer_discovery: peerDiscovery,
   profilers,
   prometheus: { ...prometheus, http_client: httpClient },
   readiness: health,
@@ -150,6 +158,7 @@ const CONTROLLER: ControllerConfig = {
   prometheus: { ...prometheus, http_client: httpClient },
   readiness: health,
   crash_report: crashReport,
+  injector,
   server,
   watchdog: { memory: watchdog },
 };

@@ -12,9 +12,15 @@ import { resolveConfig } from './resolve.js';
 
 const NAMES: ProcessName[] = ['agent', 'controller'];
 
-/** Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key. */
-function companions(prefix: string, path: string): Record<string, string> {
-  return path === 'server.tls.enabled' ? { [`${prefix}SERVER_TLS_CERT_FILE`]: '/c.pem', [`${prefix}SERVER_TLS_KEY_FILE`]: '/k.pem' } : {};
+/**
+ * Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key; the injector's
+ * two ports differ (the other one moves off the value drawn).
+ */
+function companions(prefix: string, path: string, value?: unknown): Record<string, string> {
+  if (path === 'server.tls.enabled') return { [`${prefix}SERVER_TLS_CERT_FILE`]: '/c.pem', [`${prefix}SERVER_TLS_KEY_FILE`]: '/k.pem' };
+  const other = { 'injector.tap_port': 'SIDECAR_AGENT_PORT', 'injector.sidecar_agent_port': 'TAP_PORT' }[path];
+  if (other !== undefined) return { [`${prefix}INJECTOR_${other}`]: value === 1 ? '2' : '1' };
+  return {};
 }
 
 function at(config: unknown, segments: readonly string[]): unknown {
@@ -33,8 +39,13 @@ const FORMAT_ARBS: Record<string, fc.Arbitrary<string>> = {
   ip: fc.oneof(fc.ipV4(), fc.ipV6()),
   duration: fc.nat(100_000_000).map(formatDuration),
   signed_duration: fc.integer({ min: -100_000_000, max: 100_000_000 }).map(formatDuration),
+  image: fc.tuple(fc.constantFrom('', 'registry.example/', 'localhost:5000/', '10.0.0.1:5000/'), fc.constantFrom('tap', 'sluice/tap', 'a/b-c/d__e.f'),
+    fc.constantFrom('', ':0.1.0', ':latest', ':v1_2-rc.3'), fc.constantFrom('', `@sha256:${'a0'.repeat(32)}`)).map((parts) => parts.join('')),
+  dns_label: fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?$/),
+  dns_subdomain: fc.array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/), { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
 };
 const HEADER = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
+const ENV_NAME = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,12}$/);
 
 /** Any valid value of a schema, as a JS value. */
 function valueArb(schema: TSchema): fc.Arbitrary<unknown> {
@@ -45,7 +56,12 @@ function valueArb(schema: TSchema): fc.Arbitrary<unknown> {
     for (const [k, child] of Object.entries(n.properties)) record[k] = valueArb(child);
     return fc.record(record, { noNullPrototype: true });
   }
-  if (n.patternProperties !== undefined) return fc.dictionary(HEADER, fc.array(fc.string(), { maxLength: 3 }), { maxKeys: 3, noNullPrototype: true });
+  if (n.patternProperties !== undefined) {
+    // Maps: header name to a list of values, or variable name to a value.
+    const values = node(Object.values(n.patternProperties)[0]);
+    if (values.type === 'string') return fc.dictionary(ENV_NAME, fc.string({ maxLength: 20 }), { maxKeys: 3, noNullPrototype: true });
+    return fc.dictionary(HEADER, fc.array(fc.string(), { maxLength: 3 }), { maxKeys: 3, noNullPrototype: true });
+  }
   switch (n.type) {
     case 'boolean':
       return fc.boolean();
@@ -101,7 +117,7 @@ for (const name of NAMES) {
     const spec = PROCESSES[name];
     const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), valueArb(leaf.schema), fc.nat(2)));
     fc.assert(fc.property(arb, ([leaf, value, variant]) => {
-      const env = { ...companions(spec.envPrefix, leaf.path), [leaf.env]: envText(leaf.schema, value, variant) };
+      const env = { ...companions(spec.envPrefix, leaf.path, value), [leaf.env]: envText(leaf.schema, value, variant) };
       const config = resolveConfig({ process: name, requireKeys: [], env });
       assert.deepEqual(at(config, leaf.segments), value);
     }), { numRuns: 400 });
@@ -117,7 +133,7 @@ for (const name of NAMES) {
       cursor[leaf.segments[leaf.segments.length - 1]] = value;
       const parsed = parseConfigText('/etc/p.yaml', stringify(tree));
       assert.deepEqual(parsed.problems, []);
-      const config = resolveConfig({ process: name, requireKeys: [], file: parsed.file, env: companions(spec.envPrefix, leaf.path) });
+      const config = resolveConfig({ process: name, requireKeys: [], file: parsed.file, env: companions(spec.envPrefix, leaf.path, value) });
       assert.deepEqual(at(config, leaf.segments), value);
     }), { numRuns: 300 });
   });

@@ -7,6 +7,8 @@ import type { ProcessSpec } from './process.js';
 export interface EnvSetting {
   readonly key: KeyNode;
   readonly value: unknown;
+  /** The variable read when it is not the key's own: its old name. */
+  readonly origin?: string;
 }
 
 export interface EnvReadResult {
@@ -43,8 +45,23 @@ function parseValue(key: KeyNode, text: string): { ok: true; value: unknown } | 
   return { ok: true, value: text };
 }
 
+/** Keys that had a variable of their own before they were keys (`x-old-env`), read until the next release. */
+export function oldEnvNames(spec: ProcessSpec): { key: KeyNode; old: string }[] {
+  return keyNodes(spec).flatMap((key) => {
+    const old = node(key.schema)['x-old-env'];
+    return old === undefined ? [] : [{ key, old }];
+  });
+}
+
+/** What to tell the user when old variable names were read: one line each, naming the new one. */
+export function oldEnvNotices(spec: ProcessSpec, env: Readonly<Record<string, string | undefined>>): string[] {
+  return oldEnvNames(spec).filter(({ old }) => env[old] !== undefined).map(({ key, old }) => (env[key.env] === undefined
+    ? `${old} is read as ${key.env} (${key.path}) until the next release: rename it`
+    : `${old} is ignored: ${key.env} (${key.path}) is set; remove ${old}`));
+}
+
 /**
- * Reads every variable under the process prefix. Each must name a key of the
+ * Reads every variable under the process prefix (and the old names of keys, see oldEnvNames). Each must name a key of the
  * tree (leaf or object); anything else is a problem that names the nearest key.
  */
 export function readEnv(spec: ProcessSpec, env: Readonly<Record<string, string | undefined>>): EnvReadResult {
@@ -71,6 +88,16 @@ export function readEnv(spec: ProcessSpec, env: Readonly<Record<string, string |
       continue;
     }
     settings.push({ key, value: parsed.value });
+  }
+  for (const { key, old } of oldEnvNames(spec)) {
+    const text = env[old];
+    if (text === undefined || env[key.env] !== undefined) continue;
+    const parsed = parseValue(key, text);
+    if (!parsed.ok) {
+      problems.push(problem({ path: key.path, env: key.env, rule: parsed.rule, value: text, origin: old }, parsed.detail));
+      continue;
+    }
+    settings.push({ key, value: parsed.value, origin: old });
   }
   settings.sort((a, b) => a.key.segments.length - b.key.segments.length);
   return { settings, problems };

@@ -28,6 +28,8 @@ export interface SchemaNode {
   'x-secret'?: boolean;
   'x-required'?: boolean;
   'x-increasing'?: boolean;
+  /** The variable that set this key before it was one, read until the next release. */
+  'x-old-env'?: string;
 }
 
 export function node(schema: TSchema): SchemaNode {

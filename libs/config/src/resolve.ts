@@ -65,9 +65,9 @@ export function resolveConfig<P extends ProcessName>(opts: ResolveOptions<P>): C
   const fromEnv = readEnv(spec, opts.env ?? {});
   problems.push(...fromEnv.problems);
   const envOrigins = new Map<string, string>();
-  for (const { key, value } of fromEnv.settings) {
+  for (const { key, value, origin } of fromEnv.settings) {
     setAt(tree, key.segments, value);
-    recordOrigins(envOrigins, key.path, value, key.env);
+    recordOrigins(envOrigins, key.path, value, origin ?? key.env);
   }
   const originOf: OriginOf = (segments) => {
     for (let i = segments.length; i > 0; i--) {

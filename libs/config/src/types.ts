@@ -48,5 +48,6 @@ export type KubernetesDiscoveryConfig = Static<typeof S.KubernetesDiscoveryConfi
 export type StaticDiscoveryConfig = Static<typeof S.StaticDiscoveryConfigSchema>;
 export type Entity = Static<typeof S.EntitySchema>;
 export type CRWatcherConfig = Static<typeof S.CRWatcherConfigSchema>;
+export type InjectorConfig = Static<typeof S.InjectorConfigSchema>;
 export type AgentConfig = Static<typeof S.AgentConfigSchema>;
 export type ControllerConfig = Static<typeof S.ControllerConfigSchema>;

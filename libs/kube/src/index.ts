@@ -12,7 +12,7 @@ export { entitiesPage, DEFAULT_ENTITIES_LIMIT, MAX_ENTITIES_LIMIT, type Entities
 export { discoveryScope } from './discovery-scope.js';
 export { AdmissionWebhook, ADMISSION_API_VERSION, MAX_ADMISSION_BYTES, type AdmissionAnswer, type AdmissionResult, type AdmissionWebhookOptions } from './webhook/admission-webhook.js';
 export { planInjection, pointerToken, ANNOTATIONS, NAMESPACE_LABEL, NAMESPACE_LABEL_VALUE, TAP_CONTAINER, AGENT_CONTAINER, UPSTREAM_PORT_NAME, type InjectionPlan, type JsonPatchOp, type InjectionContext } from './webhook/pod-injection.js';
-export { injectOptionsFromEnv, DEFAULT_INJECT_OPTIONS, INJECTOR_ENV, type InjectOptions, type InjectMode } from './webhook/inject-options.js';
+export { injectOptionsOf, DEFAULT_INJECT_OPTIONS, type InjectOptions, type InjectMode } from './webhook/inject-options.js';
 export { POD_SCHEMA, podCrossFieldProblems } from './webhook/pod-check.js';
 export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOptions, type PodScalerObservation } from './scale/pod-scalers.js';
 export { planScale, boundedReplicas, type ScaleObject, type ScalePolicy, type ScalePlan, type ScaleHistory } from './scale/scale-plan.js';

@@ -26,4 +26,5 @@ test('the documentation lists every leaf of both trees with its env variable and
   }
   assert.match(text, /\| `server\.listener\.addr` \| `SLUICE_AGENT_SERVER_LISTENER_ADDR` \| string \| `":8080"` \| format hostname_port/);
   assert.match(text, /### Entity/);
+  assert.match(text, /\| `injector\.tap_port` \| `SLUICE_CONTROLLER_INJECTOR_TAP_PORT` \| int64 \| `8081` \| min 1; max 65535 \| .* Until the next release also read from `SLUICE_INJECTOR_TAP_PORT`, its old name\. \|/);
 });

@@ -34,6 +34,8 @@ function rulesOf(n: SchemaNode, requiredBy: string[]): string {
   if (items?.minimum !== undefined) rules.push(`each min ${items.minimum}`);
   if (items?.maximum !== undefined) rules.push(`each max ${items.maximum}`);
   if (n['x-increasing'] === true) rules.push('strictly increasing');
+  const keys = (n as { propertyNames?: { description?: string } }).propertyNames?.description;
+  if (keys !== undefined) rules.push(`keys: ${keys}`);
   if (n.minLength !== undefined) rules.push('required, not empty');
   if (requiredBy.length > 0) rules.push(`required by the ${requiredBy.join(' and the ')}`);
   if (n['x-secret'] === true) rules.push('secret: masked by --print-config');
@@ -56,7 +58,8 @@ function processTable(spec: ProcessSpec): string[] {
   for (const key of leafNodes(spec)) {
     const n = node(key.schema);
     const requiredBy = spec.requiredKeys.includes(key.path) ? [spec.name] : [];
-    lines.push(row([`\`${key.path}\``, `\`${key.env}\``, typeOf(n), n.default === undefined ? '' : code(n.default), rulesOf(n, requiredBy), n.description ?? '']));
+    const old = n['x-old-env'] === undefined ? '' : ` Until the next release also read from \`${n['x-old-env']}\`, its old name.`;
+    lines.push(row([`\`${key.path}\``, `\`${key.env}\``, typeOf(n), n.default === undefined ? '' : code(n.default), rulesOf(n, requiredBy), `${n.description ?? ''}${old}`]));
   }
   lines.push('');
   return lines;
@@ -116,6 +119,9 @@ paths, so underscores inside key names are not ambiguous.
   (\`SLUICE_AGENT_SERVER_LISTENER='{"addr":":9090"}'\`); it merges over the file, and variables of keys
   inside it win over it.
 - A variable under the prefix that names no key is an error that names the nearest key.
+- A few settings were variables of their own before they were keys (the controller's \`SLUICE_INJECTOR_*\`,
+  the agent's \`SLUICE_PEERS_SERVICE\`). Until the next release those old names are still read when the
+  key's own variable is not set, and the process says so on stderr at start; the tables below give them.
 
 ## Validation
 
@@ -131,7 +137,7 @@ sluice-agent: server.listener.addr (SLUICE_AGENT_SERVER_LISTENER_ADDR): value "a
 
 The process then exits with status 2 before it binds any port. Other cross-field rules: with
 \`server.tls.enabled\`, \`cert_file\` and \`key_file\` must be set; an enabled watermarks policy must list at
-least one watermark.
+least one watermark; the controller's \`injector.tap_port\` and \`injector.sidecar_agent_port\` differ.
 
 **Durations** are Go duration strings (\`10s\`, \`1m30s\`, \`250ms\`). They may not be negative, except
 \`server.listener.keep_alive\` (negative disables keep-alive) and the \`execution_period\` of jobs (zero or

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { address, bool, int64, objectList, str, stringList } from './fields.js';
+import { address, bool, formatted, int64, objectList, oldEnv, str, stringList } from './fields.js';
 import { ClientConfigSchema } from './clients.js';
 
 export const AgentInfoConfigSchema = Type.Object({
@@ -29,6 +29,9 @@ export const DistCacheConfigSchema = Type.Object({
 
 export const PeerDiscoveryConfigSchema = Type.Object({
   advertisement_addr: address('empty|hostname_port', '', 'Server address advertised to peers, reachable from other agents; empty means derived from the listener.'),
+  kubernetes_service: oldEnv(formatted('dns_label', 'sluice-agent-peers',
+    'In a pod: the headless Service in POD_NAMESPACE whose EndpointSlices name the dist-cache peers (the sluice-agent chart\'s peers Service).'),
+  'SLUICE_PEERS_SERVICE'),
 }, { additionalProperties: false });
 
 export const KubernetesDiscoveryConfigSchema = Type.Object({

@@ -5,6 +5,7 @@ import { HealthTreeSchema } from './common-tree.js';
 import { CRWatcherConfigSchema } from './controller-objects.js';
 import { CrashReportConfigSchema } from './crash-report.js';
 import { EtcdConfigSchema } from './etcd.js';
+import { InjectorConfigSchema } from './injector.js';
 import { JobGroupConfigSchema } from './jobs.js';
 import { LogConfigSchema } from './log.js';
 import { PrometheusTreeSchema } from './prometheus.js';
@@ -14,7 +15,7 @@ import { WatchdogConfigSchema } from './watchdog.js';
 
 const closed = { additionalProperties: false } as const;
 
-/** The controller's key tree (SPEC "Controller key tree"); environment prefix SLUICE_CONTROLLER_. */
+/** The controller's key tree (SPEC "Controller key tree", and `injector`); environment prefix SLUICE_CONTROLLER_. */
 export const ControllerConfigSchema = Type.Object({
   client: ClientTreeSchema,
   etcd: EtcdConfigSchema,
@@ -31,6 +32,7 @@ export const ControllerConfigSchema = Type.Object({
   prometheus: PrometheusTreeSchema,
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
+  injector: InjectorConfigSchema,
   server: ServerTreeSchema,
   watchdog: Type.Object({ memory: WatchdogConfigSchema }, closed),
 }, closed);

@@ -33,6 +33,11 @@ export function address(format: string, defaultValue: string, description: strin
   return Type.String({ default: defaultValue, format, description, 'x-spec-type': 'string' });
 }
 
+/** A string in one of the other formats (see formats.ts), such as `image` or `dns_label`. */
+export function formatted(format: string, defaultValue: string, description: string) {
+  return address(format, defaultValue, description);
+}
+
 export function oneOf<T extends string>(values: readonly T[], defaultValue: T, description: string) {
   return Type.Unsafe<T>({ type: 'string', enum: [...values], default: defaultValue, description, 'x-spec-type': 'string' });
 }
@@ -94,4 +99,17 @@ export function stringList(description: string, itemFormat?: string) {
 /** A list of objects; `typeName` is the SPEC object name of the elements. */
 export function objectList<T extends TSchema>(item: T, typeName: string, description: string) {
   return Type.Array(item, { default: [], description, 'x-spec-type': `[]${typeName}` });
+}
+
+/**
+ * A leaf also read from `name`, the variable that set it before it was a key of the tree; kept
+ * for one release (the loader reads it when the key's own variable is not set, and says so).
+ */
+export function oldEnv<T extends TSchema>(schema: T, name: string): T {
+  return Object.assign(schema, { 'x-old-env': name });
+}
+
+/** A TCP port, 1..65535. */
+export function port(defaultValue: number, description: string) {
+  return int64(defaultValue, description, { minimum: 1, maximum: 65_535 });
 }

@@ -57,12 +57,38 @@ export function isIp(value: string): boolean {
   return isIP(value) !== 0;
 }
 
+// Container image references, by the grammar of the distribution project's reference package:
+// [domain[:port]/]path[:tag][@digest], the path lower case, the name at most 255 characters.
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[0-9a-fA-F:.]+\\])(?::[0-9]+)?`;
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[_.]|__|[-]+)[a-z0-9]+)*';
+const IMAGE = new RegExp(`^((?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*)(?::[\\w][\\w.-]{0,127})?(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$`);
+
+/** A container image reference such as `sluice/tap:0.1.0` or `registry.example:5000/team/tap@sha256:<hex>`. */
+export function isImageReference(value: string): boolean {
+  const m = IMAGE.exec(value);
+  return m !== null && m[1].length <= 255;
+}
+
+/** An RFC 1123 DNS label, lower case (a Kubernetes Service name): at most 63 characters. */
+export function isDnsLabel(value: string): boolean {
+  return value.length <= 63 && /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(value);
+}
+
+/** An RFC 1123 DNS subdomain, lower case (the name of most Kubernetes objects, such as a ConfigMap). */
+export function isDnsSubdomain(value: string): boolean {
+  return value.length <= 253 && value.split('.').every((label) => /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(label));
+}
+
 const BASE: Readonly<Record<string, (value: string) => boolean>> = {
   empty: (value) => value === '',
   hostname_port: isHostnamePort,
   url: isUrl,
   fqdn: isFqdn,
   ip: isIp,
+  image: isImageReference,
+  dns_label: isDnsLabel,
+  dns_subdomain: isDnsSubdomain,
   duration: (value) => {
     const ms = tryParseDuration(value);
     return ms !== undefined && ms >= 0;
@@ -77,6 +103,9 @@ export const FORMAT_HINTS: Readonly<Record<string, string>> = {
   url: 'an absolute URL such as http://host:port',
   fqdn: 'a fully qualified domain name such as api.example.com',
   ip: 'an IPv4 or IPv6 address',
+  image: 'a container image reference such as sluice/tap:0.1.0 or registry.example:5000/sluice/tap@sha256:<hex>',
+  dns_label: 'a DNS label such as sluice-agent-peers: lower case letters, digits and -, at most 63 characters',
+  dns_subdomain: 'a DNS subdomain such as sluice-agent.sidecar: lower case labels joined by ., at most 253 characters',
   duration: 'a non-negative Go duration such as 10s, 1m30s, 250ms',
   signed_duration: 'a Go duration such as 10s, 1m30s, -1s',
 };

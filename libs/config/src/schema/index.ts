@@ -18,5 +18,6 @@ export {
   PeerDiscoveryConfigSchema, KubernetesDiscoveryConfigSchema, StaticDiscoveryConfigSchema, EntitySchema,
 } from './agent-objects.js';
 export { CRWatcherConfigSchema } from './controller-objects.js';
+export { InjectorConfigSchema } from './injector.js';
 export { AgentConfigSchema } from './agent-tree.js';
 export { ControllerConfigSchema } from './controller-tree.js';

@@ -4,7 +4,8 @@ import { Ajv } from 'ajv';
 import fastJsonPatch from 'fast-json-patch';
 import { Registry } from 'prom-client';
 import { AdmissionWebhook, MAX_ADMISSION_BYTES } from './admission-webhook.js';
-import { DEFAULT_INJECT_OPTIONS, injectOptionsFromEnv, type InjectOptions } from './inject-options.js';
+import { resolveConfig } from '@sluice/config';
+import { DEFAULT_INJECT_OPTIONS, injectOptionsOf, type InjectOptions } from './inject-options.js';
 import { POD_SCHEMA, podCrossFieldProblems } from './pod-check.js';
 import { planInjection } from './pod-injection.js';
 
@@ -54,6 +55,8 @@ function patched(original: Obj, r: Response): Obj {
 }
 
 const containers = (p: Obj): Obj[] => (p.spec as { containers: Obj[] }).containers;
+/** The webhook's options from the controller's configuration with these variables set. */
+const injectorOf = (env: Record<string, string>): InjectOptions => injectOptionsOf(resolveConfig({ process: 'controller', env, requireKeys: [] }).injector);
 const webhook = (o: InjectOptions = DEFAULT_INJECT_OPTIONS, registry?: Registry) => new AdmissionWebhook({ inject: o, ...(registry ? { registry } : {}) });
 
 test('an annotated pod gets the tap, which takes over the workload port name', () => {
@@ -120,8 +123,8 @@ test('fail-open, upstream port by annotation, unnamed port, no annotations', () 
 });
 
 test('sidecar mode adds the agent with its config volume, and the tap talks to it on loopback', () => {
-  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'sidecar', SLUICE_INJECTOR_SIDECAR_AGENT_PORT: '8095',
-    SLUICE_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_ETCD_ENDPOINTS":"[\\"http://etcd:2379\\"]"}' });
+  const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_PORT: '8095',
+    SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_ETCD_ENDPOINTS":"[\\"http://etcd:2379\\"]"}' });
   const p = pod({ 'sluice.dev/inject': 'true' }, { volumes: [{ name: 'data', emptyDir: {} }] });
   const out = patched(p, responseOf(webhook(o).review(review(p), false).body));
   const names = containers(out).map((c) => c.name);
@@ -210,18 +213,28 @@ test('annotation keys are escaped as JSON pointers', () => {
   if (plan.action === 'inject') assert.equal(plan.patch.at(-1)?.path, '/metadata/annotations/sluice.dev~1injected');
 });
 
-test('injector options from the environment; bad values are refused naming the variable', () => {
-  assert.deepEqual(injectOptionsFromEnv({}), DEFAULT_INJECT_OPTIONS);
-  const o = injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_INJECTOR_TAP_PORT: '9999', SLUICE_INJECTOR_CONTROL_POINT: 'edge' });
+test('injector options from the controller configuration; bad values are refused naming the key', () => {
+  assert.deepEqual(DEFAULT_INJECT_OPTIONS, {
+    mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
+    agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
+    controlPoint: 'ingress', sidecarAgentEnv: {},
+  });
+  assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);
+  const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '9999', SLUICE_CONTROLLER_INJECTOR_CONTROL_POINT: 'edge',
+    SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_CONFIG_MAP: 'agent-config', SLUICE_CONTROLLER_INJECTOR_IMAGE_PULL_POLICY: 'Always' });
   assert.equal(o.tapImage, 'r/tap:1');
   assert.equal(o.tapPort, 9999);
   assert.equal(o.controlPoint, 'edge');
-  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_MODE: 'node' }), /SLUICE_INJECTOR_MODE=node/);
-  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '0' }), /SLUICE_INJECTOR_TAP_PORT=0/);
-  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '80a' }), /a port/);
-  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_IMAGE_PULL_POLICY: 'sometimes' }), /IMAGE_PULL_POLICY/);
-  assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_TAP_PORT: '8090' }), /both 8090/);
+  assert.equal(o.sidecarAgentConfigMap, 'agent-config');
+  assert.equal(o.imagePullPolicy, 'Always');
+  // The old variables the charts set are still read, until the next release.
+  assert.equal(injectorOf({ SLUICE_INJECTOR_MODE: 'sidecar' }).mode, 'sidecar');
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'node' }), /injector\.mode \(SLUICE_CONTROLLER_INJECTOR_MODE\): value "node"/);
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '0' }), /injector\.tap_port .*below the minimum 1/);
+  assert.throws(() => injectorOf({ SLUICE_INJECTOR_TAP_PORT: '80a' }), /injector\.tap_port .*"80a" is not a number.*set by SLUICE_INJECTOR_TAP_PORT/);
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'Sluice/Tap' }), /injector\.tap_image .*is not image/);
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '8090' }), /also injector\.sidecar_agent_port/);
   for (const bad of ['[]', '{', '{"a":"x"}', '{"SLUICE_AGENT_X":1}']) {
-    assert.throws(() => injectOptionsFromEnv({ SLUICE_INJECTOR_SIDECAR_AGENT_ENV: bad }), /SIDECAR_AGENT_ENV/, bad);
+    assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: bad }), /injector\.sidecar_agent_env/, bad);
   }
 });

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { address, formatted, oldEnv, oneOf, port } from './fields.js';
+
+const ENV_NAME = '^[A-Z_][A-Z0-9_]*$';
+
+/**
+ * What the controller's sidecar injection webhook puts into pods (`injector` of the controller).
+ * Until the next release the variables SLUICE_INJECTOR_* the charts used to set are read too.
+ */
+export const InjectorConfigSchema = Type.Object({
+  mode: oldEnv(oneOf(['daemonset', 'sidecar'] as const, 'daemonset',
+    'Where the injected tap finds its agent: daemonset, the node\'s agent at agent_address; sidecar, an agent container injected beside the tap.'),
+  'SLUICE_INJECTOR_MODE'),
+  tap_image: oldEnv(formatted('image', 'sluice/tap:0.1.0', 'Image of the injected tap container.'), 'SLUICE_INJECTOR_TAP_IMAGE'),
+  agent_image: oldEnv(formatted('image', 'sluice/agent:0.1.0', 'Image of the injected agent container (sidecar mode).'), 'SLUICE_INJECTOR_AGENT_IMAGE'),
+  image_pull_policy: oldEnv(oneOf(['Always', 'IfNotPresent', 'Never'] as const, 'IfNotPresent', 'Pull policy of the injected containers.'),
+    'SLUICE_INJECTOR_IMAGE_PULL_POLICY'),
+  tap_port: oldEnv(port(8081, 'Port the tap listens on in the pod (the workload\'s port name moves to it); not sidecar_agent_port.'),
+    'SLUICE_INJECTOR_TAP_PORT'),
+  control_point: oldEnv(Type.String({
+    default: 'ingress', minLength: 1, description: 'Default control point of the tap, overridden by the pod\'s sluice.dev/control-point annotation.',
+    'x-spec-type': 'string',
+  }), 'SLUICE_INJECTOR_CONTROL_POINT'),
+  agent_address: oldEnv(address('hostname_port', 'sluice-agent.sluice-system.svc.cluster.local:8080',
+    'The agent\'s address in daemonset mode (the node-local agent Service).'), 'SLUICE_INJECTOR_AGENT_ADDRESS'),
+  sidecar_agent_port: oldEnv(port(8090, 'Port of the injected agent (sidecar mode; the tap reaches it on 127.0.0.1); not tap_port.'),
+    'SLUICE_INJECTOR_SIDECAR_AGENT_PORT'),
+  sidecar_agent_config_map: formatted('dns_subdomain', 'sluice-agent-sidecar',
+    'ConfigMap holding the injected agent\'s config file (sidecar mode; optional in the pod).'),
+  sidecar_agent_env: oldEnv(Type.Record(Type.String(), Type.String(), {
+    default: {},
+    description: 'Environment of the injected agent (sidecar mode), variable name to value, such as SLUICE_AGENT_ETCD_ENDPOINTS (JSON object in the env variable).',
+    'x-spec-type': 'map[string]string',
+    propertyNames: { pattern: ENV_NAME, description: 'an environment variable name (A-Z, 0-9 and _, not starting with a digit)' },
+  }), 'SLUICE_INJECTOR_SIDECAR_AGENT_ENV'),
+}, { additionalProperties: false });
