@@ -2,7 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { unary } from '@sluice/server';
 import { CallCancellation, type CancellableCall } from './call-cancellation.js';
-import { toCheckResponse } from './check-response.js';
+import { checkResponseWire } from './check-response-wire.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
@@ -76,8 +76,8 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
       deadlineMs,
       rampMode: req.ramp_mode === true,
     }, new CallCancellation(call));
-    if (d instanceof Promise) return d.then((x: CheckDecision) => toCheckResponse(x, askedEnd || x.fluxMeters.length > 0));
-    return toCheckResponse(d, askedEnd || d.fluxMeters.length > 0);
+    if (d instanceof Promise) return d.then((x: CheckDecision) => checkResponseWire(x, askedEnd || x.fluxMeters.length > 0));
+    return checkResponseWire(d, askedEnd || d.fluxMeters.length > 0);
   });
   return {
     Check: check,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@sluice/errors';
 import { baggageWith } from './baggage-header.js';
 import type { CancelSource } from './call-cancellation.js';
-import { toCheckResponse } from './check-response.js';
+import { checkResponseWire } from './check-response-wire.js';
 import type { ServiceDiscovery } from './check-service.js';
 import type { CheckDecision } from './decision.js';
 import { deniedHttpResponse } from './denied-response.js';
@@ -35,7 +35,7 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
  * reports the flow's end with FlowEnd.
  */
 export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output, flowId?: string): CheckHTTPResponse {
-  const check_response = toCheckResponse(d, flowId !== undefined);
+  const check_response = checkResponseWire(d, flowId !== undefined);
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
   let headers = NO_HEADERS;
   if (d.addedLabels !== undefined) {

@@ -1,4 +1,5 @@
-import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json } from '@sluice/proto';
+import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json, withResponseSerializers, wireSerializer } from '@sluice/proto';
+import { encodeCheckResponse } from './check-response-wire.js';
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
@@ -6,6 +7,24 @@ import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
+
+const CHECKHTTP = 'sluice.flowcontrol.checkhttp.v1';
+
+/**
+ * The answers of Check, CheckHTTP and CheckHTTPStream are built in wire shape
+ * (checkResponseWire) and encoded by the protobufjs types of their .proto files
+ * without the loader's fromObject copy; the other methods are the loader's.
+ */
+function checkServiceDefinition(): ReturnType<typeof withResponseSerializers> {
+  return withResponseSerializers(serviceClient('flowControl').service, { Check: encodeCheckResponse });
+}
+
+function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers> {
+  return withResponseSerializers(serviceClient('flowControlHttp').service, {
+    CheckHTTP: wireSerializer(`${CHECKHTTP}.CheckHTTPResponse`),
+    CheckHTTPStream: wireSerializer(`${CHECKHTTP}.CheckHTTPStreamResponse`),
+  });
+}
 
 /**
  * Register the flow-control gRPC services on the server (before start):
@@ -26,8 +45,8 @@ export function registerFlowControlServices(
   discovery?: ServiceDiscovery,
   opts: { checkHttpStream?: CheckHttpStreamOptions; flowEnds?: FlowEnds } = {},
 ): void {
-  server.addService(serviceClient('flowControl').service, flowControlServiceImpl(engine, discovery, opts.flowEnds));
-  server.addService(serviceClient('flowControlHttp').service, checkHttpServiceImpl(engine, discovery, opts.checkHttpStream, opts.flowEnds));
+  server.addService(checkServiceDefinition(), flowControlServiceImpl(engine, discovery, opts.flowEnds));
+  server.addService(checkHttpServiceDefinition(), checkHttpServiceImpl(engine, discovery, opts.checkHttpStream, opts.flowEnds));
   server.addService(serviceClient('controlPoints').service, controlPointsServiceImpl(engine));
   server.addGatewayRoute({
     method: 'post',
