@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { DistCache, type DistCacheOptions } from './dist-cache.js';
+import { DistCache, TIMED_LOCAL_TAKE_EVERY, type DistCacheOptions } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 import { LazySyncStore } from './lazy-sync-store.js';
 import { encodePacket } from './wire.js';
@@ -135,4 +135,18 @@ test('lazy sync admits locally and stays within one bucket of the limit across m
   assert.ok(admitted >= 60 && admitted <= 120, `admitted ${admitted} against a bucket of 60`);
   // all reconciled: the owner's bucket is empty, so no member admits more
   for (const s of stores) assert.equal(s.take('u', 1, Date.now()).ok, false);
+});
+
+test('every local take is counted; one in TIMED_LOCAL_TAKE_EVERY is timed', async (t) => {
+  const registry = new Registry();
+  const c = await node('solo', { registry });
+  t.after(() => c.shutdown());
+  const store = new DistributedTokenBucketStore(c, { limiterId: 'p/root.0', params: { capacity: 1e9, fillAmount: 0, intervalMs: 1000, continuousFill: true } });
+  const n = TIMED_LOCAL_TAKE_EVERY * 3 + 5;
+  for (let i = 0; i < n; i++) assert.equal((await store.take('alice', 1, Date.now())).ok, true);
+  const text = await registry.metrics();
+  assert.match(text, new RegExp(`sluice_distcache_operations_total\\{op="take",target="local"\\} ${n}\\n`));
+  assert.match(text, /sluice_distcache_operation_duration_seconds_count\{op="take",target="local"\} 3\n/);
+  assert.match(text, /sluice_distcache_operation_duration_seconds_bucket\{le="0.00005",op="take",target="local"\} \d/);
+  assert.equal(c.stats().operations.local, n);
 });
