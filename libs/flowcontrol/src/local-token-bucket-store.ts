@@ -43,6 +43,8 @@ export class LocalTokenBucketStore implements TokenBucketStore {
   private readonly maxKeys: number;
   private readonly sweepEveryMs: number;
   private lastSweepMs = -Infinity;
+  /** The key last moved to the end of `buckets` (undefined once it may no longer be there). */
+  private newest: string | undefined;
   private readonly onEvict: ((reason: BucketEvictionReason, count: number) => void) | undefined;
 
   constructor(params: TokenBucketParams, opts: LocalTokenBucketStoreOptions = {}) {
@@ -58,6 +60,8 @@ export class LocalTokenBucketStore implements TokenBucketStore {
     const key = bucketKey(label);
     const buckets = this.buckets;
     let b = buckets.get(key);
+    // already the most recently used: no re-insert (a Map's delete leaves a hole it rehashes away later)
+    if (b !== undefined && key === this.newest) return take(b, this.params, tokens, nowMs);
     if (b === undefined) {
       if (buckets.size >= this.maxKeys) {
         const lru = buckets.keys().next().value;
@@ -71,6 +75,7 @@ export class LocalTokenBucketStore implements TokenBucketStore {
       buckets.delete(key);
     }
     buckets.set(key, b);
+    this.newest = key;
     return take(b, this.params, tokens, nowMs);
   }
 

@@ -84,6 +84,27 @@ test('local store: one bucket per key, give back, idle eviction, key cap', () =>
   assert.notEqual(s.peek('a'), undefined, 'used 900 ms ago: kept');
 });
 
+test('local store: repeated takes of the most recent key keep the order of use (least recently used evicted)', () => {
+  const s = new LocalTokenBucketStore({ ...continuous, capacity: 100 }, { maxKeys: 2, maxIdleMs: 0 });
+  s.take('a', 1, 0);
+  s.take('b', 1, 0);
+  s.take('b', 1, 0);
+  s.take('a', 1, 0);
+  s.take('a', 1, 0);
+  s.take('c', 1, 0);
+  assert.equal(s.peek('b'), undefined, 'b, used before a, went first');
+  assert.equal(s.peek('a'), 97, 'a kept, with its three takes');
+  s.take('c', 1, 0);
+  s.take('a', 1, 0);
+  s.take('d', 1, 0);
+  assert.equal(s.peek('c'), undefined, 'c, used before a, went');
+  assert.equal(s.peek('a'), 96);
+  assert.equal(s.take('d', 1, 0).ok, true);
+  s.take('a', 1, 0);
+  s.take('e', 1, 0);
+  assert.equal(s.peek('d'), undefined, 'the most recent key after an eviction is tracked again');
+});
+
 test('new parameters cap the tokens of existing buckets', () => {
   const s = new LocalTokenBucketStore(continuous);
   s.take('a', 1, 0);
