@@ -79,12 +79,17 @@ export function startController(etcd: BenchEtcd): Promise<ChildServer> {
   });
 }
 
+/** Extra Node flags for the agent from SLUICE_NODE_FLAGS (as bin/sluice-agent takes them), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+function nodeFlags(): string[] {
+  return (process.env.SLUICE_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
+}
+
 /** An agent of group `default` on a free port, watching `etcd`; no local limiters. */
 export async function startPolicyAgent(etcd: BenchEtcd): Promise<ChildServer> {
   return startChildServer({
     name: 'sluice-agent',
     command: process.execPath,
-    args: [path.join(ROOT, 'apps', 'agent', 'dist', 'main.js')],
+    args: [...nodeFlags(), path.join(ROOT, 'apps', 'agent', 'dist', 'main.js')],
     env: {
       ...baseEnv(),
       SLUICE_AGENT_ETCD_ENDPOINTS: JSON.stringify([etcd.endpoint]),
