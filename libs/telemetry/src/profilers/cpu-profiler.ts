@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import * as pprof from '@datadog/pprof';
 import { GrpcCode, SluiceError } from '@sluice/errors';
 import type { ProfilersConfig, ServiceName } from '../config.js';
 import { defaultProfilesDir, fileTimestamp, checkServiceName } from '../names.js';
 import { ProfilerBusyError } from './busy-error.js';
 import { acquireProfiler, profilerHolder, releaseProfiler, TIME_PROFILER_OPTIONS } from './profiler-state.js';
+import { pprof } from './pprof-module.js';
 
 export interface CpuProfilerHandle {
   /** Where the profile will be written. */
@@ -38,7 +38,7 @@ export function startCpuProfiler(config: ProfilersConfig, service: ServiceName):
   }
   if (!acquireProfiler('cpu_profiler')) throw new ProfilerBusyError(profilerHolder());
   try {
-    pprof.time.start(TIME_PROFILER_OPTIONS);
+    pprof().time.start(TIME_PROFILER_OPTIONS);
   } catch (err) {
     releaseProfiler('cpu_profiler');
     throw err;
@@ -47,12 +47,12 @@ export function startCpuProfiler(config: ProfilersConfig, service: ServiceName):
   const stop = async (): Promise<string> => {
     let taken;
     try {
-      taken = pprof.time.stop();
+      taken = pprof().time.stop();
     } finally {
       releaseProfiler('cpu_profiler');
     }
     const file = join(directory, `${name}-cpu-${fileTimestamp(new Date())}.pprof`);
-    await writeFile(file, await pprof.encode(taken));
+    await writeFile(file, await pprof().encode(taken));
     return file;
   };
   return {

@@ -1,4 +1,4 @@
-import * as pprof from '@datadog/pprof';
+import { pprof } from './pprof-module.js';
 
 /** Who holds the process's one CPU (wall-time) profiler. */
 export type ProfilerHolder = 'http' | 'cpu_profiler';
@@ -7,7 +7,7 @@ let holder: ProfilerHolder | undefined;
 
 /** Takes the profiler for `who`; false when it is already taken (by us or anyone else in the process). */
 export function acquireProfiler(who: ProfilerHolder): boolean {
-  if (holder !== undefined || pprof.time.isStarted()) return false;
+  if (holder !== undefined || pprof().time.isStarted()) return false;
   holder = who;
   return true;
 }
@@ -31,6 +31,6 @@ let heapStarted = false;
 /** Starts heap sampling once per process, so the heap endpoint has something to show. */
 export function ensureHeapSampling(): void {
   if (heapStarted) return;
-  pprof.heap.start(HEAP_INTERVAL_BYTES, HEAP_STACK_DEPTH);
+  pprof().heap.start(HEAP_INTERVAL_BYTES, HEAP_STACK_DEPTH);
   heapStarted = true;
 }

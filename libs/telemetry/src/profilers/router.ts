@@ -1,10 +1,10 @@
 import express, { Router, type Request, type Response } from 'express';
-import * as pprof from '@datadog/pprof';
 import { NotFoundError, PayloadTooLargeError, toGatewayError } from '@sluice/errors';
 import type { ProfilersConfig } from '../config.js';
 import { ProfilerBusyError } from './busy-error.js';
 import { parseProfileSeconds } from './profile-seconds.js';
 import { acquireProfiler, ensureHeapSampling, profilerHolder, releaseProfiler, TIME_PROFILER_OPTIONS } from './profiler-state.js';
+import { pprof } from './pprof-module.js';
 
 const SYMBOL_BODY_LIMIT = '64kb';
 
@@ -50,18 +50,18 @@ async function profile(req: Request, res: Response): Promise<void> {
     return;
   }
   try {
-    pprof.time.start(TIME_PROFILER_OPTIONS);
+    pprof().time.start(TIME_PROFILER_OPTIONS);
     const gone = await waitOrDisconnect(res, seconds * 1000);
-    const taken = pprof.time.stop();
+    const taken = pprof().time.stop();
     if (gone) return;
-    sendProfile(res, 'profile', await pprof.encode(taken));
+    sendProfile(res, 'profile', await pprof().encode(taken));
   } finally {
     releaseProfiler('http');
   }
 }
 
 async function heap(_req: Request, res: Response): Promise<void> {
-  sendProfile(res, 'heap', await pprof.encode(pprof.heap.profile()));
+  sendProfile(res, 'heap', await pprof().encode(pprof().heap.profile()));
 }
 
 function cmdline(_req: Request, res: Response): void {
