@@ -34,11 +34,7 @@ spec:
 
 test('kubectl apply of a Policy publishes it through the controller; a bad one shows failed with its field; delete removes the keys', async (t) => {
   const api = await startTestKubeApi(t);
-  const kubectl = async (args: string[], input?: string): Promise<string> => {
-    const r = await api.kubectl(args, input);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const kubectl = api.kubectlOk;
   await kubectl(['apply', '-f', join(ROOT, 'crds', 'policies.sluice.dev.yaml')]);
   await kubectl(['wait', '--for=condition=established', '--timeout=10s', 'crd/policies.sluice.dev']);
   const etcd = await startEtcdServer();

@@ -28,11 +28,7 @@ spec:
             selectors: [{control_point: ingress}]
 `;
 
-async function ok(api: TestKubeApi, args: string[], input?: string): Promise<string> {
-  const r = await api.kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (api: TestKubeApi, args: string[], input?: string): Promise<string> => api.kubectlOk(args, input);
 
 async function withCrd(t: TestContext): Promise<TestKubeApi> {
   const api = await startTestKubeApi(t);

@@ -14,11 +14,7 @@ const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding'
 
 test('deploy/kubernetes builds with kustomize, applies to an API server, and holds every object the charts render', async (t) => {
   const api = await startTestKubeApi(t);
-  const kubectl = async (args: string[], input?: string): Promise<string> => {
-    const r = await api.kubectl(args, input);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const kubectl = api.kubectlOk;
   const built = await kubectl(['kustomize', join(ROOT, 'deploy', 'kubernetes')]);
   const docs = parseAllDocuments(built).map((d) => obj(d.toJS(), 'built object'));
   assert.ok(docs.length >= 20, `${docs.length} objects`);

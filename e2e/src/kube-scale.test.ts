@@ -52,11 +52,7 @@ async function json<T>(url: string, init?: RequestInit): Promise<{ status: numbe
 
 test('a signal crossing its threshold scales the Deployment through /scale, written by the one agent holding its Lease', async (t) => {
   const api = await startTestKubeApi(t);
-  const kubectl = async (args: string[], input?: string): Promise<string> => {
-    const r = await api.kubectl(args, input);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
+  const kubectl = api.kubectlOk;
   await kubectl(['apply', '-f', '-'], JSON.stringify(DEPLOYMENT));
   const replicas = async () => Number(await kubectl(['get', 'deployment', 'web', '-n', 'default', '-o', 'jsonpath={.spec.replicas}']));
   const etcd = await startEtcd(t);

@@ -1,5 +1,6 @@
 // For e2e tests: a test API server on a free loopback port, its kubeconfig in a temp dir, and
 // kubectl against it (own discovery cache dir, bounded in time). All stopped in t.after.
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ export interface TestKubeApi {
   dir: string;
   /** Runs kubectl with this kubeconfig; resolves with its output and exit code (never rejects on a non-zero exit). */
   kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Runs kubectl and asserts it exits 0 (the message gives its stderr); resolves with its output. */
+  kubectlOk(args: string[], input?: string): Promise<string>;
 }
 
 export async function startTestKubeApi(t: TestContext, opts: KubeApiOptions = {}): Promise<TestKubeApi> {
@@ -35,5 +38,10 @@ export async function startTestKubeApi(t: TestContext, opts: KubeApiOptions = {}
       });
       if (input !== undefined) child.stdin?.end(input);
     });
-  return { server, url, kubeconfig, dir, kubectl };
+  const kubectlOk = async (args: string[], input?: string): Promise<string> => {
+    const r = await kubectl(args, input);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  return { server, url, kubeconfig, dir, kubectl, kubectlOk };
 }
