@@ -2,7 +2,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { isPlainObject } from './defaults.js';
 import { keyByPath, locate, node } from './keys.js';
 import { problem, showValue, type ConfigProblem, type ConfigRule } from './problem.js';
-import type { ProcessSpec } from './process.js';
+import { readEnv } from './env.js';
+import { PROCESSES, type ProcessSpec } from './process.js';
 import { InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema } from './schema/index.js';
 import type { OriginOf } from './ajv-problems.js';
 
@@ -21,8 +22,21 @@ const CHECKS = new Map<TSchema, Check>([
     return [{ key: 'watermarks', value: policy.watermarks, detail: 'value [] must list at least one watermark when the policy is enabled' }];
   }],
   [InjectorConfigSchema, (injector, path) => {
-    if (injector.tap_port !== injector.sidecar_agent_port) return [];
-    return [{ key: 'tap_port', value: injector.tap_port, rule: 'invalid', detail: `value ${showValue(injector.tap_port)} is also ${path}.sidecar_agent_port: the tap and the sidecar agent need ports of their own` }];
+    const found: ReturnType<Check> = [];
+    if (injector.tap_port === injector.sidecar_agent_port) {
+      found.push({ key: 'tap_port', value: injector.tap_port, rule: 'invalid', detail: `value ${showValue(injector.tap_port)} is also ${path}.sidecar_agent_port: the tap and the sidecar agent need ports of their own` });
+    }
+    // The injected agent reads these variables as its configuration: names it has no key for, and
+    // values its keys' types refuse, would stop every injected agent at start. (Its listener
+    // address is sidecar_agent_port's.)
+    // (Values that are no strings are the schema's problem.)
+    const given = isPlainObject(injector.sidecar_agent_env) ? Object.entries(injector.sidecar_agent_env) : [];
+    const env = Object.fromEntries(given.filter((e): e is [string, string] => typeof e[1] === 'string'));
+    delete env[`${PROCESSES.agent.envPrefix}SERVER_LISTENER_ADDR`];
+    for (const p of readEnv(PROCESSES.agent, env).problems) {
+      found.push({ key: 'sidecar_agent_env', value: env[p.env], rule: 'invalid', detail: `the injected agent would refuse ${p.env}: ${p.message}` });
+    }
+    return found;
   }],
 ]);
 

@@ -137,7 +137,9 @@ sluice-agent: server.listener.addr (SLUICE_AGENT_SERVER_LISTENER_ADDR): value "a
 
 The process then exits with status 2 before it binds any port. Other cross-field rules: with
 \`server.tls.enabled\`, \`cert_file\` and \`key_file\` must be set; an enabled watermarks policy must list at
-least one watermark; the controller's \`injector.tap_port\` and \`injector.sidecar_agent_port\` differ.
+least one watermark; the controller's \`injector.tap_port\` and \`injector.sidecar_agent_port\` differ, and the
+\`SLUICE_AGENT_*\` variables of \`injector.sidecar_agent_env\` must name agent keys with values of their types
+(the injected agent would refuse them at start).
 
 **Durations** are Go duration strings (\`10s\`, \`1m30s\`, \`250ms\`). They may not be negative, except
 \`server.listener.keep_alive\` (negative disables keep-alive) and the \`execution_period\` of jobs (zero or
