@@ -2,12 +2,12 @@ import type * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { unary } from '@sluice/server';
 import { CallCancellation, type CancellableCall } from './call-cancellation.js';
-import { checkResponseWire } from './check-response-wire.js';
+import { checkResponseWire, type CheckResponseWire } from './check-response-wire.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
 import { peerIp } from './peer-address.js';
-import type { CheckRequest__Output, CheckResponse, FlowEndRequest__Output, FlowEndResponse } from '@sluice/proto';
+import type { CheckRequest__Output, FlowEndRequest__Output, FlowEndResponse } from '@sluice/proto';
 import { millisOf } from './proto-time.js';
 import { checkControlPoint, deadlineMsOf, MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
 
@@ -62,7 +62,7 @@ function flowEndHandler(flowEnds: FlowEnds | undefined): grpc.handleUnaryCall<Fl
  * receives FlowEnd calls; without it they are accepted and dropped.
  */
 export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined, flowEnds?: FlowEnds): grpc.UntypedServiceImplementation {
-  const check = unary<CheckRequest__Output, CheckResponse>((req, call) => {
+  const check = unary<CheckRequest__Output, CheckResponseWire>((req, call) => {
     const controlPoint = checkControlPoint(req.control_point);
     const services = discovery === undefined ? NO_SERVICES : discovery.servicesByIp(peerIp(call.getPeer()));
     const deadlineMs = deadlineMsOf(call.getDeadline());

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@sluice/errors';
 import { baggageWith } from './baggage-header.js';
 import type { CancelSource } from './call-cancellation.js';
-import { checkResponseWire } from './check-response-wire.js';
+import { checkResponseWire, type CheckHTTPAnswer } from './check-response-wire.js';
 import type { ServiceDiscovery } from './check-service.js';
 import type { CheckDecision } from './decision.js';
 import { deniedHttpResponse } from './denied-response.js';
@@ -9,7 +9,7 @@ import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
 import { httpFlowLabels } from './http-labels.js';
 import { checkControlPoint } from './request-checks.js';
-import type { CheckHTTPRequest__Output, CheckHTTPResponse, HeaderValue } from '@sluice/proto';
+import type { CheckHTTPRequest__Output, HeaderValue } from '@sluice/proto';
 import type { HeaderInterest } from './header-interest.js';
 
 const NO_SERVICES: readonly string[] = Object.freeze([]);
@@ -34,7 +34,7 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
  * the flow), the answer carries it and check_response.expect_end: the caller
  * reports the flow's end with FlowEnd.
  */
-export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output, flowId?: string): CheckHTTPResponse {
+export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output, flowId?: string): CheckHTTPAnswer {
   const check_response = checkResponseWire(d, flowId !== undefined);
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
   let headers = NO_HEADERS;
@@ -54,7 +54,7 @@ function interestGenerationOf(req: CheckHTTPRequest__Output): number | undefined
   return n;
 }
 
-function withInterest(r: CheckHTTPResponse, interest: HeaderInterest | undefined): CheckHTTPResponse {
+function withInterest(r: CheckHTTPAnswer, interest: HeaderInterest | undefined): CheckHTTPAnswer {
   if (interest !== undefined) r.header_interest = interest;
   return r;
 }
@@ -74,7 +74,7 @@ function withInterest(r: CheckHTTPResponse, interest: HeaderInterest | undefined
  * resend_unfiltered, with the current interest. So no flow is ever decided
  * on headers filtered out by a stale interest.
  */
-export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, cancel?: AbortSignal | CancelSource): CheckHTTPResponse | Promise<CheckHTTPResponse> {
+export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, cancel?: AbortSignal | CancelSource): CheckHTTPAnswer | Promise<CheckHTTPAnswer> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
   const generation = interestGenerationOf(req);

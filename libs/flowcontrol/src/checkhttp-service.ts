@@ -6,7 +6,8 @@ import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 import { checkHttpStreamHandler, type CheckHttpStreamOptions } from './checkhttp-stream.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
-import type { CheckHTTPRequest__Output, CheckHTTPResponse } from '@sluice/proto';
+import type { CheckHTTPRequest__Output } from '@sluice/proto';
+import type { CheckHTTPAnswer } from './check-response-wire.js';
 import { deadlineMsOf } from './request-checks.js';
 
 export { toCheckHTTPResponse } from './checkhttp-decide.js';
@@ -20,7 +21,7 @@ export function checkHttpServiceImpl(
 ): grpc.UntypedServiceImplementation {
   const deps: CheckHttpDeps = flowEnds === undefined ? { engine, discovery } : { engine, discovery, flowEnds };
   return {
-    CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPResponse>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()), new CallCancellation(call))),
+    CheckHTTP: unary<CheckHTTPRequest__Output, CheckHTTPAnswer>((req, call) => decideCheckHttp(deps, req, deadlineMsOf(call.getDeadline()), new CallCancellation(call))),
     CheckHTTPStream: checkHttpStreamHandler(deps, streamOptions),
   };
 }

@@ -2,7 +2,8 @@ import type * as grpc from '@grpc/grpc-js';
 import { GrpcCode, InvalidArgumentError } from '@sluice/errors';
 import { toGrpcStatus } from '@sluice/server';
 import { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
-import type { CheckHTTPResponse, CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse } from '@sluice/proto';
+import type { CheckHTTPStreamRequest__Output } from '@sluice/proto';
+import type { CheckHTTPAnswer, CheckHTTPStreamAnswer } from './check-response-wire.js';
 import { deadlineMsOf } from './request-checks.js';
 
 /** Default bound of decisions under way on one stream. */
@@ -26,9 +27,9 @@ export interface CheckHttpStreamOptions {
   stats?: CheckHttpStreamStats;
 }
 
-type StreamCall = grpc.ServerDuplexStream<CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse>;
+type StreamCall = grpc.ServerDuplexStream<CheckHTTPStreamRequest__Output, CheckHTTPStreamAnswer>;
 
-function errorAnswer(id: number, err: unknown): CheckHTTPStreamResponse {
+function errorAnswer(id: number, err: unknown): CheckHTTPStreamAnswer {
   const status = toGrpcStatus(err);
   return { id, response: null, code: status.code ?? GrpcCode.INTERNAL, message: status.details ?? 'internal error' };
 }
@@ -42,7 +43,7 @@ function errorAnswer(id: number, err: unknown): CheckHTTPStreamResponse {
  * written; the stream ends once the caller has half-closed it and every
  * answer is out. A cancelled stream drops the answers still to come.
  */
-export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStreamOptions = {}): grpc.handleBidiStreamingCall<CheckHTTPStreamRequest__Output, CheckHTTPStreamResponse> {
+export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStreamOptions = {}): grpc.handleBidiStreamingCall<CheckHTTPStreamRequest__Output, CheckHTTPStreamAnswer> {
   const maxInFlight = opts.maxInFlight ?? CHECKHTTP_STREAM_MAX_IN_FLIGHT;
   const stats: CheckHttpStreamStats = opts.stats ?? { streams: 0, inFlight: 0 };
   return (call: StreamCall) => {
@@ -61,7 +62,7 @@ export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStrea
       stats.streams--;
       gone.abort();
     };
-    const send = (answer: CheckHTTPStreamResponse): void => {
+    const send = (answer: CheckHTTPStreamAnswer): void => {
       if (!open) return;
       if (!call.write(answer) && !waitingForDrain) {
         waitingForDrain = true;
@@ -90,7 +91,7 @@ export function checkHttpStreamHandler(deps: CheckHttpDeps, opts: CheckHttpStrea
         send({ id, response: null, code: GrpcCode.RESOURCE_EXHAUSTED, message: `more than ${maxInFlight} checks under way on this stream` });
         return;
       }
-      let decision: CheckHTTPResponse | Promise<CheckHTTPResponse>;
+      let decision: CheckHTTPAnswer | Promise<CheckHTTPAnswer>;
       try {
         const request = message.request;
         if (request === null || request === undefined) throw new InvalidArgumentError('request is required', 'request');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckHTTPRequest__Output, CheckHTTPResponse } from '@sluice/proto';
+import type { CheckHTTPRequest__Output } from '@sluice/proto';
+import type { CheckHTTPAnswer } from './check-response-wire.js';
 import { decideCheckHttp } from './checkhttp-decide.js';
 import { PolicyClassifier } from './classifier.js';
 import type { FlowObserver, FlowSink } from './flow-observer.js';
@@ -176,7 +177,7 @@ function httpCheck(headers: Record<string, string>, generation?: number): CheckH
   return req;
 }
 
-function decided(r: CheckHTTPResponse | Promise<CheckHTTPResponse>): CheckHTTPResponse {
+function decided(r: CheckHTTPAnswer | Promise<CheckHTTPAnswer>): CheckHTTPAnswer {
   assert.ok(!(r instanceof Promise));
   return r;
 }

@@ -1,5 +1,5 @@
-import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json, withResponseSerializers, wireSerializer } from '@sluice/proto';
-import { encodeCheckResponse } from './check-response-wire.js';
+import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json, withResponseSerializers } from '@sluice/proto';
+import { encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
@@ -8,12 +8,11 @@ import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
 
-const CHECKHTTP = 'sluice.flowcontrol.checkhttp.v1';
-
 /**
  * The answers of Check, CheckHTTP and CheckHTTPStream are built in wire shape
- * (checkResponseWire) and encoded by the protobufjs types of their .proto files
- * without the loader's fromObject copy; the other methods are the loader's.
+ * (checkResponseWire, limiter decisions already encoded) and encoded by the protobufjs
+ * types of their .proto files without the loader's fromObject copy; the other methods
+ * are the loader's.
  */
 function checkServiceDefinition(): ReturnType<typeof withResponseSerializers> {
   return withResponseSerializers(serviceClient('flowControl').service, { Check: encodeCheckResponse });
@@ -21,8 +20,8 @@ function checkServiceDefinition(): ReturnType<typeof withResponseSerializers> {
 
 function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers> {
   return withResponseSerializers(serviceClient('flowControlHttp').service, {
-    CheckHTTP: wireSerializer(`${CHECKHTTP}.CheckHTTPResponse`),
-    CheckHTTPStream: wireSerializer(`${CHECKHTTP}.CheckHTTPStreamResponse`),
+    CheckHTTP: encodeCheckHTTPResponse,
+    CheckHTTPStream: encodeCheckHTTPStreamResponse,
   });
 }
 

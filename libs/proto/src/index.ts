@@ -6,4 +6,4 @@ export { parseTimestampJson, parseDurationJson, type SecondsNanos } from './prot
 export { reflectionRoot, messageType } from './reflection.js';
 export { toProto3Json } from './to-proto3-json.js';
 export * from './generated/index.js';
-export { enumNumbers, wireSerializer, withResponseSerializers } from './wire-encoding.js';
+export { enumNumbers, wireSerializer, withResponseSerializers, type WireSerializerOptions } from './wire-encoding.js';

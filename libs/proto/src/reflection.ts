@@ -4,15 +4,18 @@ import { PROTO_DIR, PROTO_FILES } from './load.js';
 
 let root: protobuf.Root | undefined;
 
+/** A new protobufjs Root of the Sluice protos, every type resolved. */
+export function loadReflectionRoot(): protobuf.Root {
+  const r = new protobuf.Root();
+  r.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_DIR, target));
+  r.loadSync(Object.values(PROTO_FILES), { keepCase: true });
+  r.resolveAll();
+  return r;
+}
+
 /** The Sluice protos as protobufjs reflection objects, loaded once (for checks the loader does not make). */
 export function reflectionRoot(): protobuf.Root {
-  if (root === undefined) {
-    const r = new protobuf.Root();
-    r.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_DIR, target));
-    r.loadSync(Object.values(PROTO_FILES), { keepCase: true });
-    r.resolveAll();
-    root = r;
-  }
+  if (root === undefined) root = loadReflectionRoot();
   return root;
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serviceClient } from './load.js';
+import { messageType } from './reflection.js';
 import { enumNumbers, wireSerializer, withResponseSerializers } from './wire-encoding.js';
 
 const CHECK_RESPONSE = 'aperture.flowcontrol.check.v1.CheckResponse';
@@ -55,4 +56,30 @@ test('withResponseSerializers replaces the named methods\' serializers only', ()
   assert.equal(copy.FlowEnd, service.FlowEnd);
   assert.notEqual(service.Check?.responseSerialize, serialize, 'the loaded definition is left as it was');
   assert.throws(() => withResponseSerializers(service, { Nope: serialize }), /no method Nope/);
+});
+
+test('preEncoded: sub-messages held as their bytes, at any depth, read back as if encoded in place', () => {
+  const decision = { policy_name: 'p', component_id: 'c', wait_time: {}, rate_limiter_info: { label: 'alice', tokens_info: { remaining: 5, current: 6, consumed: 1 } } };
+  const decisionBytes = messageType('aperture.flowcontrol.check.v1.LimiterDecision').encode(decision).finish();
+  const pre = { preEncoded: ['aperture.flowcontrol.check.v1.LimiterDecision'] };
+  const response = { control_point: 'cp', start: { seconds: 5 }, wait_time: {}, telemetry_flow_labels: { a: 'b' }, decision_type: 1 };
+  const check = serviceClient('flowControl').service.Check;
+  const spliced = wireSerializer(CHECK_RESPONSE, pre)({ ...response, limiter_decisions: [decisionBytes, decisionBytes] });
+  const inPlace = wireSerializer(CHECK_RESPONSE)({ ...response, limiter_decisions: [decision, decision] });
+  assert.deepEqual(spliced, inPlace, 'the same bytes');
+  const back = check.responseDeserialize(spliced) as { limiter_decisions: Array<{ rate_limiter_info: { label: string } }>; telemetry_flow_labels: Record<string, string> };
+  assert.equal(back.limiter_decisions.length, 2);
+  assert.equal(back.limiter_decisions[1]?.rate_limiter_info.label, 'alice');
+  assert.deepEqual(back.telemetry_flow_labels, { a: 'b' }, 'map fields carried over');
+  // two levels down: a stream answer holding a CheckHTTP answer holding the CheckResponse
+  const stream = serviceClient('flowControlHttp').service.CheckHTTPStream;
+  const answer = (decisions: unknown[]) => ({ id: 7, code: 0, response: { ok_response: { headers: [{ key: 'k', value: 'v' }] }, flow_id: 'f', check_response: { ...response, limiter_decisions: decisions } } });
+  const deep = wireSerializer('sluice.flowcontrol.checkhttp.v1.CheckHTTPStreamResponse', pre)(answer([decisionBytes]));
+  assert.deepEqual(stream.responseDeserialize(deep), stream.responseDeserialize(wireSerializer('sluice.flowcontrol.checkhttp.v1.CheckHTTPStreamResponse')(answer([decision]))));
+  assert.equal(messageType(CHECK_RESPONSE).fields.limiter_decisions?.type, 'LimiterDecision', 'the shared reflection types are left as they are');
+});
+
+test('preEncoded: a name that is not a message type is refused', () => {
+  assert.throws(() => wireSerializer(CHECK_RESPONSE, { preEncoded: ['aperture.flowcontrol.check.v1.NoSuchMessage'] }));
+  assert.throws(() => wireSerializer(CHECK_RESPONSE, { preEncoded: ['aperture.flowcontrol.check.v1.StatusCode'] }), 'an enum is not a message');
 });

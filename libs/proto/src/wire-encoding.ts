@@ -1,5 +1,11 @@
 import type * as grpc from '@grpc/grpc-js';
+import { preEncodedVariant } from './pre-encoded.js';
 import { messageType, reflectionRoot } from './reflection.js';
+
+export interface WireSerializerOptions {
+  /** Full names of message types held as their encodings (Uint8Array) wherever they occur in the message. */
+  preEncoded?: readonly string[];
+}
 
 /**
  * The numbers of an enum's value names, read from its .proto (so a message built for a
@@ -18,9 +24,14 @@ export function enumNumbers<N extends string, V extends number = number>(fullNam
  * hold enums as numbers (enumNumbers), 64-bit integers as numbers, maps as plain objects and
  * sub-messages as plain objects; a field left undefined or null is not written (proto3: a
  * scalar at its default reads back the same). The loader's deserializer reads the bytes.
+ * `opts.preEncoded` names message types whose values the message holds already encoded
+ * (preEncodedVariant): a sender that keeps the bytes of a sub-message that repeats, or
+ * encodes one answer inside another, splices them instead of encoding them again.
  */
-export function wireSerializer<T extends object>(fullName: string): (message: T) => Buffer {
-  const type = messageType(fullName);
+export function wireSerializer<T extends object>(fullName: string, opts: WireSerializerOptions = {}): (message: T) => Buffer {
+  const pre = new Set(opts.preEncoded ?? []);
+  for (const name of pre) messageType(name); // throws for a name that is not a message type of the Sluice protos
+  const type = (pre.size === 0 ? undefined : preEncodedVariant(fullName, pre)) ?? messageType(fullName);
   return (message) => {
     const bytes = type.encode(message).finish();
     // Node's protobufjs writer answers a Buffer already.
