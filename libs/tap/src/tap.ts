@@ -102,7 +102,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     await ownLogger?.close();
     throw err;
   }
-  if (ownClient !== undefined) ownClient.connectivity(); // dial the agent now, not on the first request
+  ownClient?.connect(); // dial the agent now, not on the first request
   logger.info('tap started', { listen: address, admin: adminAddress, upstream: options.upstream, agent: options.agent, control_point: options.controlPoint });
 
   let stopping: Promise<void> | undefined;

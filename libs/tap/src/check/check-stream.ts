@@ -1,12 +1,11 @@
-import type * as grpc from '@grpc/grpc-js';
 import { failOpenReason } from './fail-open.js';
+import { GrpcCode, type CallHandlers, type CallStatus, type GrpcCall } from './grpc-call.js';
+import { streamRequestFrame } from './request-encoding.js';
+import { decodeStreamAnswer, type StreamAnswer } from './stream-answer.js';
 import { failed, type CheckOutcome } from './unary-check.js';
-import type { StreamAnswer } from './stream-answer.js';
-import type { CheckHTTPRequest, CheckHTTPStreamRequest } from './types.js';
+import type { CheckHTTPRequest } from './types.js';
 
 export type { CheckHTTPStreamRequest, CheckHTTPStreamResponse } from './types.js';
-
-export type CheckHTTPStreamCall = grpc.ClientDuplexStream<CheckHTTPStreamRequest, StreamAnswer>;
 
 /** A check waiting for its answer. Whoever takes it out of its stream settles it. */
 export interface PendingCheck {
@@ -20,10 +19,16 @@ export interface PendingCheck {
 
 /** How a stream ended: its status, the checks it left unanswered, whether it answered any. */
 export interface StreamEnd {
-  status: grpc.StatusObject;
+  status: CallStatus;
   unanswered: PendingCheck[];
   answered: boolean;
 }
+
+/** Opens a CheckHTTPStream call; undefined when there is no connection to open it on. */
+export type OpenStream = (handlers: CallHandlers) => GrpcCall | undefined;
+
+/** Bytes of checks waiting for HTTP/2 flow control past which new checks are not queued (they fail open). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
  * One CheckHTTPStream call: checks go out with their ids, answers are
@@ -31,37 +36,44 @@ export interface StreamEnd {
  * deadline fails with reason 'deadline'; one timer serves every check (armed
  * for the earliest deadline), not one timer per check. When the call ends,
  * the checks still waiting are handed to `onEnd` unsettled, for the owner to
- * fail or to ask again another way.
+ * fail or to ask again another way. When the agent does not take the checks
+ * as fast as they come (flow control), a check finding more than
+ * MAX_BUFFERED_BYTES queued is not sent: it fails at once as unavailable.
  */
 export class CheckStream {
-  readonly #call: CheckHTTPStreamCall;
+  readonly #call: GrpcCall;
   readonly #pending = new Map<number, PendingCheck>();
+  readonly #onEnd: (end: StreamEnd) => void;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Infinity;
   #answered = false;
   #ended = false;
 
-  constructor(open: () => CheckHTTPStreamCall, onEnd: (end: StreamEnd) => void) {
-    this.#call = open();
-    this.#call.on('data', (m: StreamAnswer) => this.#answer(m));
-    this.#call.on('error', () => undefined); // the status says it all
-    this.#call.on('status', (status: grpc.StatusObject) => {
-      if (this.#ended) return;
-      this.#ended = true;
-      this.#disarm();
-      const unanswered = [...this.#pending.values()];
-      this.#pending.clear();
-      onEnd({ status, unanswered, answered: this.#answered });
-    });
+  /** Throws when there is no connection to open the call on. */
+  constructor(open: OpenStream, onEnd: (end: StreamEnd) => void) {
+    this.#onEnd = onEnd;
+    const call = open({ message: (body) => this.#message(body), status: (status) => this.#status(status) });
+    if (call === undefined) throw new Error('no connection to the agent');
+    this.#call = call;
   }
 
-  /** Sends a check under `id`; false when the stream has ended (the check was not taken). */
+  /** Sends a check under `id`; false when the stream has ended or is backed up (the check was not taken). */
   send(id: number, check: PendingCheck): boolean {
-    if (this.#ended) return false;
+    if (this.#ended || this.#call.buffered > MAX_BUFFERED_BYTES) return false;
     this.#pending.set(id, check);
     if (check.deadline < this.#timerAt) this.#arm(check.deadline);
-    this.#call.write({ id, request: check.request });
+    this.#call.write(streamRequestFrame(id, check.request));
     return true;
+  }
+
+  /** Whether the call runs on `session`. */
+  isOn(session: unknown): boolean {
+    return this.#call.session === session;
+  }
+
+  /** Sends no more checks: half-closes the call, the checks under way are still answered. */
+  retire(): void {
+    if (!this.#ended) this.#call.end();
   }
 
   /** Checks waiting for their answer. */
@@ -115,7 +127,25 @@ export class CheckStream {
     this.#pending.clear();
   }
 
-  #answer(m: StreamAnswer): void {
+  #status(status: CallStatus): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#disarm();
+    const unanswered = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#onEnd({ status, unanswered, answered: this.#answered });
+  }
+
+  #message(body: Buffer): void {
+    let m: StreamAnswer;
+    try {
+      m = decodeStreamAnswer(body);
+    } catch (err) {
+      // Bytes that are not a CheckHTTPStreamResponse: the stream is no use (as grpc-js ends such a call, INTERNAL).
+      this.#status({ code: GrpcCode.INTERNAL, details: `an answer that does not decode: ${err instanceof Error ? err.message : String(err)}` });
+      this.#call.cancel();
+      return;
+    }
     const check = this.take(m.id);
     if (check === undefined) return; // given up on already
     this.#answered = true;

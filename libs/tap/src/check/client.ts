@@ -1,25 +1,16 @@
-import * as grpc from '@grpc/grpc-js';
-import { serviceClient } from '@sluice/proto';
-import { CheckStream, type CheckHTTPStreamCall, type PendingCheck, type StreamEnd } from './check-stream.js';
+import { AgentConnection, type AgentConnectionOptions, type ConnectionState } from './agent-connection.js';
+import { checkMethodPath } from './check-protos.js';
+import { CheckStream, type OpenStream, type PendingCheck, type StreamEnd } from './check-stream.js';
 import { failOpenReason } from './fail-open.js';
-import { decodeCheckAnswer, decodeStreamAnswer, type CheckAnswer } from './stream-answer.js';
-import { failed, unaryCheck, type CheckHTTPMethod, type CheckOutcome } from './unary-check.js';
+import { GrpcCall, GrpcCode } from './grpc-call.js';
+import { failed, grpcHeaders, unaryCheck, type CheckOutcome, type OpenRequest } from './unary-check.js';
 import type { CheckHTTPRequest } from './types.js';
 
 export type { CheckOutcome } from './unary-check.js';
 
-/** Channel settings: reconnect quickly after the agent restarts, notice dead peers. */
-const CHANNEL_OPTIONS: grpc.ChannelOptions = {
-  'grpc.initial_reconnect_backoff_ms': 100,
-  'grpc.max_reconnect_backoff_ms': 2000,
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 5_000,
-  // A check is never retried (its deadline is short); skipping the retry layer saves a buffer copy per call.
-  'grpc.enable_retries': 0,
-};
-
 export interface CheckHttpClientOptions {
-  credentials?: grpc.ChannelCredentials;
+  /** The connection to the agent: TLS, keepalive, redial backoff. */
+  connection?: AgentConnectionOptions;
   /** After the agent answered UNIMPLEMENTED for the stream, how long checks go unary before the stream is tried again. Default 60 s. */
   streamProbeMs?: number;
   /** Wait before re-opening a broken stream: doubles from `initial` up to `max` while streams break unanswered. Default 100 ms, 2 s. */
@@ -30,19 +21,23 @@ export interface CheckHttpClientOptions {
 export type CheckPath = 'stream' | 'unary';
 
 /**
- * CheckHTTP to the agent over one persistent gRPC channel, every request
- * decided by the agent. Checks go on one CheckHTTPStream (ids matched back,
- * answers in any order); each has its own timer of `timeoutMs`. When the
- * stream breaks, the checks waiting on it fail (reason from its status) and
- * the stream is re-opened after a backoff, checks going unary meanwhile.
- * An agent answering UNIMPLEMENTED for the stream (an older one) gets unary
- * CheckHTTP calls, the waiting checks included; the stream is tried again
- * after `streamProbeMs`. A check never throws, it reports a failure instead.
+ * CheckHTTP to the agent over one HTTP/2 connection (gRPC's wire protocol on
+ * node:http2: agent-connection.ts, grpc-call.ts), every request decided by
+ * the agent. Checks go on one CheckHTTPStream (ids matched back, answers in
+ * any order); each has its deadline. When the stream breaks, the checks
+ * waiting on it fail (reason from its status) and the stream is re-opened
+ * after a backoff, checks going unary meanwhile. An agent answering
+ * UNIMPLEMENTED for the stream (an older one) gets unary CheckHTTP calls,
+ * the waiting checks included; the stream is tried again after
+ * `streamProbeMs`. With no connection to the agent (it is down, the
+ * connection is backing off), checks fail at once as unavailable. A check
+ * never throws, it reports a failure instead.
  */
 export class CheckHttpClient {
-  readonly #client: grpc.Client;
-  readonly #unary: CheckHTTPMethod;
-  readonly #openStream: () => CheckHTTPStreamCall;
+  readonly #connection: AgentConnection;
+  readonly #request: OpenRequest;
+  readonly #openStream: OpenStream;
+  readonly #unaryPath = checkMethodPath('CheckHTTP');
   readonly #probeMs: number;
   readonly #backoff: { initial: number; max: number };
   #stream: CheckStream | undefined;
@@ -52,16 +47,14 @@ export class CheckHttpClient {
   #closed = false;
 
   constructor(agentAddress: string, opts: CheckHttpClientOptions = {}) {
-    const Ctor = serviceClient('flowControlHttp');
-    this.#client = new Ctor(agentAddress, opts.credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
-    const unary = Ctor.service['CheckHTTP'];
-    const stream = Ctor.service['CheckHTTPStream'];
-    if (unary === undefined || stream === undefined) throw new Error('CheckHTTP or CheckHTTPStream is missing from the FlowControlServiceHTTP client');
-    // Answers are decoded for what the tap reads (stream-answer.ts), not as whole messages.
-    const client = this.#client;
-    this.#unary = (request, options, callback) =>
-      client.makeUnaryRequest<Parameters<CheckHTTPMethod>[0], CheckAnswer>(unary.path, unary.requestSerialize, decodeCheckAnswer, request, options, callback);
-    this.#openStream = () => client.makeBidiStreamRequest(stream.path, stream.requestSerialize, decodeStreamAnswer) as CheckHTTPStreamCall;
+    const connection = new AgentConnection(agentAddress, { ...opts.connection, onGoaway: (session) => this.#goaway(session) });
+    this.#connection = connection;
+    this.#request = (headers) => connection.request(headers);
+    const streamHeaders = grpcHeaders(checkMethodPath('CheckHTTPStream'));
+    this.#openStream = (handlers) => {
+      const stream = connection.request(streamHeaders);
+      return stream === undefined ? undefined : new GrpcCall(stream, handlers);
+    };
     this.#probeMs = opts.streamProbeMs ?? 60_000;
     this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
   }
@@ -70,11 +63,11 @@ export class CheckHttpClient {
   check(request: CheckHTTPRequest, timeoutMs: number): Promise<CheckOutcome> {
     const deadline = Date.now() + timeoutMs;
     const stream = this.#currentStream();
-    if (stream === undefined) return unaryCheck(this.#unary, request, deadline);
+    if (stream === undefined) return unaryCheck(this.#request, this.#unaryPath, request, deadline);
     return new Promise((resolve) => {
       const id = this.#nextId++;
       const check: PendingCheck = { request, deadline, timeoutMs, resolve };
-      if (!stream.send(id, check)) resolve(failed('unavailable', new Error('the check stream has ended')));
+      if (!stream.send(id, check)) resolve(failed('unavailable', new Error('the check stream has ended or is backed up')));
     });
   }
 
@@ -83,9 +76,14 @@ export class CheckHttpClient {
     return this.#stream !== undefined || (!this.#closed && Date.now() >= this.#streamAfter) ? 'stream' : 'unary';
   }
 
-  /** The channel's state, connecting it when idle. */
-  connectivity(): grpc.connectivityState {
-    return this.#client.getChannel().getConnectivityState(true);
+  /** The connection's state. */
+  connectivity(): ConnectionState {
+    return this.#connection.state();
+  }
+
+  /** Dials the agent now rather than at the first check. */
+  connect(): void {
+    this.#connection.connect();
   }
 
   close(): void {
@@ -93,7 +91,7 @@ export class CheckHttpClient {
     const stream = this.#stream;
     this.#stream = undefined;
     stream?.cancel(failed('unavailable', new Error('the check client is closed')));
-    this.#client.close();
+    this.#connection.close();
   }
 
   #currentStream(): CheckStream | undefined {
@@ -107,16 +105,25 @@ export class CheckHttpClient {
     return this.#stream;
   }
 
+  /** The agent is going away (a restart, a shutdown): the stream on that connection takes no more checks, the next opens on a new one. */
+  #goaway(session: unknown): void {
+    const stream = this.#stream;
+    if (stream === undefined || !stream.isOn(session)) return;
+    this.#stream = undefined;
+    stream.retire();
+  }
+
   #ended(stream: CheckStream, end: StreamEnd): void {
-    if (this.#stream === stream) this.#stream = undefined;
-    if (end.status.code === grpc.status.UNIMPLEMENTED) {
+    const current = this.#stream === stream;
+    if (current) this.#stream = undefined;
+    if (end.status.code === GrpcCode.UNIMPLEMENTED) {
       // An agent without the stream: ask the same questions unary, and keep to unary for a while.
       this.#streamAfter = Date.now() + this.#probeMs;
-      for (const check of end.unanswered) void unaryCheck(this.#unary, check.request, check.deadline).then(check.resolve);
+      for (const check of end.unanswered) void unaryCheck(this.#request, this.#unaryPath, check.request, check.deadline).then(check.resolve);
       return;
     }
-    this.#retryLater(end.answered);
-    const reason = end.status.code === grpc.status.OK || end.status.code === grpc.status.CANCELLED ? 'unavailable' : failOpenReason(end.status);
+    if (current) this.#retryLater(end.answered);
+    const reason = end.status.code === GrpcCode.OK || end.status.code === GrpcCode.CANCELLED ? 'unavailable' : failOpenReason(end.status);
     const error = new Error(`the check stream ended: ${end.status.code} ${end.status.details}`);
     for (const check of end.unanswered) check.resolve(failed(reason, error));
   }

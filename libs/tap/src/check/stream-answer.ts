@@ -1,5 +1,6 @@
 import protobuf from 'protobufjs';
-import { PROTO_DIR, PROTO_FILES, type CheckHTTPResponse__Output, type CheckHTTPStreamResponse__Output, type CheckResponse__Output } from '@sluice/proto';
+import { checkProtos } from './check-protos.js';
+import type { CheckHTTPResponse__Output, CheckHTTPStreamResponse__Output, CheckResponse__Output } from '@sluice/proto';
 
 /*
  * The part of a CheckHTTPStreamResponse the tap reads, as protobufjs types
@@ -32,9 +33,7 @@ function leanCopy(root: protobuf.Root, full: string, name: string, keep?: readon
 }
 
 function leanTypes(): { streamAnswer: protobuf.Type; answer: protobuf.Type } {
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => (target.startsWith('/') ? target : `${PROTO_DIR}/${target}`);
-  root.loadSync([PROTO_FILES.checkhttp, PROTO_FILES.check], { keepCase: true });
+  const root = checkProtos();
   leanCopy(root, CHECK_RESPONSE, 'TapCheckResponse', CHECK_FIELDS);
   const answer = leanCopy(root, 'sluice.flowcontrol.checkhttp.v1.CheckHTTPResponse', 'TapAnswer', undefined, { check_response: `${CHECK_RESPONSE.slice(0, CHECK_RESPONSE.lastIndexOf('.'))}.TapCheckResponse` });
   const streamAnswer = leanCopy(root, 'sluice.flowcontrol.checkhttp.v1.CheckHTTPStreamResponse', 'TapStreamAnswer', undefined, { response: 'TapAnswer' });

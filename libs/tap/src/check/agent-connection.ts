@@ -1,0 +1,150 @@
+import http2 from 'node:http2';
+import type tls from 'node:tls';
+
+export interface AgentConnectionOptions {
+  /** Wait before dialling again after a connection that never came up: doubles from `initial` up to `max`. Default 100 ms, 2 s (as the grpc-js channel had it). */
+  backoffMs?: { initial: number; max: number };
+  /** A PING this often while connected; default 30 s. */
+  keepaliveMs?: number;
+  /** A PING not acknowledged within this closes the connection; default 5 s. */
+  keepaliveTimeoutMs?: number;
+  /** TLS to the agent (ALPN h2); plaintext HTTP/2 when absent. */
+  tls?: tls.ConnectionOptions;
+  /** Told when the agent sends GOAWAY on a connection (its streams under way may finish; new ones go to a new connection). */
+  onGoaway?: (session: http2.ClientHttp2Session) => void;
+}
+
+/** Where a connection is: not dialled, dialling, up, waiting to dial again, closed for good. */
+export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'backoff' | 'closed';
+
+/**
+ * One HTTP/2 connection to the agent, dialled when first needed (or by
+ * `connect`) and again after it is lost. A connection that never came up is
+ * dialled again after a backoff with jitter; meanwhile `request` gives no
+ * stream, so that checks fail open at once instead of waiting. A GOAWAY
+ * from the agent (a restart, a graceful shutdown) lets the streams under way
+ * finish and sends new ones to a new connection. While up, the connection is
+ * PINGed every `keepaliveMs` and dropped when a PING goes unanswered
+ * `keepaliveTimeoutMs`, so that a peer gone silent is noticed.
+ */
+export class AgentConnection {
+  readonly #authority: string;
+  readonly #options: http2.SecureClientSessionOptions;
+  readonly #backoff: { initial: number; max: number };
+  readonly #keepaliveMs: number;
+  readonly #keepaliveTimeoutMs: number;
+  readonly #onGoaway: (session: http2.ClientHttp2Session) => void;
+  #session: http2.ClientHttp2Session | undefined;
+  #ready = false;
+  #failures = 0;
+  #dialAfter = 0;
+  #closed = false;
+
+  constructor(address: string, opts: AgentConnectionOptions = {}) {
+    this.#authority = `${opts.tls === undefined ? 'http' : 'https'}://${address}`;
+    this.#options = { ...(opts.tls ?? {}), settings: { enablePush: false } };
+    this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
+    this.#keepaliveMs = opts.keepaliveMs ?? 30_000;
+    this.#keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? 5_000;
+    this.#onGoaway = opts.onGoaway ?? (() => undefined);
+  }
+
+  state(): ConnectionState {
+    if (this.#closed) return 'closed';
+    if (this.#session !== undefined) return this.#ready ? 'ready' : 'connecting';
+    return Date.now() < this.#dialAfter ? 'backoff' : 'idle';
+  }
+
+  /** Dials now when there is no connection and no backoff. */
+  connect(): void {
+    this.#current();
+  }
+
+  /** A new stream with `headers`, or undefined while there is no connection to open it on (backoff, closed). */
+  request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream | undefined {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const session = this.#current();
+      if (session === undefined) return undefined;
+      try {
+        return session.request(headers, { endStream: false });
+      } catch {
+        // Closing under us (GOAWAY, destroyed): drop it and try a new one once.
+        this.#drop(session);
+      }
+    }
+    return undefined;
+  }
+
+  /** Closes the connection; streams under way end (UNAVAILABLE) and no new one is opened. */
+  close(): void {
+    this.#closed = true;
+    const session = this.#session;
+    this.#session = undefined;
+    session?.destroy();
+  }
+
+  #current(): http2.ClientHttp2Session | undefined {
+    if (this.#closed) return undefined;
+    const held = this.#session;
+    if (held !== undefined && !held.closed && !held.destroyed) return held;
+    if (held !== undefined) this.#drop(held);
+    if (Date.now() < this.#dialAfter) return undefined;
+    return this.#dial();
+  }
+
+  #dial(): http2.ClientHttp2Session {
+    const session = http2.connect(this.#authority, this.#options);
+    this.#session = session;
+    this.#ready = false;
+    let up = false;
+    let keepalive: NodeJS.Timeout | undefined;
+    session.on('connect', () => {
+      up = true;
+      if (this.#session === session) this.#ready = true;
+      this.#failures = 0;
+      keepalive = setInterval(() => this.#ping(session), this.#keepaliveMs);
+      keepalive.unref();
+    });
+    session.on('error', () => undefined); // 'close' follows
+    session.on('goaway', () => {
+      this.#drop(session);
+      this.#onGoaway(session);
+    });
+    session.on('close', () => {
+      if (keepalive !== undefined) clearInterval(keepalive);
+      this.#drop(session);
+      if (!up && !this.#closed) {
+        // Never came up: wait before dialling again, longer each time.
+        const wait = Math.min(this.#backoff.max, this.#backoff.initial * 2 ** this.#failures);
+        this.#failures++;
+        this.#dialAfter = Date.now() + wait * (0.8 + 0.4 * Math.random());
+      }
+    });
+    // The connection alone does not keep the process up.
+    session.unref();
+    return session;
+  }
+
+  #ping(session: http2.ClientHttp2Session): void {
+    if (session.closed || session.destroyed) return;
+    const timeout = setTimeout(() => session.destroy(), this.#keepaliveTimeoutMs);
+    timeout.unref();
+    try {
+      session.ping((err) => {
+        clearTimeout(timeout);
+        if (err !== null) session.destroy();
+      });
+    } catch {
+      clearTimeout(timeout);
+      session.destroy();
+    }
+  }
+
+  /** Stops using `session` for new streams; the ones under way finish on it. */
+  #drop(session: http2.ClientHttp2Session): void {
+    if (this.#session !== session) return;
+    this.#session = undefined;
+    this.#ready = false;
+    if (!session.closed && !session.destroyed) session.close();
+  }
+}
