@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { messageType, serviceClient } from '@sluice/proto';
 import { checkResponseWire, encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
-import { repeatedDecisionBytes } from './limiter-decision-wire.js';
+import { limiterDecisionBytes } from './limiter-decision-wire.js';
 import { toCheckResponse } from './check-response.js';
 import { toCheckHTTPResponse } from './checkhttp-decide.js';
 import type { CheckDecision, LimiterRecord } from './decision.js';
@@ -45,31 +45,17 @@ const CASES: Record<string, CheckDecision> = {
 };
 
 for (const [name, d] of Object.entries(CASES)) {
-  test(`Check answer in wire shape reads back as the full message (${name}), its decisions in wire shape and repeated as bytes`, () => {
-    const shapes: string[] = [];
+  test(`Check answer in wire shape reads back as the full message (${name}), the first time and again`, () => {
     for (const expectEnd of [false, true, false]) {
       const full = toCheckResponse(d, expectEnd);
       const wire = checkResponseWire(d, expectEnd);
-      shapes.push(wire.limiter_decisions?.[0] === undefined ? 'none' : wire.limiter_decisions[0] instanceof Uint8Array ? 'bytes' : 'objects');
+      assert.equal(wire.limiter_decisions?.length, d.limiters.length);
       const lean = check.responseDeserialize(encodeCheckResponse(wire));
       assert.deepEqual(lean, check.responseDeserialize(check.responseSerialize(full)));
       assert.equal((lean as { expect_end: boolean }).expect_end, expectEnd);
     }
-    assert.deepEqual(shapes, d.limiters.length === 0 ? ['none', 'none', 'none'] : ['objects', 'bytes', 'bytes'], 'the same decisions again are spliced as bytes');
   });
 }
-
-test('one limiter deciding otherwise puts the whole answer in wire shape', () => {
-  const limiters = [accepted(20), accepted(21)];
-  checkResponseWire(decision({ limiters }));
-  assert.ok(checkResponseWire(decision({ limiters })).limiter_decisions?.[0] instanceof Uint8Array);
-  const changed = [accepted(20), { ...accepted(21), result: { ...accepted(21).result, remaining: 3 } }];
-  changed[1] = { ...changed[1] as LimiterRecord, identity: (limiters[1] as LimiterRecord).identity };
-  const w = checkResponseWire(decision({ limiters: changed }));
-  assert.ok(!(w.limiter_decisions?.[0] instanceof Uint8Array));
-  const back = check.responseDeserialize(encodeCheckResponse(w)) as { limiter_decisions: Array<{ rate_limiter_info: { tokens_info: { remaining: number } } }> };
-  assert.equal(back.limiter_decisions[1]?.rate_limiter_info.tokens_info.remaining, 3);
-});
 
 test('the wire shape names rejections by their numbers in check.proto', () => {
   const w = checkResponseWire(decision({
@@ -79,10 +65,11 @@ test('the wire shape names rejections by their numbers in check.proto', () => {
   assert.equal(w.decision_type, 1);
   assert.equal(w.reject_reason, 1);
   assert.equal(w.denied_response_status_code, 429);
-  const [first, second] = w.limiter_decisions as Array<{ dropped?: boolean; denied_response_status_code?: number }>;
+  const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');
+  const [first, second] = (w.limiter_decisions ?? []).map((b) => limiter.toObject(limiter.decode(b)));
   assert.equal(second?.dropped, true);
   assert.equal(second?.denied_response_status_code, 429);
-  assert.equal(first?.dropped, undefined, 'a default is left out');
+  assert.equal(Object.hasOwn(first ?? {}, 'dropped'), false, 'a default is not written');
   const back = check.responseDeserialize(encodeCheckResponse(w)) as { reject_reason: string; denied_response_status_code: string; limiter_decisions: Array<{ denied_response_status_code: string }> };
   assert.equal(back.reject_reason, 'REJECT_REASON_RATE_LIMITED');
   assert.equal(back.denied_response_status_code, 'TooManyRequests');
@@ -101,27 +88,30 @@ test('a CheckHTTP answer carrying the wire shape reads back as with the full mes
   }
 });
 
-test('a limiter that decides alike is encoded once, on the second time; a changed result or policy hash is not the same decision', () => {
+test('a limiter\'s decisions: the same one is the same bytes; each change reads back as changed', () => {
   const identity = id(9);
-  const rec = (remaining: number, over: Partial<LimiterRecord['result']> = {}): LimiterRecord => ({ kind: 'rate_limiter', identity, result: { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining, current: remaining, ...over } });
+  const rec = (remaining: number, over: Partial<LimiterRecord['result']> = {}, kind: LimiterRecord['kind'] = 'rate_limiter'): LimiterRecord =>
+    ({ kind, identity, result: { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining, current: remaining + 1, workloadIndex: '0', priority: 1, ...over } });
   const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');
-  const decode = (b: Uint8Array | undefined) => limiter.toObject(limiter.decode(b ?? new Uint8Array()));
-  assert.equal(repeatedDecisionBytes(rec(5)), undefined, 'a first decision');
-  const first = repeatedDecisionBytes(rec(5));
-  assert.ok(first instanceof Uint8Array, 'the same decision again');
-  assert.equal(repeatedDecisionBytes(rec(5)), first, 'kept while it repeats');
-  assert.equal(repeatedDecisionBytes(rec(4)), undefined, 'another result');
-  assert.equal(decode(repeatedDecisionBytes(rec(4))).rate_limiter_info.tokens_info.remaining, 4);
+  const decode = (b: Uint8Array) => limiter.toObject(limiter.decode(b), { defaults: true, enums: String, longs: Number });
+  const first = limiterDecisionBytes(rec(5));
+  assert.equal(limiterDecisionBytes(rec(5)), first, 'the same decision again: the same bytes');
+  assert.deepEqual(decode(limiterDecisionBytes(rec(4))).rate_limiter_info.tokens_info, { remaining: 4, current: 5, consumed: 1 });
+  assert.equal(decode(limiterDecisionBytes(rec(4, { label: 'bob' }))).rate_limiter_info.label, 'bob');
   identity.policy_hash = 'new-hash';
-  assert.equal(repeatedDecisionBytes(rec(4)), undefined, 'a new policy hash');
-  assert.equal(decode(repeatedDecisionBytes(rec(4))).policy_hash, 'new-hash');
-  assert.equal(repeatedDecisionBytes(rec(4, { accepted: false })), undefined, 'a rejection is not the acceptance before it');
-  assert.equal(decode(repeatedDecisionBytes(rec(4, { accepted: false }))).dropped, true);
-  assert.equal(repeatedDecisionBytes({ ...rec(4, { accepted: false }), kind: 'sampler' }), undefined, 'another kind');
-  assert.equal(decode(repeatedDecisionBytes({ ...rec(4, { accepted: false }), kind: 'sampler' })).denied_response_status_code, 403);
-  for (const over of [{ label: 'bob' }, { waitMs: 1 }, { keyNotFound: true }, { tokens: 2 }, { current: 7 }, { workloadIndex: '1' }, { priority: 2 }]) {
-    repeatedDecisionBytes(rec(4));
-    repeatedDecisionBytes(rec(4));
-    assert.equal(repeatedDecisionBytes(rec(4, over)), undefined, `${JSON.stringify(over)} differs`);
-  }
+  assert.equal(decode(limiterDecisionBytes(rec(4))).policy_hash, 'new-hash', 'a policy hash changed in place');
+  const rejected = decode(limiterDecisionBytes(rec(4, { accepted: false, waitMs: 1500 })));
+  assert.equal(rejected.dropped, true);
+  assert.equal(rejected.denied_response_status_code, 'TooManyRequests');
+  assert.deepEqual(rejected.wait_time, { seconds: 1, nanos: 500_000_000 });
+  const waitedLess = decode(limiterDecisionBytes(rec(4, { accepted: false, waitMs: 250 })));
+  assert.deepEqual(waitedLess.wait_time, { seconds: 0, nanos: 250_000_000 }, 'another wait is another head');
+  assert.equal(decode(limiterDecisionBytes(rec(4))).dropped, false, 'accepted again');
+  assert.equal(decode(limiterDecisionBytes(rec(4, { keyNotFound: true }))).reason, 'LIMITER_REASON_KEY_NOT_FOUND');
+  const sampler = decode(limiterDecisionBytes(rec(4, { accepted: false }, 'sampler')));
+  assert.equal(sampler.denied_response_status_code, 'Forbidden', 'another kind');
+  assert.deepEqual(sampler.sampler_info, { label: 'alice' });
+  assert.equal(sampler.rate_limiter_info, undefined);
+  const scheduler = decode(limiterDecisionBytes(rec(4, { workloadIndex: '2', priority: 50 }, 'scheduler')));
+  assert.deepEqual(scheduler.load_scheduler_info, { workload_index: '2', tokens_info: { remaining: 4, current: 5, consumed: 1 }, priority: 50 });
 });

@@ -2,17 +2,14 @@ import { enumNumbers, wireSerializer } from '@sluice/proto';
 import type {
   CheckHTTPResponse, CheckHTTPStreamResponse, CheckResponse, CheckResponse_DecisionType, CheckResponse_DecisionType__Output,
   CheckResponse_RejectReason, CheckResponse_RejectReason__Output, ClassifierInfo, ClassifierInfo_Error, ClassifierInfo_Error__Output,
-  LimiterDecision, StatusCode, StatusCode__Output,
+  StatusCode, StatusCode__Output,
 } from '@sluice/proto';
-import type { CheckDecision, LimiterRecord } from './decision.js';
-import { limiterWire, repeatedDecisionBytes, ZERO_DURATION } from './limiter-decision-wire.js';
+import type { CheckDecision } from './decision.js';
+import { limiterDecisionBytes, ZERO_DURATION } from './limiter-decision-wire.js';
 import { durationOf, timestampOf } from './proto-time.js';
 
-/**
- * A CheckResponse in wire shape whose limiter decisions are all in wire shape, or all their
- * encodings (repeatedDecisionBytes).
- */
-export type CheckResponseWire = Omit<CheckResponse, 'limiter_decisions'> & { limiter_decisions?: LimiterDecision[] | Uint8Array[] };
+/** A CheckResponse in wire shape whose limiter decisions are their encodings (limiterDecisionBytes). */
+export type CheckResponseWire = Omit<CheckResponse, 'limiter_decisions'> & { limiter_decisions?: Uint8Array[] };
 /** A CheckHTTP answer carrying a CheckResponseWire. */
 export type CheckHTTPAnswer = Omit<CheckHTTPResponse, 'check_response'> & { check_response?: CheckResponseWire | null };
 /** A CheckHTTPStream answer carrying a CheckHTTPAnswer. */
@@ -52,47 +49,20 @@ export function checkResponseWire(d: CheckDecision, expectEnd = false): CheckRes
     reject_reason: REJECT_REASON[d.rejectReason] || undefined,
     classifier_infos: d.classifiers.length === 0 ? NONE : d.classifiers.map(classifierWire),
     flux_meter_infos: d.fluxMeters.length === 0 ? NONE : d.fluxMeters.map((flux_meter_name) => ({ flux_meter_name })),
-    limiter_decisions: d.limiters.length === 0 ? NONE : limiterDecisions(d.limiters),
+    limiter_decisions: d.limiters.length === 0 ? NONE : d.limiters.map(limiterDecisionBytes),
     wait_time: d.waitMs > 0 ? durationOf(d.waitMs) : ZERO_DURATION,
     denied_response_status_code: STATUS_OF_DENIAL[d.deniedStatus],
     expect_end: expectEnd ? true : undefined,
   };
 }
 
-/**
- * The decisions as their bytes when every one repeats its limiter's previous decision, else in
- * wire shape (one encoding of the whole answer costs less than one per decision). Every
- * limiter is told of its decision either way.
- */
-function limiterDecisions(limiters: readonly LimiterRecord[]): LimiterDecision[] | Uint8Array[] {
-  const bytes: Uint8Array[] = [];
-  let all = true;
-  for (const rec of limiters) {
-    const b = repeatedDecisionBytes(rec);
-    if (b === undefined) all = false;
-    else if (all) bytes.push(b);
-  }
-  return all ? bytes : limiters.map(limiterWire);
-}
-
 const CHECKHTTP = 'sluice.flowcontrol.checkhttp.v1';
+/** The limiter decisions are held as their bytes. */
 const PRE_ENCODED = { preEncoded: [`${CHECK}.LimiterDecision`] };
 
-/** Whether a CheckResponseWire holds its decisions as bytes. */
-function preEncoded(r: CheckResponseWire | null | undefined): boolean {
-  return r?.limiter_decisions?.[0] instanceof Uint8Array;
-}
-
-/** A serializer of a message carrying a CheckResponseWire (`pick` finds it): the plain encoder, or the one taking the decisions' bytes. */
-function serializerOf<T extends object>(fullName: string, pick: (m: T) => CheckResponseWire | null | undefined): (message: T) => Buffer {
-  const plain = wireSerializer<T>(fullName);
-  const spliced = wireSerializer<T>(fullName, PRE_ENCODED);
-  return (m) => (preEncoded(pick(m)) ? spliced(m) : plain(m));
-}
-
 /** The bytes of a CheckResponse in wire shape (checkResponseWire): check.proto's type, encoded without fromObject. */
-export const encodeCheckResponse = serializerOf<CheckResponseWire>(`${CHECK}.CheckResponse`, (m) => m);
+export const encodeCheckResponse = wireSerializer<CheckResponseWire>(`${CHECK}.CheckResponse`, PRE_ENCODED);
 /** The bytes of a CheckHTTP answer carrying a CheckResponseWire. */
-export const encodeCheckHTTPResponse = serializerOf<CheckHTTPAnswer>(`${CHECKHTTP}.CheckHTTPResponse`, (m) => m.check_response);
+export const encodeCheckHTTPResponse = wireSerializer<CheckHTTPAnswer>(`${CHECKHTTP}.CheckHTTPResponse`, PRE_ENCODED);
 /** The bytes of a CheckHTTPStream answer carrying a CheckHTTPAnswer. */
-export const encodeCheckHTTPStreamResponse = serializerOf<CheckHTTPStreamAnswer>(`${CHECKHTTP}.CheckHTTPStreamResponse`, (m) => m.response?.check_response);
+export const encodeCheckHTTPStreamResponse = wireSerializer<CheckHTTPStreamAnswer>(`${CHECKHTTP}.CheckHTTPStreamResponse`, PRE_ENCODED);

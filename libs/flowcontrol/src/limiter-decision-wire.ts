@@ -1,4 +1,4 @@
-import { enumNumbers, wireSerializer } from '@sluice/proto';
+import { embeddedFieldWriter, enumNumbers, wireSerializer } from '@sluice/proto';
 import type { Duration, LimiterDecision, LimiterDecision_LimiterReason, LimiterDecision_LimiterReason__Output, StatusCode, StatusCode__Output } from '@sluice/proto';
 import type { LimiterResult } from './component.js';
 import type { LimiterRecord } from './decision.js';
@@ -14,39 +14,59 @@ const LIMITER_STATUS: Readonly<Record<LimiterRecord['kind'], Numbers<StatusCode>
 /** A zero Duration: present, no field written (reads back as 0 s). */
 export const ZERO_DURATION: Duration = Object.freeze({}) as Duration;
 
+type Kind = LimiterRecord['kind'];
+const DECISION = `${CHECK}.LimiterDecision`;
+
 /**
- * A limiter's decision in wire shape: enums as their numbers from check.proto, defaults
- * undefined. Every object has the same properties (a default is undefined, not absent), so
- * the encoder's property reads stay monomorphic.
+ * The fields of a limiter's decision other than its details (the oneof, written last), in
+ * wire shape: enums as their numbers from check.proto, defaults undefined.
  */
-export function limiterWire(rec: LimiterRecord): LimiterDecision {
+function headWire(rec: LimiterRecord): LimiterDecision {
   const r = rec.result;
-  const tokens_info = { remaining: r.remaining, current: r.current, consumed: r.tokens };
-  const kind = rec.kind;
   return {
     policy_name: rec.identity.policy_name,
     policy_hash: rec.identity.policy_hash,
     component_id: rec.identity.component_id,
     dropped: r.accepted ? undefined : true,
     reason: r.keyNotFound === true ? LIMITER_REASON.LIMITER_REASON_KEY_NOT_FOUND : undefined,
-    denied_response_status_code: r.accepted ? undefined : LIMITER_STATUS[kind],
+    denied_response_status_code: r.accepted ? undefined : LIMITER_STATUS[rec.kind],
     wait_time: r.waitMs > 0 ? durationOf(r.waitMs) : ZERO_DURATION,
-    rate_limiter_info: kind === 'rate_limiter' ? { label: r.label, tokens_info } : undefined,
-    load_scheduler_info: kind === 'scheduler' ? { workload_index: r.workloadIndex, tokens_info, priority: r.priority } : undefined,
-    sampler_info: kind === 'sampler' ? { label: r.label } : undefined,
   };
 }
 
-const encodeLimiterDecision = wireSerializer<LimiterDecision>(`${CHECK}.LimiterDecision`);
+/** Each kind's details field: its message in wire shape, its encoder, and the writer of a decision ending with it. */
+const DETAILS: Readonly<Record<Kind, { wire(r: LimiterResult): object; encode(m: object): Buffer; write(head: Uint8Array, body: Uint8Array): Buffer }>> = {
+  rate_limiter: {
+    wire: (r) => ({ label: r.label, tokens_info: { remaining: r.remaining, current: r.current, consumed: r.tokens } }),
+    encode: wireSerializer(`${DECISION}.RateLimiterInfo`),
+    write: embeddedFieldWriter(DECISION, 'rate_limiter_info'),
+  },
+  scheduler: {
+    wire: (r) => ({ workload_index: r.workloadIndex, tokens_info: { remaining: r.remaining, current: r.current, consumed: r.tokens }, priority: r.priority }),
+    encode: wireSerializer(`${DECISION}.SchedulerInfo`),
+    write: embeddedFieldWriter(DECISION, 'load_scheduler_info'),
+  },
+  sampler: {
+    wire: (r) => ({ label: r.label }),
+    encode: wireSerializer(`${DECISION}.SamplerInfo`),
+    write: embeddedFieldWriter(DECISION, 'sampler_info'),
+  },
+};
 
-/** A limiter's previous decision, and its bytes once it repeated. */
+const encodeHead = wireSerializer<LimiterDecision>(DECISION);
+
+/** A limiter's previous decision: the encoding of its head (kept while the head says the same), its result and its bytes. */
 interface Previous {
   policy_name: string;
   policy_hash: string;
   component_id: string;
-  kind: LimiterRecord['kind'];
+  kind: Kind;
+  accepted: boolean;
+  keyNotFound: boolean | undefined;
+  waitMs: number;
+  head: Buffer;
   result: LimiterResult;
-  bytes: Buffer | undefined;
+  bytes: Buffer;
 }
 
 /** Each limiter's previous decision (by its identity, which lives as long as the limiter). */
@@ -59,29 +79,29 @@ function sameResult(a: LimiterResult, b: LimiterResult): boolean {
 }
 
 /**
- * The bytes of a limiter's decision when it says what the limiter's previous decision said (a
- * limiter far from its limit answers alike call after call: a full bucket, the same label),
- * encoded the second time in a row and kept while it repeats; undefined otherwise (the
- * decision is remembered for the next call). A policy's new hash (changed in place) is a new
- * decision.
+ * The bytes of a limiter's decision (a LimiterDecision of check.proto). Of one limiter's
+ * decisions, the fields before the details (its identity, dropped, reason, status, wait)
+ * mostly say the same call after call: their encoding is kept while they do, and only the
+ * details (label and tokens) are encoded for each decision; a decision that says all its
+ * previous one said is its bytes again. A policy's new hash (changed in place) is a new head.
  */
-export function repeatedDecisionBytes(rec: LimiterRecord): Buffer | undefined {
+export function limiterDecisionBytes(rec: LimiterRecord): Buffer {
   const id = rec.identity;
+  const r = rec.result;
+  const details = DETAILS[rec.kind];
   const p = previous.get(id);
-  if (p === undefined) {
-    previous.set(id, { policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id, kind: rec.kind, result: rec.result, bytes: undefined });
-    return undefined;
-  }
-  if (p.kind === rec.kind && p.policy_hash === id.policy_hash && p.policy_name === id.policy_name && p.component_id === id.component_id
-    && (p.result === rec.result || sameResult(p.result, rec.result))) {
-    p.bytes ??= encodeLimiterDecision(limiterWire(rec));
+  if (p !== undefined && p.kind === rec.kind && p.accepted === r.accepted && p.keyNotFound === r.keyNotFound && p.waitMs === r.waitMs
+    && p.policy_hash === id.policy_hash && p.policy_name === id.policy_name && p.component_id === id.component_id) {
+    if (p.result === r || sameResult(p.result, r)) return p.bytes;
+    p.result = r;
+    p.bytes = details.write(p.head, details.encode(details.wire(r)));
     return p.bytes;
   }
-  p.policy_name = id.policy_name;
-  p.policy_hash = id.policy_hash;
-  p.component_id = id.component_id;
-  p.kind = rec.kind;
-  p.result = rec.result;
-  p.bytes = undefined;
-  return undefined;
+  const head = encodeHead(headWire(rec));
+  const bytes = details.write(head, details.encode(details.wire(r)));
+  previous.set(id, {
+    policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
+    kind: rec.kind, accepted: r.accepted, keyNotFound: r.keyNotFound, waitMs: r.waitMs, head, result: r, bytes,
+  });
+  return bytes;
 }

@@ -57,3 +57,49 @@ function variantOf(type: protobuf.Type, pre: ReadonlySet<string>): protobuf.Type
   made.set(key, variant);
   return variant;
 }
+
+/** Bytes of a varint. */
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    len++;
+  }
+  return len;
+}
+
+function writeVarint(buf: Buffer, at: number, n: number): number {
+  while (n >= 0x80) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  buf[at++] = n;
+  return at;
+}
+
+/** Protobuf's wire type of a length-delimited field (an embedded message, bytes, a string). */
+const LENGTH_DELIMITED = 2;
+
+/**
+ * A writer of `prefix` (the encoding of some fields of a message of `typeName`) followed by
+ * its field `fieldName` (a message field; its number read from the .proto) holding `body`,
+ * the encoding of that field's message: the bytes of the whole message, for a sender that
+ * keeps the encoding of the fields that do not change and encodes only the one that does.
+ * Throws when the type has no such message field.
+ */
+export function embeddedFieldWriter(typeName: string, fieldName: string): (prefix: Uint8Array, body: Uint8Array) => Buffer {
+  const field = variantRoot().lookupType(typeName).fields[fieldName];
+  if (field === undefined) throw new TypeError(`embeddedFieldWriter: ${typeName} has no field ${fieldName}`);
+  field.resolve();
+  if (!(field.resolvedType instanceof protobuf.Type) || field.map) throw new TypeError(`embeddedFieldWriter: ${typeName}.${fieldName} is not a message field`);
+  const tag = field.id * 8 + LENGTH_DELIMITED;
+  const tagLength = varintLength(tag);
+  return (prefix, body) => {
+    const out = Buffer.allocUnsafe(prefix.length + tagLength + varintLength(body.length) + body.length);
+    out.set(prefix, 0);
+    let at = writeVarint(out, prefix.length, tag);
+    at = writeVarint(out, at, body.length);
+    out.set(body, at);
+    return out;
+  };
+}

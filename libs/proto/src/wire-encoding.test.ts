@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serviceClient } from './load.js';
 import { messageType } from './reflection.js';
 import { enumNumbers, wireSerializer, withResponseSerializers } from './wire-encoding.js';
+import { embeddedFieldWriter } from './pre-encoded.js';
 
 const CHECK_RESPONSE = 'aperture.flowcontrol.check.v1.CheckResponse';
 
@@ -82,4 +83,17 @@ test('preEncoded: sub-messages held as their bytes, at any depth, read back as i
 test('preEncoded: a name that is not a message type is refused', () => {
   assert.throws(() => wireSerializer(CHECK_RESPONSE, { preEncoded: ['aperture.flowcontrol.check.v1.NoSuchMessage'] }));
   assert.throws(() => wireSerializer(CHECK_RESPONSE, { preEncoded: ['aperture.flowcontrol.check.v1.StatusCode'] }), 'an enum is not a message');
+});
+
+test('embeddedFieldWriter: a kept prefix and a message field written after it are the bytes of the whole message', () => {
+  const decisionType = 'aperture.flowcontrol.check.v1.LimiterDecision';
+  const head = { policy_name: 'p', policy_hash: 'h', component_id: 'c', wait_time: {} };
+  const info = { label: 'a'.repeat(200), tokens_info: { remaining: 5, current: 6, consumed: 1 } };
+  const write = embeddedFieldWriter(decisionType, 'rate_limiter_info');
+  const bytes = write(wireSerializer(decisionType)(head), wireSerializer(`${decisionType}.RateLimiterInfo`)(info));
+  assert.deepEqual(bytes, wireSerializer(decisionType)({ ...head, rate_limiter_info: info }), 'a body over 127 bytes: a two-byte length');
+  assert.deepEqual(write(new Uint8Array(), new Uint8Array()), wireSerializer(decisionType)({ rate_limiter_info: {} }), 'an empty body: the field present');
+  assert.throws(() => embeddedFieldWriter(decisionType, 'nope'), /no field nope/);
+  assert.throws(() => embeddedFieldWriter(decisionType, 'policy_name'), /not a message field/);
+  assert.throws(() => embeddedFieldWriter(CHECK_RESPONSE, 'telemetry_flow_labels'), /not a message field/, 'a map');
 });
