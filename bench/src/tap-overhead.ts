@@ -28,6 +28,7 @@
  *
  *   npx tsc -p bench && node bench/dist/tap-overhead.js [seconds-per-phase=5] [connections=32]
  *   SLUICE_BENCH_TAP_MAIN=/path/to/apps/tap/dist/main.js   measures that build of the tap instead
+ *   SLUICE_BENCH_TAP_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   extra Node flags for the tap alone (profiling)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -273,7 +274,7 @@ async function main(): Promise<void> {
       name: 'sluice-tap',
       // SLUICE_BENCH_TAP_MAIN: another build of the tap's main.js, to compare two builds on one machine.
       command: process.execPath,
-      args: [...PROXY_NODE_FLAGS, process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
+      args: [...PROXY_NODE_FLAGS, ...(process.env.SLUICE_BENCH_TAP_FLAGS ?? '').split(' ').filter((f) => f !== ''), process.env.SLUICE_BENCH_TAP_MAIN ?? path.join(ROOT, 'apps', 'tap', 'dist', 'main.js'), '--listen', '127.0.0.1:0', '--admin', `127.0.0.1:${adminPort}`, '--upstream', `http://127.0.0.1:${workload.port}`,
         '--agent', `127.0.0.1:${agent.port}`, '--control-point', CONTROL_POINT, '--log-level', 'info'],
       portPattern: /"tap started","meta":\{"listen":\{"host":"[^"]*","port":(\d+)\}/,
       startTimeoutMs: 60_000,

@@ -1,5 +1,6 @@
+import protobuf from 'protobufjs';
 import { checkProtos } from './check-protos.js';
-import { frameOf } from './grpc-frames.js';
+import { FRAME_PREFIX } from './grpc-frames.js';
 import type { CheckHTTPRequest, SocketAddress } from './types.js';
 
 /*
@@ -21,12 +22,26 @@ function wireRequest(r: CheckHTTPRequest): object {
   return { ...r, source: wireAddress(r.source), destination: wireAddress(r.destination) };
 }
 
+/**
+ * `message` encoded by `type` behind gRPC's 5-byte prefix, in one buffer: the
+ * writer first takes the flag byte (a varint 0 is the byte 0) and four bytes
+ * for the length, filled in once the message's length is known (no copy of the message).
+ */
+function framed(type: protobuf.Type, message: object): Buffer {
+  const writer = protobuf.Writer.create();
+  writer.uint32(0).fixed32(0);
+  const bytes = type.encode(message, writer).finish();
+  const frame = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  frame.writeUInt32BE(frame.length - FRAME_PREFIX, 1);
+  return frame;
+}
+
 /** A CheckHTTPStreamRequest as one gRPC message (prefix included). */
 export function streamRequestFrame(id: number, request: CheckHTTPRequest): Buffer {
-  return frameOf(STREAM_REQUEST.encode({ id, request: wireRequest(request) }).finish());
+  return framed(STREAM_REQUEST, { id, request: wireRequest(request) });
 }
 
 /** A CheckHTTPRequest as one gRPC message (prefix included). */
 export function requestFrame(request: CheckHTTPRequest): Buffer {
-  return frameOf(REQUEST.encode(wireRequest(request)).finish());
+  return framed(REQUEST, wireRequest(request));
 }
