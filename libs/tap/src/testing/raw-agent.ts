@@ -35,12 +35,12 @@ export function okAnswerFrame(id: number, header = 'ok'): Buffer {
  * status, send GOAWAY. `onMessage` is called for each CheckHTTPStreamRequest
  * (or unary CheckHTTPRequest) received; the test writes the answers.
  */
-export async function startRawAgent(onMessage: (call: RawCall, id: number) => void, opts: { port?: number; refuseStream?: boolean } = {}): Promise<RawAgent> {
+export async function startRawAgent(onMessage: (call: RawCall, id: number) => void, opts: { port?: number; refuseStream?: boolean; tls?: { key: string; cert: string } } = {}): Promise<RawAgent> {
   const streamType = checkProtos().lookupType(`${PACKAGE}.CheckHTTPStreamRequest`);
   const unaryType = checkProtos().lookupType(`${PACKAGE}.CheckHTTPRequest`);
   const calls: RawCall[] = [];
   const sessions: http2.ServerHttp2Session[] = [];
-  const server = http2.createServer();
+  const server = opts.tls === undefined ? http2.createServer() : http2.createSecureServer({ ...opts.tls, allowHTTP1: false });
   server.on('session', (s) => sessions.push(s));
   server.on('stream', (stream, headers) => {
     const call: RawCall = { headers, stream, ids: [], paths: [] };
