@@ -428,12 +428,12 @@ export class DistCache implements PeerSink {
     return this.ringNoSelf;
   }
 
-  private replicate(key: string, params: TokenBucketParams): Promise<OpResult>[] {
-    if (this.replicaCount <= 1) return [];
+  private replicate(key: string, params: TokenBucketParams): readonly Promise<OpResult>[] {
+    if (this.replicaCount <= 1) return NO_CONFIRMATIONS;
     const replicas = this.ownersOf(key).slice(1);
-    if (replicas.length === 0) return [];
+    if (replicas.length === 0) return NO_CONFIRMATIONS;
     const s = this.table.snapshot(key, this.now());
-    if (s === undefined) return [];
+    if (s === undefined) return NO_CONFIRMATIONS;
     return replicas.map((r) => this.call(r, { o: 'replicate', k: key, s, p: params }, this.ownerTimeoutMs).catch((e: unknown) => ({ err: String(e) })));
   }
 
@@ -588,6 +588,9 @@ export class DistCache implements PeerSink {
     this.metrics.keys.set({ role: 'replica' }, this.table.count('replica'));
   }
 }
+
+/** No replica to confirm a take (no array per local take). */
+const NO_CONFIRMATIONS: readonly Promise<OpResult>[] = Object.freeze([]);
 
 function isTimeout(e: unknown): boolean {
   return (e as { code?: string } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_TIMEOUT';
