@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { messageType, serviceClient } from '@sluice/proto';
+import { messageType, serviceClient, wireSerializer } from '@sluice/proto';
 import { checkResponseWire, encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
 import { limiterDecisionBytes } from './limiter-decision-wire.js';
 import { toCheckResponse } from './check-response.js';
@@ -115,3 +115,32 @@ test('a limiter\'s decisions: the same one is the same bytes; each change reads 
   const scheduler = decode(limiterDecisionBytes(rec(4, { workloadIndex: '2', priority: 50 }, 'scheduler')));
   assert.deepEqual(scheduler.load_scheduler_info, { workload_index: '2', tokens_info: { remaining: 4, current: 5, consumed: 1 }, priority: 50 });
 });
+
+test('a rate limiter\'s decision written in one buffer is the bytes protobufjs writes of it', () => {
+  const encode = wireSerializer('aperture.flowcontrol.check.v1.LimiterDecision');
+  const labels = ['alice', '', 'ü-€-😀', 'x'.repeat(300)];
+  const counts: Array<[number, number, number]> = [[1e12 - 1, 1e12, 1], [0, 0, 0], [0.25, -3, 2.5], [Number.MAX_VALUE, Number.MIN_VALUE, 7]];
+  let n = 0;
+  for (const label of labels) {
+    for (const [remaining, current, tokens] of counts) {
+      for (const accepted of [true, false]) {
+        const identity = id(100 + n++);
+        const waitMs = accepted ? 0 : 1250;
+        const rec: LimiterRecord = { kind: 'rate_limiter', identity, result: { accepted, waitMs, tokens, label, remaining, current } };
+        const expected = encode({
+          ...identity, dropped: accepted ? undefined : true, denied_response_status_code: accepted ? undefined : 429,
+          wait_time: accepted ? {} : { seconds: 1, nanos: 250_000_000 },
+          rate_limiter_info: { label, tokens_info: { remaining, current, consumed: tokens } },
+        });
+        assert.deepEqual(limiterDecisionBytes(rec), expected, `${label.slice(0, 10)} ${remaining} ${accepted}`);
+        const again: LimiterRecord = { ...rec, result: { ...rec.result, remaining: remaining + 1 } };
+        const expectedAgain = limiter.decode(limiterDecisionBytes(again));
+        assert.equal(limiter.toObject(expectedAgain).rate_limiter_info.tokens_info.remaining, remaining + 1, 'the kept head with new counts');
+      }
+    }
+  }
+  const keyNotFound = limiterDecisionBytes({ kind: 'rate_limiter', identity: id(99), result: { accepted: true, waitMs: 0, keyNotFound: true } });
+  assert.deepEqual(limiter.toObject(limiter.decode(keyNotFound), { defaults: true }).rate_limiter_info, { label: '', tokens_info: { remaining: 0, current: 0, consumed: 0 } }, 'absent counts: the general path, as the full message has them');
+});
+
+const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');

@@ -1,4 +1,4 @@
-import { embeddedFieldWriter, enumNumbers, wireSerializer } from '@sluice/proto';
+import { embeddedFieldWriter, enumNumbers, fieldTag, varintLength, wireSerializer, writeVarint } from '@sluice/proto';
 import type { Duration, LimiterDecision, LimiterDecision_LimiterReason, LimiterDecision_LimiterReason__Output, StatusCode, StatusCode__Output } from '@sluice/proto';
 import type { LimiterResult } from './component.js';
 import type { LimiterRecord } from './decision.js';
@@ -32,6 +32,67 @@ function headWire(rec: LimiterRecord): LimiterDecision {
     denied_response_status_code: r.accepted ? undefined : LIMITER_STATUS[rec.kind],
     wait_time: r.waitMs > 0 ? durationOf(r.waitMs) : ZERO_DURATION,
   };
+}
+
+const RATE_LIMITER_INFO = `${DECISION}.RateLimiterInfo`;
+const TOKENS_INFO = `${DECISION}.TokensInfo`;
+/** The tags of a rate limiter's details, read from check.proto. */
+const TAG = {
+  details: fieldTag(DECISION, 'rate_limiter_info'),
+  label: fieldTag(RATE_LIMITER_INFO, 'label'),
+  tokens: fieldTag(RATE_LIMITER_INFO, 'tokens_info'),
+  remaining: fieldTag(TOKENS_INFO, 'remaining'),
+  current: fieldTag(TOKENS_INFO, 'current'),
+  consumed: fieldTag(TOKENS_INFO, 'consumed'),
+};
+/** Wire type of a double: 8 bytes, little-endian. */
+const FIXED64 = 1;
+if ((TAG.remaining & 7) !== FIXED64 || (TAG.current & 7) !== FIXED64 || (TAG.consumed & 7) !== FIXED64) {
+  throw new Error('check.proto: TokensInfo\'s fields are no longer doubles; rateLimiterBytes writes them as doubles');
+}
+const TOKENS_BODY = varintLength(TAG.remaining) + varintLength(TAG.current) + varintLength(TAG.consumed) + 3 * 8;
+
+function writeDouble(out: Buffer, at: number, tag: number, v: number): number {
+  const after = writeVarint(out, at, tag);
+  out.writeDoubleLE(v, after);
+  return after + 8;
+}
+
+/**
+ * A rate limiter's decision in one buffer: the kept head, then its details (label, then the
+ * three token counts), the bytes protobufjs writes of them (a test holds the two to the same
+ * bytes), tags from check.proto. protobufjs's writer spends about 0.7 us on such a decision (an
+ * object per field written, a buffer for the details and another for the whole); this is one
+ * buffer. Undefined when a field is absent (the general path writes those).
+ */
+function rateLimiterBytes(head: Buffer, r: LimiterResult): Buffer | undefined {
+  const { label, remaining, current, tokens } = r;
+  if (label === undefined || remaining === undefined || current === undefined || tokens === undefined) return undefined;
+  const labelLength = Buffer.byteLength(label);
+  const body = varintLength(TAG.label) + varintLength(labelLength) + labelLength + varintLength(TAG.tokens) + varintLength(TOKENS_BODY) + TOKENS_BODY;
+  const out = Buffer.allocUnsafe(head.length + varintLength(TAG.details) + varintLength(body) + body);
+  head.copy(out, 0);
+  let at = writeVarint(out, head.length, TAG.details);
+  at = writeVarint(out, at, body);
+  at = writeVarint(out, at, TAG.label);
+  at = writeVarint(out, at, labelLength);
+  at += out.write(label, at, 'utf8');
+  at = writeVarint(out, at, TAG.tokens);
+  at = writeVarint(out, at, TOKENS_BODY);
+  at = writeDouble(out, at, TAG.remaining, remaining);
+  at = writeDouble(out, at, TAG.current, current);
+  writeDouble(out, at, TAG.consumed, tokens);
+  return out;
+}
+
+/** The bytes of a decision: its head, then its details. */
+function decisionBytes(kind: Kind, head: Buffer, r: LimiterResult): Buffer {
+  if (kind === 'rate_limiter') {
+    const fast = rateLimiterBytes(head, r);
+    if (fast !== undefined) return fast;
+  }
+  const details = DETAILS[kind];
+  return details.write(head, details.encode(details.wire(r)));
 }
 
 /** Each kind's details field: its message in wire shape, its encoder, and the writer of a decision ending with it. */
@@ -88,17 +149,16 @@ function sameResult(a: LimiterResult, b: LimiterResult): boolean {
 export function limiterDecisionBytes(rec: LimiterRecord): Buffer {
   const id = rec.identity;
   const r = rec.result;
-  const details = DETAILS[rec.kind];
   const p = previous.get(id);
   if (p !== undefined && p.kind === rec.kind && p.accepted === r.accepted && p.keyNotFound === r.keyNotFound && p.waitMs === r.waitMs
     && p.policy_hash === id.policy_hash && p.policy_name === id.policy_name && p.component_id === id.component_id) {
     if (p.result === r || sameResult(p.result, r)) return p.bytes;
     p.result = r;
-    p.bytes = details.write(p.head, details.encode(details.wire(r)));
+    p.bytes = decisionBytes(rec.kind, p.head, r);
     return p.bytes;
   }
   const head = encodeHead(headWire(rec));
-  const bytes = details.write(head, details.encode(details.wire(r)));
+  const bytes = decisionBytes(rec.kind, head, r);
   previous.set(id, {
     policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
     kind: rec.kind, accepted: r.accepted, keyNotFound: r.keyNotFound, waitMs: r.waitMs, head, result: r, bytes,

@@ -58,8 +58,8 @@ function variantOf(type: protobuf.Type, pre: ReadonlySet<string>): protobuf.Type
   return variant;
 }
 
-/** Bytes of a varint. */
-function varintLength(n: number): number {
+/** Bytes of a varint of `n` (0 <= n < 2^53). */
+export function varintLength(n: number): number {
   let len = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 128);
@@ -68,7 +68,8 @@ function varintLength(n: number): number {
   return len;
 }
 
-function writeVarint(buf: Buffer, at: number, n: number): number {
+/** Write `n` (0 <= n < 2^53) as a varint at `at`; answers the offset after it. */
+export function writeVarint(buf: Buffer, at: number, n: number): number {
   while (n >= 0x80) {
     buf[at++] = (n & 0x7f) | 0x80;
     n = Math.floor(n / 128);
@@ -79,6 +80,23 @@ function writeVarint(buf: Buffer, at: number, n: number): number {
 
 /** Protobuf's wire type of a length-delimited field (an embedded message, bytes, a string). */
 const LENGTH_DELIMITED = 2;
+
+/** Protobuf's wire types of the scalar types written with a fixed width (the rest of the scalars are varints). */
+const FIXED_WIRE_TYPE: Readonly<Record<string, number>> = { double: 1, fixed64: 1, sfixed64: 1, float: 5, fixed32: 5, sfixed32: 5 };
+
+/**
+ * The tag of a singular field of `typeName` (its number read from the .proto, and its wire
+ * type), as the varint that starts the field on the wire. Throws for an unknown, repeated or
+ * map field.
+ */
+export function fieldTag(typeName: string, fieldName: string): number {
+  const field = variantRoot().lookupType(typeName).fields[fieldName];
+  if (field === undefined) throw new TypeError(`fieldTag: ${typeName} has no field ${fieldName}`);
+  if (field.repeated || field.map) throw new TypeError(`fieldTag: ${typeName}.${fieldName} is repeated`);
+  field.resolve();
+  const delimited = field.resolvedType instanceof protobuf.Type || field.type === 'string' || field.type === 'bytes';
+  return field.id * 8 + (delimited ? LENGTH_DELIMITED : FIXED_WIRE_TYPE[field.type] ?? 0);
+}
 
 /**
  * A writer of `prefix` (the encoding of some fields of a message of `typeName`) followed by
