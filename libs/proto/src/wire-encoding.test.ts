@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { serviceClient } from './load.js';
 import { messageType } from './reflection.js';
 import { enumNumbers, wireSerializer, withResponseSerializers } from './wire-encoding.js';
-import { embeddedFieldWriter } from './pre-encoded.js';
+import protobuf from 'protobufjs';
+import { embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';
 
 const CHECK_RESPONSE = 'aperture.flowcontrol.check.v1.CheckResponse';
 
@@ -96,4 +97,22 @@ test('embeddedFieldWriter: a kept prefix and a message field written after it ar
   assert.throws(() => embeddedFieldWriter(decisionType, 'nope'), /no field nope/);
   assert.throws(() => embeddedFieldWriter(decisionType, 'policy_name'), /not a message field/);
   assert.throws(() => embeddedFieldWriter(CHECK_RESPONSE, 'telemetry_flow_labels'), /not a message field/, 'a map');
+});
+
+test('fieldTag: field number and wire type from the .proto; varints as protobufjs writes them', () => {
+  const decision = 'aperture.flowcontrol.check.v1.LimiterDecision';
+  assert.equal(fieldTag(decision, 'policy_name'), (1 << 3) | 2, 'a string: length-delimited');
+  assert.equal(fieldTag(decision, 'dropped'), (4 << 3) | 0, 'a bool: varint');
+  assert.equal(fieldTag(decision, 'rate_limiter_info'), (20 << 3) | 2, 'a message');
+  assert.equal(fieldTag(`${decision}.TokensInfo`, 'remaining'), (1 << 3) | 1, 'a double: 64-bit');
+  assert.throws(() => fieldTag(decision, 'nope'), /no field nope/);
+  assert.throws(() => fieldTag(CHECK_RESPONSE, 'limiter_decisions'), /repeated/);
+  assert.throws(() => fieldTag(CHECK_RESPONSE, 'telemetry_flow_labels'), /repeated/, 'a map');
+  for (const n of [0, 1, 127, 128, 300, 16_383, 16_384, 2 ** 31, 2 ** 40]) {
+    const buf = Buffer.alloc(12);
+    const end = writeVarint(buf, 1, n);
+    assert.equal(end - 1, varintLength(n), `${n}: its length`);
+    const reader = protobuf.Reader.create(buf.subarray(1, end));
+    assert.equal(Number(reader.uint64()), n, `${n}: reads back`);
+  }
 });
