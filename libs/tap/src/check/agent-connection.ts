@@ -8,6 +8,8 @@ export interface AgentConnectionOptions {
   keepaliveMs?: number;
   /** A PING not acknowledged within this closes the connection; default 5 s. */
   keepaliveTimeoutMs?: number;
+  /** A connection not up within this is dropped and dialled again after the backoff; default 20 s (grpc-js's minimum connect timeout). */
+  connectTimeoutMs?: number;
   /** TLS to the agent (ALPN h2); plaintext HTTP/2 when absent. */
   tls?: tls.ConnectionOptions;
   /** Told when the agent sends GOAWAY on a connection (its streams under way may finish; new ones go to a new connection). */
@@ -33,6 +35,7 @@ export class AgentConnection {
   readonly #backoff: { initial: number; max: number };
   readonly #keepaliveMs: number;
   readonly #keepaliveTimeoutMs: number;
+  readonly #connectTimeoutMs: number;
   readonly #onGoaway: (session: http2.ClientHttp2Session) => void;
   #session: http2.ClientHttp2Session | undefined;
   #ready = false;
@@ -46,6 +49,7 @@ export class AgentConnection {
     this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
     this.#keepaliveMs = opts.keepaliveMs ?? 30_000;
     this.#keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? 5_000;
+    this.#connectTimeoutMs = opts.connectTimeoutMs ?? 20_000;
     this.#onGoaway = opts.onGoaway ?? (() => undefined);
   }
 
@@ -98,7 +102,10 @@ export class AgentConnection {
     this.#ready = false;
     let up = false;
     let keepalive: NodeJS.Timeout | undefined;
+    const connectTimer = setTimeout(() => session.destroy(), this.#connectTimeoutMs);
+    connectTimer.unref();
     session.on('connect', () => {
+      clearTimeout(connectTimer);
       up = true;
       if (this.#session === session) this.#ready = true;
       this.#failures = 0;
@@ -111,6 +118,7 @@ export class AgentConnection {
       this.#onGoaway(session);
     });
     session.on('close', () => {
+      clearTimeout(connectTimer);
       if (keepalive !== undefined) clearInterval(keepalive);
       this.#drop(session);
       if (!up && !this.#closed) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -41,4 +42,20 @@ test('with TLS the checks go over h2 on TLS, the agent verified against the give
   const refused = await doubting.check(REQUEST, 5000);
   assert.equal(refused.kind === 'failed' ? refused.reason : 'answered', 'unavailable');
   assert.equal(agent.calls.length, 1, 'no check reached the agent over the unverified connection');
+});
+
+test('a connection that does not come up within the connect timeout is dropped: the check fails open as unavailable, not at its deadline', async (t) => {
+  // Takes the TCP connection and never answers the TLS handshake.
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((s) => { sockets.add(s); s.on('error', () => undefined); });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); silent.close(() => resolve()); }));
+  const port = (silent.address() as net.AddressInfo).port;
+  const client = new CheckHttpClient(`127.0.0.1:${port}`, { connection: { tls: {}, connectTimeoutMs: 200 } });
+  t.after(() => client.close());
+  const started = Date.now();
+  const outcome = await client.check(REQUEST, 8000);
+  assert.equal(outcome.kind === 'failed' ? outcome.reason : 'answered', 'unavailable');
+  assert.ok(Date.now() - started < 4000, `settled after ${Date.now() - started} ms, by the connect timeout rather than the deadline`);
+  assert.equal(sockets.size, 1, 'the connection was made and given up on');
 });
