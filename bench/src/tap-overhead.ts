@@ -326,7 +326,8 @@ async function main(): Promise<void> {
     // Every request was really decided by the agent: the tap's own counters.
     const metrics = await fetch(`http://127.0.0.1:${adminPort}/metrics`).then((r) => r.text());
     const sample = (re: RegExp): string => re.exec(metrics)?.[1] ?? '?';
-    console.log(`tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`);
+    console.log(`tap counters: accepted ${sample(/^tap_requests_total\{decision="accepted"\} (\d+)/m)}, fail_open ${sample(/^tap_requests_total\{decision="fail_open"\} (\d+)/m)}`
+      + ` (unavailable ${sample(/^tap_fail_open_total\{reason="unavailable"\} (\d+)/m)}, deadline ${sample(/^tap_fail_open_total\{reason="deadline"\} (\d+)/m)}, error ${sample(/^tap_fail_open_total\{reason="error"\} (\d+)/m)})`);
     console.log(`ratio tap/direct: rps ${ratio(tapped.rps, direct.rps)}, p99 ${ratio(tapped.p99ms, direct.p99ms)}x`);
     const b = tapped.rps / viaBare.rps;
     console.log(`ratio tap/bare:   rps ${b.toFixed(2)} (target >= 0.85: ${b >= 0.85 ? 'met' : 'NOT met'}), p99 ${ratio(tapped.p99ms, viaBare.p99ms)}x`);
