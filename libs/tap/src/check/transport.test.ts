@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCannedAgent } from '../testing/canned-agent.js';
 import { endWithStatus, okAnswerFrame, startRawAgent } from '../testing/raw-agent.js';
+import { frameOf } from './grpc-frames.js';
+import { MAX_BUFFERED_BYTES } from './check-stream.js';
 import { CheckHttpClient, type CheckOutcome } from './client.js';
 import type { CheckHTTPRequest } from './types.js';
 
@@ -148,3 +150,41 @@ test('the connection is PINGed while up', async (t) => {
   await until('two PINGs', () => pings >= 2);
   assert.equal(client.connectivity(), 'ready');
 });
+
+test('an agent that stops reading: once the checks queued behind flow control pass the bound, new checks fail open at once', async (t) => {
+  const agent = await startRawAgent(() => undefined, { neverRead: true });
+  const client = new CheckHttpClient(agent.address);
+  t.after(async () => { client.close(); await agent.close(); });
+  const big = request('/big');
+  big.request.body = 'x'.repeat(8192);
+  const waiting: Array<Promise<CheckOutcome>> = [];
+  // More than the window and the bound can hold.
+  const count = Math.ceil((MAX_BUFFERED_BYTES + 1024 * 1024) / 8192);
+  for (let i = 0; i < count; i++) waiting.push(client.check(big, 3000));
+  await until('the stream to back up', () => agent.calls.length === 1);
+  const started = Date.now();
+  const refused = await client.check(big, 3000);
+  assert.equal(answerHeader(refused), 'failed:unavailable');
+  assert.ok(Date.now() - started < 1000, 'at once, not at the deadline');
+  client.close();
+  const outcomes = await Promise.all(waiting);
+  assert.ok(outcomes.some((o) => answerHeader(o) === 'failed:unavailable'), 'checks past the bound were not queued');
+});
+
+for (const [what, bytes] of [
+  ['an answer that is not a CheckHTTPStreamResponse', frameOf(Buffer.from([0x0a, 0xff, 0xff]))],
+  ['a compressed answer', Buffer.from([1, 0, 0, 0, 1, 0])],
+  ['an answer longer than 4 MiB', Buffer.from([0, 0x7f, 0, 0, 0])],
+] as const) {
+  test(`${what} ends the stream: its checks fail open as error, the stream is opened again`, async (t) => {
+    const agent = await startRawAgent((call, id) => {
+      if (agent.calls.indexOf(call) === 0) call.stream.write(bytes);
+      else if (!String(call.headers[':path']).endsWith('CheckHTTP')) call.stream.write(okAnswerFrame(id, 'again'));
+    });
+    const client = new CheckHttpClient(agent.address, { backoffMs: { initial: 10, max: 20 } });
+    t.after(async () => { client.close(); await agent.close(); });
+    assert.equal(answerHeader(await client.check(request('/bad'), 5000)), 'failed:error');
+    await sleep(60);
+    assert.equal(answerHeader(await client.check(request('/next'), 5000)), 'again');
+  });
+}

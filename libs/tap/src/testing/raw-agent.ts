@@ -35,7 +35,7 @@ export function okAnswerFrame(id: number, header = 'ok'): Buffer {
  * status, send GOAWAY. `onMessage` is called for each CheckHTTPStreamRequest
  * (or unary CheckHTTPRequest) received; the test writes the answers.
  */
-export async function startRawAgent(onMessage: (call: RawCall, id: number) => void, opts: { port?: number; refuseStream?: boolean; tls?: { key: string; cert: string } } = {}): Promise<RawAgent> {
+export async function startRawAgent(onMessage: (call: RawCall, id: number) => void, opts: { port?: number; refuseStream?: boolean; tls?: { key: string; cert: string }; neverRead?: boolean } = {}): Promise<RawAgent> {
   const streamType = checkProtos().lookupType(`${PACKAGE}.CheckHTTPStreamRequest`);
   const unaryType = checkProtos().lookupType(`${PACKAGE}.CheckHTTPRequest`);
   const calls: RawCall[] = [];
@@ -53,6 +53,11 @@ export async function startRawAgent(onMessage: (call: RawCall, id: number) => vo
       return;
     }
     stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    if (opts.neverRead === true) {
+      // Reads nothing: no flow-control window comes back to the client.
+      stream.pause();
+      return;
+    }
     const reader = new FrameReader();
     stream.on('data', (chunk: Buffer) => reader.push(chunk, (body) => {
       const m = (unary ? { id: 0, request: unaryType.decode(body) } : streamType.decode(body)) as unknown as { id: number | { toNumber(): number }; request: { request: { path: string } } };
