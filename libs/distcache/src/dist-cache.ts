@@ -5,7 +5,8 @@ import type { Outbound, Sender } from './messages.js';
 import { decodePacket, encodePacket } from './wire.js';
 import { GossipTransport } from './gossip-transport.js';
 import { OpsServer } from './ops-server.js';
-import { PeerClient } from './ops-client.js';
+import { PeerCalls, isTimeout } from './peer-calls.js';
+import { CacheCounters } from './cache-counters.js';
 import type { Op, OpResult } from './ops.js';
 import { BucketTable } from './bucket-table.js';
 import { Ring } from './ring.js';
@@ -42,7 +43,7 @@ export class DistCache implements PeerSink {
   private membership: Membership | undefined;
   private gossip: GossipTransport | undefined;
   private ops: OpsServer | undefined;
-  private readonly clients = new Map<string, PeerClient>();
+  private readonly calls: PeerCalls;
   private readonly ready = new Set<string>();
   private readonly probing = new Set<string>();
   private ring: Ring;
@@ -54,7 +55,7 @@ export class DistCache implements PeerSink {
   private nextSeedMs = 0;
   /** Local takes since the last timed one. */
   private localTakes = 0;
-  private readonly counts = { local: 0, remote: 0, served: 0, fallbacks: 0, handovers: 0, dropped: 0 };
+  private readonly counts: CacheCounters;
   /** Members this one counts on: itself and every member not known to have left (alive, suspect, dead until reaped). */
   private known = 1;
   private readonly ringListeners: Array<(ring: Ring) => void> = [];
@@ -69,6 +70,8 @@ export class DistCache implements PeerSink {
     this.ownerTimeoutMs = opts.ownerTimeoutMs ?? 100;
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
+    this.counts = new CacheCounters(this.metrics);
+    this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics);
     this.ring = new Ring([this.selfId]);
     this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
   }
@@ -127,8 +130,7 @@ export class DistCache implements PeerSink {
     this.ticker = undefined;
     if (this.membership !== undefined) this.dispatch(this.membership.leave(this.now()));
     await new Promise((r) => setTimeout(r, 20));
-    for (const c of this.clients.values()) c.close();
-    this.clients.clear();
+    this.calls.closeAll();
     await this.gossip?.close();
     await this.ops?.close();
   }
@@ -324,8 +326,7 @@ export class DistCache implements PeerSink {
   }
 
   countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
-    this.counts.fallbacks++;
-    this.metrics.fallbacks.inc({ reason, mode });
+    this.counts.fallback(reason, mode);
   }
 
   stats(): DistCacheStats {
@@ -438,15 +439,7 @@ export class DistCache implements PeerSink {
   }
 
   private call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
-    const addr = this.membership?.member(member)?.opsAddr;
-    if (addr === undefined) return Promise.reject(new Error(`unknown member ${member}`));
-    let c = this.clients.get(addr);
-    if (c === undefined) {
-      c = new PeerClient(addr, { onBatch: (n) => this.metrics.batchSize.observe(n) });
-      this.clients.set(addr, c);
-    }
-    this.metrics.operation(op.o, 'remote').inc();
-    return c.call(op, timeoutMs);
+    return this.calls.call(member, op, timeoutMs);
   }
 
   /**
@@ -462,13 +455,11 @@ export class DistCache implements PeerSink {
   }
 
   private handover(direction: 'sent' | 'received' | 'promoted'): void {
-    this.counts.handovers++;
-    this.metrics.handovers.inc({ direction });
+    this.counts.handover(direction);
   }
 
   private drop(reason: string): void {
-    this.counts.dropped++;
-    this.metrics.droppedPackets.inc({ reason });
+    this.counts.drop(reason);
   }
 
   private onPacket(bytes: Buffer): void {
@@ -514,10 +505,7 @@ export class DistCache implements PeerSink {
     } else {
       if (this.ready.delete(id)) this.rebuildRing();
       const addr = this.membership?.member(id)?.opsAddr;
-      if (addr !== undefined) {
-        this.clients.get(addr)?.close();
-        this.clients.delete(addr);
-      }
+      if (addr !== undefined) this.calls.forget(addr);
     }
     this.updateGauges();
   }
@@ -591,7 +579,3 @@ export class DistCache implements PeerSink {
 
 /** No replica to confirm a take (no array per local take). */
 const NO_CONFIRMATIONS: readonly Promise<OpResult>[] = Object.freeze([]);
-
-function isTimeout(e: unknown): boolean {
-  return (e as { code?: string } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_TIMEOUT';
-}
