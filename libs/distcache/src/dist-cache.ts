@@ -16,7 +16,8 @@ import type { PeerRecord, PeerSink } from './peers.js';
 import { DistCacheBindError } from './bind-error.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
 import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
-import type { Pulled, RemoteTake, Unreached } from './take-outcome.js';
+import type { RemoteTake, Unreached } from './take-outcome.js';
+import { Handover } from './handover.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
@@ -47,9 +48,7 @@ export class DistCache implements PeerSink {
   private readonly ready = new Set<string>();
   private readonly probing = new Set<string>();
   private ring: Ring;
-  private ringNoSelf: Ring | undefined;
-  private ringChangedMs = -Infinity;
-  private readonly pulls = new Map<string, Promise<Pulled>>();
+  private readonly handovers: Handover;
   private readonly peers = new PeerRegistry();
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
@@ -74,6 +73,17 @@ export class DistCache implements PeerSink {
     this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics);
     this.ring = new Ring([this.selfId]);
     this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
+    this.handovers = new Handover({
+      table: this.table,
+      calls: this.calls,
+      counts: this.counts,
+      replicaCount: this.replicaCount,
+      ownerTimeoutMs: this.ownerTimeoutMs,
+      windowMs: opts.handoverWindowMs ?? 5000,
+      id: () => this.selfId,
+      ring: () => this.ring,
+      now: () => this.now(),
+    });
   }
 
   /** This member's id (derived at start when the options give a function). */
@@ -207,7 +217,7 @@ export class DistCache implements PeerSink {
   private takeOwned(key: string, tokens: number, params: TokenBucketParams, strict: boolean): TakeResult | Promise<TakeResult | Unreached> {
     this.counts.local++;
     if (!this.table.has(key)) {
-      const pulling = this.pullFromPrevious(key, params);
+      const pulling = this.handovers.pullFromPrevious(key, params);
       if (pulling !== undefined) {
         return pulling.then((pulled): TakeResult | Unreached | Promise<TakeResult> => {
           if (this.table.has(key)) return this.takeHere(key, tokens, params);
@@ -236,7 +246,7 @@ export class DistCache implements PeerSink {
     } else {
       r = this.table.take(key, tokens, params, this.now());
     }
-    const confirmations = this.replicate(key, params);
+    const confirmations = this.handovers.replicate(key, params);
     if (this.syncReplication && confirmations.length > 0) return Promise.allSettled(confirmations).then(() => r);
     return r;
   }
@@ -259,7 +269,7 @@ export class DistCache implements PeerSink {
     const owner = this.ring.owner(key);
     if (owner === undefined || owner === this.id) {
       this.table.giveBack(key, tokens);
-      this.replicate(key, params);
+      this.handovers.replicate(key, params);
       return;
     }
     this.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch((e: unknown) => this.ownerFailed(owner, e));
@@ -270,7 +280,7 @@ export class DistCache implements PeerSink {
     const owner = this.ring.owner(key);
     if (owner === undefined || owner === this.id) {
       if (!this.table.has(key)) {
-        const holder = (await this.pullFromPrevious(key, params))?.holder;
+        const holder = (await this.handovers.pullFromPrevious(key, params))?.holder;
         if (holder !== undefined && !this.table.has(key)) {
           const r = await this.call(holder, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs).catch(() => undefined);
           if (r !== undefined && 'rem' in r) return r.rem;
@@ -364,14 +374,14 @@ export class DistCache implements PeerSink {
       }
       case 'give':
         this.table.giveBack(op.k, op.n);
-        this.replicate(op.k, op.p);
+        this.handovers.replicate(op.k, op.p);
         return { done: true };
       case 'read':
         return { s: this.table.snapshot(op.k, now) ?? null };
       case 'consume': {
         const finish = (): OpResult => ({ rem: this.table.consume(op.k, op.n, op.p, this.now()) });
         if (!this.table.has(op.k)) {
-          const pulling = this.pullFromPrevious(op.k, op.p);
+          const pulling = this.handovers.pullFromPrevious(op.k, op.p);
           if (pulling !== undefined) return pulling.then(() => finish());
         }
         return finish();
@@ -380,62 +390,10 @@ export class DistCache implements PeerSink {
         this.table.putReplica(op.k, op.s, op.p, now);
         return { done: true };
       case 'handover':
-        this.table.adopt(op.k, op.s, op.p, now);
-        this.handover('received');
-        return { done: true };
-      case 'pull': {
-        if (this.ring.owner(op.k) === this.id) return { s: null, keep: true };
-        const s = this.table.snapshot(op.k, now) ?? null;
-        if (s !== null && this.ring.owner(op.k) !== this.id) {
-          if (this.ownersOf(op.k).includes(this.id)) this.table.setRole(op.k, 'replica');
-          else this.table.delete(op.k);
-          this.handover('sent');
-        }
-        return { s };
-      }
+        return this.handovers.receive(op.k, op.s, op.p, now);
+      case 'pull':
+        return this.handovers.servePull(op.k, now);
     }
-  }
-
-  /**
-   * When the ring changed lately, fetch a key's state from the member that
-   * owns it in the ring without this one (the previous owner after a join;
-   * nobody has it after a death, and replicas were promoted). Resolves to that
-   * member's id when it still owns the key in its own view (its ring has not
-   * caught up), or why the pull failed.
-   */
-  private pullFromPrevious(key: string, params: TokenBucketParams): Promise<Pulled> | undefined {
-    if (this.now() - this.ringChangedMs > (this.opts.handoverWindowMs ?? 5000)) return undefined;
-    const before = this.ringWithoutSelf().owner(key);
-    if (before === undefined || before === this.id) return undefined;
-    const pending = this.pulls.get(key);
-    if (pending !== undefined) return pending;
-    const p = this.call(before, { o: 'pull', k: key }, this.ownerTimeoutMs)
-      .then((r): Pulled => {
-        if ('keep' in r && r.keep) return { holder: before };
-        if ('s' in r && r.s !== null) {
-          this.table.adopt(key, r.s, params, this.now());
-          this.handover('received');
-        }
-        return {};
-      })
-      .catch((e: unknown): Pulled => ({ failed: isTimeout(e) ? 'timeout' : 'error' }))
-      .finally(() => this.pulls.delete(key));
-    this.pulls.set(key, p);
-    return p;
-  }
-
-  private ringWithoutSelf(): Ring {
-    if (this.ringNoSelf === undefined) this.ringNoSelf = new Ring(this.ring.members.filter((m) => m !== this.id));
-    return this.ringNoSelf;
-  }
-
-  private replicate(key: string, params: TokenBucketParams): readonly Promise<OpResult>[] {
-    if (this.replicaCount <= 1) return NO_CONFIRMATIONS;
-    const replicas = this.ownersOf(key).slice(1);
-    if (replicas.length === 0) return NO_CONFIRMATIONS;
-    const s = this.table.snapshot(key, this.now());
-    if (s === undefined) return NO_CONFIRMATIONS;
-    return replicas.map((r) => this.call(r, { o: 'replicate', k: key, s, p: params }, this.ownerTimeoutMs).catch((e: unknown) => ({ err: String(e) })));
   }
 
   private call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
@@ -452,10 +410,6 @@ export class DistCache implements PeerSink {
   private ownerFailed(id: string, e: unknown): void {
     if (!isTimeout(e) && this.ready.delete(id)) this.rebuildRing();
     this.membership?.suspect(id, this.now());
-  }
-
-  private handover(direction: 'sent' | 'received' | 'promoted'): void {
-    this.counts.handover(direction);
   }
 
   private drop(reason: string): void {
@@ -529,33 +483,9 @@ export class DistCache implements PeerSink {
   private rebuildRing(): void {
     const next = new Ring([this.id, ...this.ready]);
     if (next.sameAs(this.ring)) return;
-    this.ringNoSelf = undefined;
-    this.ringChangedMs = this.now();
+    this.handovers.ringChanged();
     this.ring = next;
-    for (const key of [...this.table.keys()]) {
-      const owners = this.ownersOf(key);
-      const role = this.table.role(key);
-      const params = this.table.params(key);
-      if (params === undefined) continue;
-      if (owners[0] === this.id) {
-        if (role === 'replica') {
-          this.table.setRole(key, 'owner');
-          this.handover('promoted');
-        }
-        this.replicate(key, params);
-      } else if (role === 'owner') {
-        const s = this.table.snapshot(key, this.now());
-        const owner = owners[0];
-        if (s !== undefined && owner !== undefined) {
-          this.call(owner, { o: 'handover', k: key, s, p: params }, 1000).catch(() => undefined);
-          this.handover('sent');
-        }
-        if (owners.includes(this.id)) this.table.setRole(key, 'replica');
-        else this.table.delete(key);
-      } else if (!owners.includes(this.id)) {
-        this.table.delete(key);
-      }
-    }
+    this.handovers.rehome();
     this.updateGauges();
     for (const cb of this.ringListeners) cb(this.ring);
   }
@@ -576,6 +506,3 @@ export class DistCache implements PeerSink {
     this.metrics.keys.set({ role: 'replica' }, this.table.count('replica'));
   }
 }
-
-/** No replica to confirm a take (no array per local take). */
-const NO_CONFIRMATIONS: readonly Promise<OpResult>[] = Object.freeze([]);
