@@ -18,6 +18,7 @@ import type { DistCacheOptions } from './dist-cache-options.js';
 import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
 import type { RemoteTake, Unreached } from './take-outcome.js';
 import { Handover } from './handover.js';
+import { OpHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
@@ -49,6 +50,7 @@ export class DistCache implements PeerSink {
   private readonly probing = new Set<string>();
   private ring: Ring;
   private readonly handovers: Handover;
+  private readonly handler: OpHandler;
   private readonly peers = new PeerRegistry();
   private ticker: NodeJS.Timeout | undefined;
   private nextSeedMs = 0;
@@ -84,6 +86,14 @@ export class DistCache implements PeerSink {
       ring: () => this.ring,
       now: () => this.now(),
     });
+    this.handler = new OpHandler({
+      table: this.table,
+      handovers: this.handovers,
+      counts: this.counts,
+      metrics: this.metrics,
+      now: () => this.now(),
+      localTake: (key, tokens, params) => this.localTake(key, tokens, params),
+    });
   }
 
   /** This member's id (derived at start when the options give a function). */
@@ -95,7 +105,7 @@ export class DistCache implements PeerSink {
   async start(): Promise<void> {
     const opsBind = splitHostPort(this.opts.bindAddr);
     const mlBind = splitHostPort(this.opts.memberlistBindAddr);
-    const ops = new OpsServer({ handler: (op) => this.serve(op), onMalformed: () => this.drop('malformed') });
+    const ops = new OpsServer({ handler: (op) => this.handler.serve(op), onMalformed: () => this.drop('malformed') });
     let opsPort: number;
     try {
       opsPort = await ops.listen(bindHost(opsBind.host), opsBind.port);
@@ -359,42 +369,6 @@ export class DistCache implements PeerSink {
   }
 
   // ---- internals ----
-
-  private serve(op: Op): OpResult | Promise<OpResult> {
-    this.counts.served++;
-    this.metrics.operation(op.o, 'served').inc();
-    const now = this.now();
-    switch (op.o) {
-      case 'ping':
-        return { done: true };
-      case 'take': {
-        const r = this.localTake(op.k, op.n, op.p);
-        const toRes = (t: TakeResult): OpResult => ({ ok: t.ok, rem: t.remaining, cur: t.current, wait: t.waitMs });
-        return r instanceof Promise ? r.then(toRes) : toRes(r);
-      }
-      case 'give':
-        this.table.giveBack(op.k, op.n);
-        this.handovers.replicate(op.k, op.p);
-        return { done: true };
-      case 'read':
-        return { s: this.table.snapshot(op.k, now) ?? null };
-      case 'consume': {
-        const finish = (): OpResult => ({ rem: this.table.consume(op.k, op.n, op.p, this.now()) });
-        if (!this.table.has(op.k)) {
-          const pulling = this.handovers.pullFromPrevious(op.k, op.p);
-          if (pulling !== undefined) return pulling.then(() => finish());
-        }
-        return finish();
-      }
-      case 'replicate':
-        this.table.putReplica(op.k, op.s, op.p, now);
-        return { done: true };
-      case 'handover':
-        return this.handovers.receive(op.k, op.s, op.p, now);
-      case 'pull':
-        return this.handovers.servePull(op.k, now);
-    }
-  }
 
   private call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
     return this.calls.call(member, op, timeoutMs);
