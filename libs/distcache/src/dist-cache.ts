@@ -1,13 +1,10 @@
 import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
 import { Membership } from './membership.js';
-import { holdsBuckets, type MemberState } from './member.js';
-import type { Outbound, Sender } from './messages.js';
-import { decodePacket, encodePacket } from './wire.js';
+import { holdsBuckets } from './member.js';
 import { GossipTransport } from './gossip-transport.js';
 import { OpsServer } from './ops-server.js';
 import { PeerCalls, isTimeout } from './peer-calls.js';
 import { CacheCounters } from './cache-counters.js';
-import type { Op, OpResult } from './ops.js';
 import { BucketTable } from './bucket-table.js';
 import { Ring } from './ring.js';
 import { DistCacheMetrics } from './metrics.js';
@@ -20,6 +17,7 @@ import type { RemoteTake, Unreached } from './take-outcome.js';
 import { Handover } from './handover.js';
 import { OpHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
+import { MembershipWiring } from './membership-wiring.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
 export const TIMED_LOCAL_TAKE_EVERY = 64;
@@ -43,22 +41,18 @@ export class DistCache implements PeerSink {
   private readonly now: () => number;
   private readonly table: BucketTable;
   private membership: Membership | undefined;
+  private wiring: MembershipWiring | undefined;
   private gossip: GossipTransport | undefined;
   private ops: OpsServer | undefined;
   private readonly calls: PeerCalls;
   private readonly ready = new Set<string>();
-  private readonly probing = new Set<string>();
   private ring: Ring;
   private readonly handovers: Handover;
   private readonly handler: OpHandler;
   private readonly peers = new PeerRegistry();
-  private ticker: NodeJS.Timeout | undefined;
-  private nextSeedMs = 0;
   /** Local takes since the last timed one. */
   private localTakes = 0;
   private readonly counts: CacheCounters;
-  /** Members this one counts on: itself and every member not known to have left (alive, suspect, dead until reaped). */
-  private known = 1;
   private readonly ringListeners: Array<(ring: Ring) => void> = [];
   gossipAddr = '';
   opsAddr = '';
@@ -105,7 +99,7 @@ export class DistCache implements PeerSink {
   async start(): Promise<void> {
     const opsBind = splitHostPort(this.opts.bindAddr);
     const mlBind = splitHostPort(this.opts.memberlistBindAddr);
-    const ops = new OpsServer({ handler: (op) => this.handler.serve(op), onMalformed: () => this.drop('malformed') });
+    const ops = new OpsServer({ handler: (op) => this.handler.serve(op), onMalformed: () => this.counts.drop('malformed') });
     let opsPort: number;
     try {
       opsPort = await ops.listen(bindHost(opsBind.host), opsBind.port);
@@ -115,8 +109,8 @@ export class DistCache implements PeerSink {
     const gossip = new GossipTransport({
       host: bindHost(mlBind.host),
       port: mlBind.port,
-      onPacket: (b) => this.onPacket(b),
-      onMalformed: () => this.drop('malformed'),
+      onPacket: (b) => this.wiring?.onPacket(b),
+      onMalformed: () => this.counts.drop('malformed'),
     });
     let mlPort: number;
     try {
@@ -138,17 +132,25 @@ export class DistCache implements PeerSink {
       incarnation: Date.now(),
       ...this.opts.membership,
     });
-    this.membership.onChange((m, prev) => this.onMemberChange(m.id, m.state, prev));
-    this.ticker = setInterval(() => this.tick(), 20);
-    this.ticker.unref();
-    this.updateGauges();
+    this.wiring = new MembershipWiring(this.membership, gossip, {
+      group: this.group,
+      metrics: this.metrics,
+      counts: this.counts,
+      calls: this.calls,
+      peers: this.peers,
+      table: this.table,
+      ready: this.ready,
+      sender: () => ({ id: this.id, gossipAddr: this.gossipAddr }),
+      ring: () => this.ring,
+      now: () => this.now(),
+      rebuildRing: () => this.rebuildRing(),
+    });
+    this.wiring.updateGauges();
   }
 
   /** Leave the group (members learn it at once, not by timeout), then close. */
   async shutdown(): Promise<void> {
-    if (this.ticker !== undefined) clearInterval(this.ticker);
-    this.ticker = undefined;
-    if (this.membership !== undefined) this.dispatch(this.membership.leave(this.now()));
+    this.wiring?.leave();
     await new Promise((r) => setTimeout(r, 20));
     this.calls.closeAll();
     await this.gossip?.close();
@@ -161,7 +163,7 @@ export class DistCache implements PeerSink {
     if (peer.group !== this.group || peer.id === this.id) return;
     this.peers.upsert(source, peer);
     const m = this.membership?.member(peer.id);
-    if (this.membership !== undefined && (m === undefined || !holdsBuckets(m.state))) this.dispatch(this.membership.join([peer.distCache.memberlistAddr]));
+    if (this.membership !== undefined && (m === undefined || !holdsBuckets(m.state))) this.wiring?.dispatch(this.membership.join([peer.distCache.memberlistAddr]));
   }
 
   remove(source: string, id: string): void {
@@ -175,7 +177,7 @@ export class DistCache implements PeerSink {
 
   /** Join through these membership addresses (static seeds). */
   join(memberlistAddrs: string[]): void {
-    if (this.membership !== undefined) this.dispatch(this.membership.join(memberlistAddrs));
+    if (this.membership !== undefined) this.wiring?.dispatch(this.membership.join(memberlistAddrs));
   }
 
   /** Peers as discovery sources and gossip know them. */
@@ -265,7 +267,7 @@ export class DistCache implements PeerSink {
     this.counts.remote++;
     const started = performance.now();
     try {
-      const r = await this.call(owner, { o: 'take', k: key, n: tokens, p: params }, timeoutMs);
+      const r = await this.calls.call(owner, { o: 'take', k: key, n: tokens, p: params }, timeoutMs);
       this.metrics.takeDuration.remote.observe((performance.now() - started) / 1000);
       if ('ok' in r) return { ok: true, result: { ok: r.ok, remaining: r.rem, current: r.cur, waitMs: r.wait } };
       return { ok: false, reason: 'error' };
@@ -282,7 +284,7 @@ export class DistCache implements PeerSink {
       this.handovers.replicate(key, params);
       return;
     }
-    this.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch((e: unknown) => this.ownerFailed(owner, e));
+    this.calls.call(owner, { o: 'give', k: key, n: tokens, p: params }, this.ownerTimeoutMs).catch((e: unknown) => this.ownerFailed(owner, e));
   }
 
   /** Lazy sync: report `consumed` tokens to the owner; answers what the bucket has left (undefined: no answer). */
@@ -292,14 +294,14 @@ export class DistCache implements PeerSink {
       if (!this.table.has(key)) {
         const holder = (await this.handovers.pullFromPrevious(key, params))?.holder;
         if (holder !== undefined && !this.table.has(key)) {
-          const r = await this.call(holder, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs).catch(() => undefined);
+          const r = await this.calls.call(holder, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs).catch(() => undefined);
           if (r !== undefined && 'rem' in r) return r.rem;
         }
       }
       return this.table.consume(key, consumed, params, this.now());
     }
     try {
-      const r = await this.call(owner, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs);
+      const r = await this.calls.call(owner, { o: 'consume', k: key, n: consumed, p: params }, this.ownerTimeoutMs);
       return 'rem' in r ? r.rem : undefined;
     } catch (e) {
       this.ownerFailed(owner, e);
@@ -312,7 +314,7 @@ export class DistCache implements PeerSink {
     const owner = this.ring.owner(key);
     if (owner === undefined || owner === this.id) return this.table.snapshot(key, this.now())?.available;
     try {
-      const r = await this.call(owner, { o: 'read', k: key }, this.ownerTimeoutMs);
+      const r = await this.calls.call(owner, { o: 'read', k: key }, this.ownerTimeoutMs);
       return 's' in r && r.s !== null ? r.s.available : undefined;
     } catch {
       return undefined;
@@ -329,7 +331,7 @@ export class DistCache implements PeerSink {
    * a dead member may be alive on the other side of a partition).
    */
   knownMembers(): number {
-    return this.known;
+    return this.wiring?.known ?? 1;
   }
 
   /**
@@ -342,7 +344,8 @@ export class DistCache implements PeerSink {
    * died (see the guide).
    */
   inMinority(): boolean {
-    return this.known > 1 && this.ring.members.length * 2 <= this.known;
+    const known = this.knownMembers();
+    return known > 1 && this.ring.members.length * 2 <= known;
   }
 
   countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
@@ -370,10 +373,6 @@ export class DistCache implements PeerSink {
 
   // ---- internals ----
 
-  private call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
-    return this.calls.call(member, op, timeoutMs);
-  }
-
   /**
    * An owner that failed an operation is suspected (SWIM then confirms or it
    * refutes). Only a refused or broken connection (nothing listens there any
@@ -386,97 +385,13 @@ export class DistCache implements PeerSink {
     this.membership?.suspect(id, this.now());
   }
 
-  private drop(reason: string): void {
-    this.counts.drop(reason);
-  }
-
-  private onPacket(bytes: Buffer): void {
-    if (this.membership === undefined) return;
-    const d = decodePacket(this.group, bytes);
-    if (!d.ok) {
-      this.drop(d.reason);
-      return;
-    }
-    this.dispatch(this.membership.receive(d.msg, d.from, this.now()));
-  }
-
-  private dispatch(out: Outbound[]): void {
-    if (this.gossip === undefined) return;
-    const from: Sender = { id: this.id, gossipAddr: this.gossipAddr };
-    for (const o of out) {
-      const bytes = encodePacket(this.group, from, o.msg);
-      if (o.reliable) this.gossip.sendTcp(o.to, bytes);
-      else this.gossip.sendUdp(o.to, bytes);
-    }
-  }
-
-  private tick(): void {
-    if (this.membership === undefined) return;
-    const now = this.now();
-    this.dispatch(this.membership.tick(now));
-    if (now >= this.nextSeedMs) {
-      this.nextSeedMs = now + 1000;
-      const seeds: string[] = [];
-      for (const p of this.peers.records()) {
-        const m = this.membership.member(p.id);
-        if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.distCache.memberlistAddr);
-      }
-      if (seeds.length > 0) this.dispatch(this.membership.join(seeds));
-      this.countKnown(); // reaped members leave the count here (reaping changes no state)
-      for (const m of this.membership.view()) if (holdsBuckets(m.state) && !this.ready.has(m.id)) this.probeReady(m.id);
-    }
-  }
-
-  private onMemberChange(id: string, state: MemberState, _prev: MemberState | undefined): void {
-    if (holdsBuckets(state)) {
-      if (!this.ready.has(id)) this.probeReady(id);
-    } else {
-      if (this.ready.delete(id)) this.rebuildRing();
-      const addr = this.membership?.member(id)?.opsAddr;
-      if (addr !== undefined) this.calls.forget(addr);
-    }
-    this.updateGauges();
-  }
-
-  /** A member joins the ring only once its counter port answers. */
-  private probeReady(id: string): void {
-    if (this.probing.has(id)) return;
-    this.probing.add(id);
-    this.call(id, { o: 'ping' }, 500)
-      .then(() => {
-        const m = this.membership?.member(id);
-        if (m !== undefined && holdsBuckets(m.state) && !this.ready.has(id)) {
-          this.ready.add(id);
-          this.rebuildRing();
-        }
-      })
-      .catch(() => undefined)
-      .finally(() => this.probing.delete(id));
-  }
-
   private rebuildRing(): void {
     const next = new Ring([this.id, ...this.ready]);
     if (next.sameAs(this.ring)) return;
     this.handovers.ringChanged();
     this.ring = next;
     this.handovers.rehome();
-    this.updateGauges();
+    this.wiring?.updateGauges();
     for (const cb of this.ringListeners) cb(this.ring);
-  }
-
-  private countKnown(): void {
-    let n = 1;
-    for (const m of this.membership?.view() ?? []) if (m.state !== 'left') n++;
-    this.known = n;
-  }
-
-  private updateGauges(): void {
-    const byState: Record<string, number> = { alive: 1, suspect: 0, dead: 0, left: 0 };
-    for (const m of this.membership?.view() ?? []) byState[m.state] = (byState[m.state] ?? 0) + 1;
-    this.known = byState.alive + byState.suspect + byState.dead;
-    for (const [state, n] of Object.entries(byState)) this.metrics.members.set({ state }, n);
-    this.metrics.ringMembers.set(this.ring.members.length);
-    this.metrics.keys.set({ role: 'owner' }, this.table.count('owner'));
-    this.metrics.keys.set({ role: 'replica' }, this.table.count('replica'));
   }
 }

@@ -1,0 +1,140 @@
+import type { Membership } from './membership.js';
+import { holdsBuckets, type MemberState } from './member.js';
+import type { Outbound, Sender } from './messages.js';
+import { decodePacket, encodePacket } from './wire.js';
+import type { GossipTransport } from './gossip-transport.js';
+import type { BucketTable } from './bucket-table.js';
+import type { Ring } from './ring.js';
+import type { DistCacheMetrics } from './metrics.js';
+import type { CacheCounters } from './cache-counters.js';
+import type { PeerCalls } from './peer-calls.js';
+import type { PeerRegistry } from './peer-registry.js';
+
+/** What the membership wiring uses of its member. */
+export interface MembershipWiringHost {
+  readonly group: string;
+  readonly metrics: DistCacheMetrics;
+  readonly counts: CacheCounters;
+  readonly calls: PeerCalls;
+  readonly peers: PeerRegistry;
+  readonly table: BucketTable;
+  /** Members whose counter port answered: the ring is this member and these. */
+  readonly ready: Set<string>;
+  /** This member as it signs its packets. */
+  sender(): Sender;
+  ring(): Ring;
+  now(): number;
+  /** Rebuild the ring over this member and the ready ones (nothing when it did not change). */
+  rebuildRing(): void;
+}
+
+/**
+ * The membership of a started member wired to its gossip transport: packets
+ * in and out, the periodic tick (seeds from discovery, reaping), members put
+ * in the ring once their counter port answers, and the membership gauges.
+ */
+export class MembershipWiring {
+  private readonly ticker: NodeJS.Timeout;
+  private readonly probing = new Set<string>();
+  private nextSeedMs = 0;
+  private knownCount = 1;
+
+  constructor(
+    readonly membership: Membership,
+    private readonly gossip: GossipTransport,
+    private readonly host: MembershipWiringHost,
+  ) {
+    membership.onChange((m, prev) => this.onMemberChange(m.id, m.state, prev));
+    this.ticker = setInterval(() => this.tick(), 20);
+    this.ticker.unref();
+  }
+
+  /** Members this one counts on: itself and every member not known to have left (alive, suspect, dead until reaped). */
+  get known(): number {
+    return this.knownCount;
+  }
+
+  /** Stop ticking and leave the group (members learn it at once, not by timeout). */
+  leave(): void {
+    clearInterval(this.ticker);
+    this.dispatch(this.membership.leave(this.host.now()));
+  }
+
+  onPacket(bytes: Buffer): void {
+    const d = decodePacket(this.host.group, bytes);
+    if (!d.ok) {
+      this.host.counts.drop(d.reason);
+      return;
+    }
+    this.dispatch(this.membership.receive(d.msg, d.from, this.host.now()));
+  }
+
+  dispatch(out: Outbound[]): void {
+    const from = this.host.sender();
+    for (const o of out) {
+      const bytes = encodePacket(this.host.group, from, o.msg);
+      if (o.reliable) this.gossip.sendTcp(o.to, bytes);
+      else this.gossip.sendUdp(o.to, bytes);
+    }
+  }
+
+  updateGauges(): void {
+    const { metrics, table } = this.host;
+    const byState: Record<string, number> = { alive: 1, suspect: 0, dead: 0, left: 0 };
+    for (const m of this.membership.view()) byState[m.state] = (byState[m.state] ?? 0) + 1;
+    this.knownCount = byState.alive + byState.suspect + byState.dead;
+    for (const [state, n] of Object.entries(byState)) metrics.members.set({ state }, n);
+    metrics.ringMembers.set(this.host.ring().members.length);
+    metrics.keys.set({ role: 'owner' }, table.count('owner'));
+    metrics.keys.set({ role: 'replica' }, table.count('replica'));
+  }
+
+  private tick(): void {
+    const now = this.host.now();
+    this.dispatch(this.membership.tick(now));
+    if (now >= this.nextSeedMs) {
+      this.nextSeedMs = now + 1000;
+      const seeds: string[] = [];
+      for (const p of this.host.peers.records()) {
+        const m = this.membership.member(p.id);
+        if (m === undefined || !holdsBuckets(m.state)) seeds.push(p.distCache.memberlistAddr);
+      }
+      if (seeds.length > 0) this.dispatch(this.membership.join(seeds));
+      this.countKnown(); // reaped members leave the count here (reaping changes no state)
+      for (const m of this.membership.view()) if (holdsBuckets(m.state) && !this.host.ready.has(m.id)) this.probeReady(m.id);
+    }
+  }
+
+  private onMemberChange(id: string, state: MemberState, _prev: MemberState | undefined): void {
+    if (holdsBuckets(state)) {
+      if (!this.host.ready.has(id)) this.probeReady(id);
+    } else {
+      if (this.host.ready.delete(id)) this.host.rebuildRing();
+      const addr = this.membership.member(id)?.opsAddr;
+      if (addr !== undefined) this.host.calls.forget(addr);
+    }
+    this.updateGauges();
+  }
+
+  /** A member joins the ring only once its counter port answers. */
+  private probeReady(id: string): void {
+    if (this.probing.has(id)) return;
+    this.probing.add(id);
+    this.host.calls.call(id, { o: 'ping' }, 500)
+      .then(() => {
+        const m = this.membership.member(id);
+        if (m !== undefined && holdsBuckets(m.state) && !this.host.ready.has(id)) {
+          this.host.ready.add(id);
+          this.host.rebuildRing();
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => this.probing.delete(id));
+  }
+
+  private countKnown(): void {
+    let n = 1;
+    for (const m of this.membership.view()) if (m.state !== 'left') n++;
+    this.knownCount = n;
+  }
+}
