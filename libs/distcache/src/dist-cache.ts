@@ -1,21 +1,20 @@
 import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
 import { Membership } from './membership.js';
 import { holdsBuckets } from './member.js';
-import { GossipTransport } from './gossip-transport.js';
-import { OpsServer } from './ops-server.js';
+import type { GossipTransport } from './gossip-transport.js';
+import type { OpsServer } from './ops-server.js';
+import { listen } from './listeners.js';
 import { PeerCalls, isTimeout } from './peer-calls.js';
 import { CacheCounters } from './cache-counters.js';
 import { BucketTable } from './bucket-table.js';
 import { Ring } from './ring.js';
 import { DistCacheMetrics } from './metrics.js';
-import { advertised, bindHost, splitHostPort } from './address.js';
 import type { PeerRecord, PeerSink } from './peers.js';
-import { DistCacheBindError } from './bind-error.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
 import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
 import type { RemoteTake, Unreached } from './take-outcome.js';
 import { Handover } from './handover.js';
-import { OpHandler } from './op-handler.js';
+import { PeerOpsHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 import { MembershipWiring } from './membership-wiring.js';
 
@@ -48,7 +47,7 @@ export class DistCache implements PeerSink {
   private readonly ready = new Set<string>();
   private ring: Ring;
   private readonly handovers: Handover;
-  private readonly handler: OpHandler;
+  private readonly handler: PeerOpsHandler;
   private readonly peers = new PeerRegistry();
   /** Local takes since the last timed one. */
   private localTakes = 0;
@@ -80,7 +79,7 @@ export class DistCache implements PeerSink {
       ring: () => this.ring,
       now: () => this.now(),
     });
-    this.handler = new OpHandler({
+    this.handler = new PeerOpsHandler({
       table: this.table,
       handovers: this.handovers,
       counts: this.counts,
@@ -97,32 +96,16 @@ export class DistCache implements PeerSink {
 
   /** Binds both addresses (a DistCacheBindError names the one that failed, and nothing stays bound), then joins nobody yet. */
   async start(): Promise<void> {
-    const opsBind = splitHostPort(this.opts.bindAddr);
-    const mlBind = splitHostPort(this.opts.memberlistBindAddr);
-    const ops = new OpsServer({ handler: (op) => this.handler.serve(op), onMalformed: () => this.counts.drop('malformed') });
-    let opsPort: number;
-    try {
-      opsPort = await ops.listen(bindHost(opsBind.host), opsBind.port);
-    } catch (e) {
-      throw new DistCacheBindError('bind_addr', this.opts.bindAddr, e);
-    }
-    const gossip = new GossipTransport({
-      host: bindHost(mlBind.host),
-      port: mlBind.port,
+    const { ops, gossip, opsAddr, gossipAddr } = await listen({
+      ...this.opts,
+      handler: (op) => this.handler.serve(op),
       onPacket: (b) => this.wiring?.onPacket(b),
       onMalformed: () => this.counts.drop('malformed'),
     });
-    let mlPort: number;
-    try {
-      mlPort = await gossip.start();
-    } catch (e) {
-      await ops.close();
-      throw new DistCacheBindError('memberlist_bind_addr', this.opts.memberlistBindAddr, e);
-    }
     this.ops = ops;
     this.gossip = gossip;
-    this.opsAddr = advertised(this.opts.advertiseAddr ?? '', opsBind.host, opsPort);
-    this.gossipAddr = advertised(this.opts.memberlistAdvertiseAddr ?? '', mlBind.host, mlPort);
+    this.opsAddr = opsAddr;
+    this.gossipAddr = gossipAddr;
     if (typeof this.opts.id === 'function') {
       this.selfId = this.opts.id({ opsAddr: this.opsAddr, gossipAddr: this.gossipAddr });
       this.ring = new Ring([this.selfId]);

@@ -6,7 +6,7 @@ import type { DistCacheMetrics } from './metrics.js';
 import type { Handover } from './handover.js';
 
 /** What serving other members' operations uses of this member. */
-export interface OpHandlerHost {
+export interface PeerOpsHandlerHost {
   readonly table: BucketTable;
   readonly handovers: Handover;
   readonly counts: CacheCounters;
@@ -17,8 +17,8 @@ export interface OpHandlerHost {
 }
 
 /** Serves the operations other members send to this one (the operations server's handler). */
-export class OpHandler {
-  constructor(private readonly host: OpHandlerHost) {}
+export class PeerOpsHandler {
+  constructor(private readonly host: PeerOpsHandlerHost) {}
 
   serve(op: Op): OpResult | Promise<OpResult> {
     const { host } = this;
