@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCannedAgent } from '../testing/canned-agent.js';
+import { checkRequest } from '../testing/check-request.js';
 import { CheckHttpClient } from './client.js';
-import type { CheckHTTPRequest } from './types.js';
 
-function request(path: string): CheckHTTPRequest {
-  return {
-    source: { protocol: 'TCP', address: '127.0.0.1', port: 1 },
-    destination: { protocol: 'TCP', address: '127.0.0.1', port: 2 },
-    control_point: 'ingress',
-    request: { method: 'GET', headers: {}, path, host: 'h', scheme: 'http', size: -1, protocol: 'HTTP/1.1', body: '', truncated_body: false },
-    ramp_mode: false,
-  };
-}
+const request = checkRequest;
 
 test('after UNIMPLEMENTED the client goes unary, and tries the stream again once the probe interval is over', async (t) => {
   const old = await startCannedAgent(undefined, { unaryOnly: true });

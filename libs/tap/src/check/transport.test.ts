@@ -5,18 +5,10 @@ import { startCannedAgent } from '../testing/canned-agent.js';
 import { endWithStatus, okAnswerFrame, startRawAgent } from '../testing/raw-agent.js';
 import { frameOf } from './grpc-frames.js';
 import { MAX_BUFFERED_BYTES } from './check-stream.js';
+import { checkRequest } from '../testing/check-request.js';
 import { CheckHttpClient, type CheckOutcome } from './client.js';
-import type { CheckHTTPRequest } from './types.js';
 
-function request(path: string): CheckHTTPRequest {
-  return {
-    source: { protocol: 'TCP', address: '127.0.0.1', port: 1 },
-    destination: { protocol: 'TCP', address: '127.0.0.1', port: 2 },
-    control_point: 'ingress',
-    request: { method: 'GET', headers: {}, path, host: 'h', scheme: 'http', size: -1, protocol: 'HTTP/1.1', body: '', truncated_body: false },
-    ramp_mode: false,
-  };
-}
+const request = checkRequest;
 
 function answerHeader(o: CheckOutcome): string | undefined {
   return o.kind === 'answer' ? o.response.ok_response?.headers[0]?.value : `failed:${o.reason}`;
