@@ -143,4 +143,15 @@ test('a rate limiter\'s decision written in one buffer is the bytes protobufjs w
   assert.deepEqual(limiter.toObject(limiter.decode(keyNotFound), { defaults: true }).rate_limiter_info, { label: '', tokens_info: { remaining: 0, current: 0, consumed: 0 } }, 'absent counts: the general path, as the full message has them');
 });
 
+test('a rate limiter\'s kept prefix follows its label: each decision is the bytes protobufjs writes of it', () => {
+  const encode = wireSerializer('aperture.flowcontrol.check.v1.LimiterDecision');
+  const identity = id(200);
+  const labels = ['alice', 'alice', 'bob', 'ü-€-😀', '', 'x'.repeat(300), 'alice'];
+  labels.forEach((label, i) => {
+    const result = { accepted: true, waitMs: 0, tokens: 1, label, remaining: 10 - i, current: 11 - i };
+    const expected = encode({ ...identity, wait_time: {}, rate_limiter_info: { label, tokens_info: { remaining: 10 - i, current: 11 - i, consumed: 1 } } });
+    assert.deepEqual(limiterDecisionBytes({ kind: 'rate_limiter', identity, result }), expected, `decision ${i} (label ${label.slice(0, 10)})`);
+  });
+});
+
 const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');
