@@ -1,11 +1,8 @@
 import http2 from 'node:http2';
+import { GrpcCode } from '@sluice/errors';
 import { FrameError, FrameReader } from './grpc-frames.js';
 
-/** gRPC status codes the tap tells apart (https://grpc.github.io/grpc/core/md_doc_statuscodes.html). */
-export const GrpcCode = {
-  OK: 0, CANCELLED: 1, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8,
-  UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14, UNAUTHENTICATED: 16,
-} as const;
+export { GrpcCode };
 
 /** How a call ended. */
 export interface CallStatus {
