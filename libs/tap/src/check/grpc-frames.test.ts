@@ -35,3 +35,26 @@ test('a compressed message and one over the size limit are FrameErrors with thei
   const big = Buffer.from([0, 0, 0, 0, 11]);
   assert.throws(() => new FrameReader(10).push(big, () => undefined), (e: unknown) => e instanceof FrameError && e.code === 'too_large');
 });
+
+test('a large message in many chunks is read whole once its last chunk arrives', () => {
+  const body = Buffer.alloc(1 << 20, 7);
+  const wire = frameOf(body);
+  const reader = new FrameReader();
+  const seen: Buffer[] = [];
+  for (let at = 0; at < wire.length; at += 16_384) {
+    reader.push(wire.subarray(at, at + 16_384), (b) => seen.push(Buffer.from(b)));
+    if (at + 16_384 < wire.length) assert.equal(seen.length, 0);
+  }
+  assert.equal(seen.length, 1);
+  assert.ok((seen[0] as Buffer).equals(body));
+  assert.equal(reader.held, 0);
+});
+
+test('an over-limit length is refused as soon as its split prefix is whole, before its body', () => {
+  const reader = new FrameReader(10);
+  reader.push(Buffer.from([0, 0]), () => assert.fail('no message'));
+  assert.throws(() => reader.push(Buffer.from([0, 0, 11]), () => undefined), (e: unknown) => e instanceof FrameError && e.code === 'too_large');
+  const compressed = new FrameReader();
+  compressed.push(Buffer.from([1]), () => assert.fail('no message'));
+  assert.throws(() => compressed.push(Buffer.from([0, 0, 0, 1, 65]), () => undefined), (e: unknown) => e instanceof FrameError && e.code === 'compressed');
+});

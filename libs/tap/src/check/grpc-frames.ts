@@ -56,16 +56,16 @@ export class FrameReader {
     let data = chunk;
     if (this.#heldBytes > 0) {
       this.#held.push(chunk);
-      data = Buffer.concat(this.#held, this.#heldBytes + chunk.length);
+      this.#heldBytes += chunk.length;
+      // a message split over many DATA frames is joined once, when it is whole
+      if (this.#heldBytes < this.#needed()) return;
+      data = Buffer.concat(this.#held, this.#heldBytes);
       this.#held = [];
       this.#heldBytes = 0;
     }
     let at = 0;
     while (data.length - at >= FRAME_PREFIX) {
-      const flag = data[at] as number;
-      const length = data.readUInt32BE(at + 1);
-      if (flag !== 0) throw new FrameError('compressed', `a compressed message (flag ${flag}) where none was offered`);
-      if (length > this.#maxBytes) throw new FrameError('too_large', `a message of ${length} bytes, over the limit of ${this.#maxBytes}`);
+      const length = this.#checkedLength(data, at);
       if (data.length - at - FRAME_PREFIX < length) break;
       onMessage(data.subarray(at + FRAME_PREFIX, at + FRAME_PREFIX + length));
       at += FRAME_PREFIX + length;
@@ -75,5 +75,23 @@ export class FrameReader {
       this.#held.push(rest);
       this.#heldBytes = rest.length;
     }
+  }
+
+  /** The bytes the held message needs in all (its prefix read once the held bytes include it). */
+  #needed(): number {
+    const first = this.#held[0] as Buffer;
+    if (first.length >= FRAME_PREFIX) return FRAME_PREFIX + this.#checkedLength(first, 0);
+    if (this.#heldBytes < FRAME_PREFIX) return FRAME_PREFIX;
+    const head = Buffer.concat(this.#held, this.#heldBytes).subarray(0, FRAME_PREFIX);
+    return FRAME_PREFIX + this.#checkedLength(head, 0);
+  }
+
+  /** The length in the prefix at `at`, refused when compressed or over the bound. */
+  #checkedLength(data: Buffer, at: number): number {
+    const flag = data[at] as number;
+    const length = data.readUInt32BE(at + 1);
+    if (flag !== 0) throw new FrameError('compressed', `a compressed message (flag ${flag}) where none was offered`);
+    if (length > this.#maxBytes) throw new FrameError('too_large', `a message of ${length} bytes, over the limit of ${this.#maxBytes}`);
+    return length;
   }
 }
