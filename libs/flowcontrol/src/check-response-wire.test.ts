@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { messageType, serviceClient, wireSerializer } from '@sluice/proto';
-import { checkResponseWire, encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
+import { checkAnswer, checkResponseWire, encodeCheckAnswer, encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
 import { limiterDecisionBytes } from './limiter-decision-wire.js';
 import { toCheckResponse } from './check-response.js';
 import { toCheckHTTPResponse } from './checkhttp-decide.js';
@@ -53,9 +53,36 @@ for (const [name, d] of Object.entries(CASES)) {
       const lean = check.responseDeserialize(encodeCheckResponse(wire));
       assert.deepEqual(lean, check.responseDeserialize(check.responseSerialize(full)));
       assert.equal((lean as { expect_end: boolean }).expect_end, expectEnd);
+      const spliced = check.responseDeserialize(Buffer.from(encodeCheckAnswer(checkAnswer(d, expectEnd))));
+      assert.deepEqual(spliced, lean, 'decisions written behind the rest read back the same');
     }
   });
 }
+
+test('Check answers with decisions written behind the rest, answer after answer: labels, heads and kinds change, each reads back as the full message', () => {
+  const identities = [id(300), id(301), id(302)];
+  const labels = ['alice', 'bob', 'ü-€-😀', '', 'x'.repeat(300)];
+  let views = 0;
+  let previous: Buffer | undefined;
+  for (let i = 0; i < 40; i++) {
+    const label = labels[i % labels.length];
+    const rejectedBy = i % 7 === 3 ? 1 : -1;
+    const limiters: LimiterRecord[] = identities.map((identity, j): LimiterRecord => {
+      if (j === 2 && i % 4 === 1) return { kind: 'sampler', identity, result: { accepted: true, waitMs: 0, label } };
+      if (j === 2 && i % 4 === 2) return { kind: 'rate_limiter', identity, result: { accepted: true, waitMs: 0, keyNotFound: true } };
+      const rejected = j === rejectedBy;
+      return { kind: 'rate_limiter', identity, result: { accepted: !rejected, waitMs: rejected ? 250 * i : 0, tokens: rejected ? 0 : 1 + j, label, remaining: 100 - i, current: 101 - i + j / 4 } };
+    });
+    const d = decision(rejectedBy < 0 ? { limiters } : { limiters, accepted: false, rejectReason: 'REJECT_REASON_RATE_LIMITED', deniedStatus: 429, waitMs: 250 * i });
+    const bytes = encodeCheckAnswer(checkAnswer(d));
+    if (previous !== undefined && bytes.buffer === previous.buffer && bytes.byteOffset === previous.byteOffset) views++;
+    assert.deepEqual(check.responseDeserialize(Buffer.from(bytes)), check.responseDeserialize(check.responseSerialize(toCheckResponse(d))), `answer ${i}`);
+    previous = bytes;
+  }
+  assert.ok(views > 30, 'answers with decisions are written where the previous one was (a caller that keeps one copies it)');
+  const none = encodeCheckAnswer(checkAnswer(decision()));
+  assert.deepEqual(none, encodeCheckResponse(checkResponseWire(decision())), 'no decisions: the response as encodeCheckResponse writes it');
+});
 
 test('the wire shape names rejections by their numbers in check.proto', () => {
   const w = checkResponseWire(decision({

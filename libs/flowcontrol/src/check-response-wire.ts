@@ -1,11 +1,11 @@
-import { enumNumbers, wireSerializer } from '@sluice/proto';
+import { elementTag, enumNumbers, wireSerializer } from '@sluice/proto';
 import type {
   CheckHTTPResponse, CheckHTTPStreamResponse, CheckResponse, CheckResponse_DecisionType, CheckResponse_DecisionType__Output,
   CheckResponse_RejectReason, CheckResponse_RejectReason__Output, ClassifierInfo, ClassifierInfo_Error, ClassifierInfo_Error__Output,
   StatusCode, StatusCode__Output,
 } from '@sluice/proto';
-import type { CheckDecision } from './decision.js';
-import { limiterDecisionBytes, ZERO_DURATION } from './limiter-decision-wire.js';
+import type { CheckDecision, LimiterRecord } from './decision.js';
+import { limiterDecisionBytes, limiterDecisionsLength, writeLimiterDecisions, ZERO_DURATION } from './limiter-decision-wire.js';
 import { durationOf, timestampOf } from './proto-time.js';
 
 /** A CheckResponse in wire shape whose limiter decisions are their encodings (limiterDecisionBytes). */
@@ -39,6 +39,13 @@ function classifierWire(c: CheckDecision['classifiers'][number]): ClassifierInfo
  * toCheckResponse), sub-messages present as there.
  */
 export function checkResponseWire(d: CheckDecision, expectEnd = false): CheckResponseWire {
+  const w = checkResponseHead(d, expectEnd);
+  if (d.limiters.length > 0) w.limiter_decisions = d.limiters.map(limiterDecisionBytes);
+  return w;
+}
+
+/** checkResponseWire but for the limiter decisions (none written). */
+function checkResponseHead(d: CheckDecision, expectEnd: boolean): CheckResponseWire {
   return {
     start: timestampOf(d.startMs),
     end: timestampOf(d.endMs),
@@ -49,11 +56,25 @@ export function checkResponseWire(d: CheckDecision, expectEnd = false): CheckRes
     reject_reason: REJECT_REASON[d.rejectReason] || undefined,
     classifier_infos: d.classifiers.length === 0 ? NONE : d.classifiers.map(classifierWire),
     flux_meter_infos: d.fluxMeters.length === 0 ? NONE : d.fluxMeters.map((flux_meter_name) => ({ flux_meter_name })),
-    limiter_decisions: d.limiters.length === 0 ? NONE : d.limiters.map(limiterDecisionBytes),
+    limiter_decisions: NONE,
     wait_time: d.waitMs > 0 ? durationOf(d.waitMs) : ZERO_DURATION,
     denied_response_status_code: STATUS_OF_DENIAL[d.deniedStatus],
     expect_end: expectEnd ? true : undefined,
   };
+}
+
+/**
+ * A Check answer on its way to encodeCheckAnswer: the CheckResponse in wire shape but for its
+ * limiter decisions, and the records they are written from when it is encoded.
+ */
+export interface CheckAnswer {
+  readonly response: CheckResponseWire;
+  readonly limiters: readonly LimiterRecord[];
+}
+
+/** The Check answer of an engine decision (see CheckAnswer). */
+export function checkAnswer(d: CheckDecision, expectEnd = false): CheckAnswer {
+  return { response: checkResponseHead(d, expectEnd), limiters: d.limiters };
 }
 
 const CHECKHTTP = 'sluice.flowcontrol.checkhttp.v1';
@@ -62,6 +83,31 @@ const PRE_ENCODED = { preEncoded: [`${CHECK}.LimiterDecision`] };
 
 /** The bytes of a CheckResponse in wire shape (checkResponseWire): check.proto's type, encoded without fromObject. */
 export const encodeCheckResponse = wireSerializer<CheckResponseWire>(`${CHECK}.CheckResponse`, PRE_ENCODED);
+
+/** The tag each limiter decision of a CheckResponse starts with (from check.proto). */
+const DECISION_TAG = elementTag(`${CHECK}.CheckResponse`, 'limiter_decisions');
+/** Where encodeCheckAnswer writes; grows to the largest answer. */
+let scratch = Buffer.allocUnsafe(4096);
+
+/**
+ * The bytes of a Check answer: its response encoded as encodeCheckResponse does, then its limiter
+ * decisions written behind it (a repeated field's elements may follow the other fields), each
+ * as its kept bytes or its kept prefix and counts (limiterDecisionsLength) - no buffer per
+ * decision and no copy of the answer by protobufjs's writer. With decisions, the bytes are a
+ * view of a buffer that the next call overwrites: for grpc-js, which copies a response's
+ * bytes behind its message prefix as soon as it has them (serializeMessage); a caller that
+ * keeps them copies them.
+ */
+export function encodeCheckAnswer(a: CheckAnswer): Buffer {
+  const head = encodeCheckResponse(a.response);
+  if (a.limiters.length === 0) return head;
+  const total = head.length + limiterDecisionsLength(a.limiters, DECISION_TAG);
+  if (scratch.length < total) scratch = Buffer.allocUnsafe(Math.max(total, scratch.length * 2));
+  head.copy(scratch, 0);
+  const end = writeLimiterDecisions(scratch, head.length);
+  if (end !== total) throw new Error(`encodeCheckAnswer: wrote ${end} bytes of ${total}`);
+  return scratch.subarray(0, total);
+}
 /** The bytes of a CheckHTTP answer carrying a CheckResponseWire. */
 export const encodeCheckHTTPResponse = wireSerializer<CheckHTTPAnswer>(`${CHECKHTTP}.CheckHTTPResponse`, PRE_ENCODED);
 /** The bytes of a CheckHTTPStream answer carrying a CheckHTTPAnswer. */

@@ -2,7 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError, UnimplementedError } from '@sluice/errors';
 import { unary } from '@sluice/server';
 import { CallCancellation, type CancellableCall } from './call-cancellation.js';
-import { checkResponseWire, type CheckResponseWire } from './check-response-wire.js';
+import { checkAnswer, type CheckAnswer } from './check-response-wire.js';
 import type { CheckDecision } from './decision.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
@@ -62,7 +62,7 @@ function flowEndHandler(flowEnds: FlowEnds | undefined): grpc.handleUnaryCall<Fl
  * receives FlowEnd calls; without it they are accepted and dropped.
  */
 export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined, flowEnds?: FlowEnds): grpc.UntypedServiceImplementation {
-  const check = unary<CheckRequest__Output, CheckResponseWire>((req, call) => {
+  const check = unary<CheckRequest__Output, CheckAnswer>((req, call) => {
     const controlPoint = checkControlPoint(req.control_point);
     const services = discovery === undefined ? NO_SERVICES : discovery.servicesByIp(peerIp(call.getPeer()));
     const deadlineMs = deadlineMsOf(call.getDeadline());
@@ -76,8 +76,8 @@ export function flowControlServiceImpl(engine: Engine, discovery: ServiceDiscove
       deadlineMs,
       rampMode: req.ramp_mode === true,
     }, new CallCancellation(call));
-    if (d instanceof Promise) return d.then((x: CheckDecision) => checkResponseWire(x, askedEnd || x.fluxMeters.length > 0));
-    return checkResponseWire(d, askedEnd || d.fluxMeters.length > 0);
+    if (d instanceof Promise) return d.then((x: CheckDecision) => checkAnswer(x, askedEnd || x.fluxMeters.length > 0));
+    return checkAnswer(d, askedEnd || d.fluxMeters.length > 0);
   });
   return {
     Check: check,

@@ -167,6 +167,30 @@ function sameResult(a: LimiterResult, b: LimiterResult): boolean {
     && a.workloadIndex === b.workloadIndex && a.priority === b.priority;
 }
 
+/** Stands for "no decision encoded yet" in a Previous made for a new head: equal to no result. */
+const NO_RESULT: LimiterResult = Object.freeze({ accepted: undefined as unknown as boolean, waitMs: NaN });
+
+/**
+ * The kept state of a limiter's decisions whose head says what `rec`'s does: the one kept
+ * while it does, else a new one (its head encoded, no decision encoded yet) kept from now on.
+ */
+function keptFor(rec: LimiterRecord): Previous {
+  const id = rec.identity;
+  const r = rec.result;
+  const p = previous.get(id);
+  if (p !== undefined && p.kind === rec.kind && p.accepted === r.accepted && p.keyNotFound === r.keyNotFound && p.waitMs === r.waitMs
+    && p.policy_hash === id.policy_hash && p.policy_name === id.policy_name && p.component_id === id.component_id) {
+    return p;
+  }
+  const next: Previous = {
+    policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
+    kind: rec.kind, accepted: r.accepted, keyNotFound: r.keyNotFound, waitMs: r.waitMs, head: encodeHead(headWire(rec)), prefix: undefined,
+    result: NO_RESULT, bytes: EMPTY,
+  };
+  previous.set(id, next);
+  return next;
+}
+
 /**
  * The bytes of a limiter's decision (a LimiterDecision of check.proto). Of one limiter's
  * decisions, the fields before the details (its identity, dropped, reason, status, wait)
@@ -175,22 +199,81 @@ function sameResult(a: LimiterResult, b: LimiterResult): boolean {
  * previous one said is its bytes again. A policy's new hash (changed in place) is a new head.
  */
 export function limiterDecisionBytes(rec: LimiterRecord): Buffer {
-  const id = rec.identity;
+  const p = keptFor(rec);
   const r = rec.result;
-  const p = previous.get(id);
-  if (p !== undefined && p.kind === rec.kind && p.accepted === r.accepted && p.keyNotFound === r.keyNotFound && p.waitMs === r.waitMs
-    && p.policy_hash === id.policy_hash && p.policy_name === id.policy_name && p.component_id === id.component_id) {
-    if (p.result === r || sameResult(p.result, r)) return p.bytes;
-    p.result = r;
-    p.bytes = decisionBytes(rec.kind, p.head, r, p);
-    return p.bytes;
+  if (p.result === r || sameResult(p.result, r)) return p.bytes;
+  p.result = r;
+  p.bytes = decisionBytes(rec.kind, p.head, r, p);
+  return p.bytes;
+}
+
+/** A rate limiter's result with every count its fast encoding writes (rateLimiterBytes). */
+function hasCounts(r: LimiterResult): boolean {
+  return r.label !== undefined && r.remaining !== undefined && r.current !== undefined && r.tokens !== undefined;
+}
+
+/**
+ * The decisions of one answer between sizing and writing (limiterDecisionsLength, then
+ * writeLimiterDecisions): each one's kept state, result, and whether it is written as its
+ * kept prefix and three counts (else as its bytes). One set, reused: the two calls are made
+ * back to back for one answer, with nothing in between.
+ */
+const batch: { kept: Previous[]; results: LimiterResult[]; counted: boolean[]; count: number; tag: number } = {
+  kept: [], results: [], counted: [], count: 0, tag: 0,
+};
+
+/**
+ * The length of `records` written as elements of a repeated LimiterDecision field whose
+ * element tag is `tag` (each: the tag, the length, the decision); writeLimiterDecisions
+ * writes them next, with no buffer per decision: a rate limiter's decision is its kept
+ * prefix (rateLimiterPrefix) and its three counts, any other its kept bytes.
+ */
+export function limiterDecisionsLength(records: readonly LimiterRecord[], tag: number): number {
+  const tagLength = varintLength(tag);
+  let total = 0;
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i];
+    const r = rec.result;
+    const p = keptFor(rec);
+    let length: number;
+    const counted = rec.kind === 'rate_limiter' && hasCounts(r);
+    if (counted) {
+      const label = r.label as string;
+      if (p.prefix === undefined || p.prefix.label !== label) p.prefix = { label, bytes: rateLimiterPrefix(p.head, label) };
+      length = p.prefix.bytes.length + TOKENS_BODY;
+    } else {
+      length = limiterDecisionBytes(rec).length;
+    }
+    batch.kept[i] = p;
+    batch.results[i] = r;
+    batch.counted[i] = counted;
+    total += tagLength + varintLength(length) + length;
   }
-  const head = encodeHead(headWire(rec));
-  const next: Previous = {
-    policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
-    kind: rec.kind, accepted: r.accepted, keyNotFound: r.keyNotFound, waitMs: r.waitMs, head, prefix: undefined, result: r, bytes: EMPTY,
-  };
-  next.bytes = decisionBytes(rec.kind, head, r, next);
-  previous.set(id, next);
-  return next.bytes;
+  batch.count = records.length;
+  batch.tag = tag;
+  return total;
+}
+
+/** Write the decisions limiterDecisionsLength sized into `out` at `at`; answers the offset after them. */
+export function writeLimiterDecisions(out: Buffer, at: number): number {
+  for (let i = 0; i < batch.count; i++) {
+    const p = batch.kept[i];
+    at = writeVarint(out, at, batch.tag);
+    if (batch.counted[i]) {
+      const prefix = (p.prefix as Prefix).bytes;
+      const r = batch.results[i];
+      at = writeVarint(out, at, prefix.length + TOKENS_BODY);
+      at += prefix.copy(out, at);
+      at = writeDouble(out, at, TAG.remaining, r.remaining as number);
+      at = writeDouble(out, at, TAG.current, r.current as number);
+      at = writeDouble(out, at, TAG.consumed, r.tokens as number);
+    } else {
+      at = writeVarint(out, at, p.bytes.length);
+      at += p.bytes.copy(out, at);
+    }
+    batch.kept[i] = undefined as unknown as Previous; // nothing of this answer held past it
+    batch.results[i] = undefined as unknown as LimiterResult;
+  }
+  batch.count = 0;
+  return at;
 }

@@ -1,5 +1,5 @@
 import { SERVICE_NAMES, fromProto3Json, serviceClient, toProto3Json, withResponseSerializers } from '@sluice/proto';
-import { encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse, encodeCheckResponse } from './check-response-wire.js';
+import { encodeCheckAnswer, encodeCheckHTTPResponse, encodeCheckHTTPStreamResponse } from './check-response-wire.js';
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
@@ -9,13 +9,13 @@ import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
 
 /**
- * The answers of Check, CheckHTTP and CheckHTTPStream are built in wire shape
- * (checkResponseWire, limiter decisions already encoded) and encoded by the protobufjs
- * types of their .proto files without the loader's fromObject copy; the other methods
- * are the loader's.
+ * The answers of Check, CheckHTTP and CheckHTTPStream are built in wire shape and encoded
+ * by the protobufjs types of their .proto files without the loader's fromObject copy
+ * (Check's limiter decisions written behind the rest, encodeCheckAnswer; CheckHTTP's
+ * already encoded, checkResponseWire); the other methods are the loader's.
  */
 function checkServiceDefinition(): ReturnType<typeof withResponseSerializers> {
-  return withResponseSerializers(serviceClient('flowControl').service, { Check: encodeCheckResponse });
+  return withResponseSerializers(serviceClient('flowControl').service, { Check: encodeCheckAnswer });
 }
 
 function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers> {

@@ -78,6 +78,31 @@ test('Check validates its request; FlowEnd answers; cache calls are UNIMPLEMENTE
   }
 });
 
+test('Check answers many calls at once, each with its own decisions (answers are written where the previous one was, and grpc-js copies each at once)', async (t) => {
+  const { grpcAddress } = await setup(t, `
+- { control_point: many, bucket_capacity: 1000, fill_amount: 1, interval: 1m, label_key: user }
+- { control_point: many, bucket_capacity: 500, fill_amount: 1, interval: 1m, label_key: tier }
+- { control_point: many, bucket_capacity: 2, fill_amount: 1, interval: 1m, label_key: user }
+`);
+  const Ctor = serviceClient('flowControl');
+  const client = new Ctor(grpcAddress, grpc.credentials.createInsecure()) as unknown as Client;
+  t.after(() => client.close());
+  const users = Array.from({ length: 150 }, (_, i) => `user-${i}-${'u'.repeat(i % 40)}`);
+  const answers = await Promise.all(users.flatMap((user, i) => [0, 1, 2].map(() =>
+    call<CheckResponse__Output>(client, 'Check', { control_point: 'many', labels: { user, tier: `tier-${i % 3}` } }))));
+  answers.forEach((a, n) => {
+    const i = Math.floor(n / 3);
+    const labels = a.limiter_decisions.map((l) => l.rate_limiter_info?.label);
+    assert.deepEqual(labels, [users[i], `tier-${i % 3}`, users[i]], `answer ${n}: its own flow's labels`);
+  });
+  for (let i = 0; i < users.length; i++) {
+    const mine = answers.slice(3 * i, 3 * i + 3);
+    assert.equal(mine.filter((a) => a.decision_type === 'DECISION_TYPE_REJECTED').length, 1, `${users[i]}: the third of three flows on a 2-token bucket is rejected`);
+    const consumed = mine.map((a) => Math.floor(a.limiter_decisions[0].rate_limiter_info?.tokens_info?.remaining ?? NaN)).sort((x, y) => y - x);
+    assert.deepEqual(consumed.slice(0, 2), [999, 998], `${users[i]}: its own bucket's counts`);
+  }
+});
+
 const httpReq = (path = '/api/items?id=7', headers: Record<string, string> = {}) => ({
   control_point: 'ingress',
   source: { address: '10.9.9.9', port: 51000 },

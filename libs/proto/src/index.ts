@@ -7,4 +7,4 @@ export { reflectionRoot, messageType } from './reflection.js';
 export { toProto3Json } from './to-proto3-json.js';
 export * from './generated/index.js';
 export { enumNumbers, wireSerializer, withResponseSerializers, type WireSerializerOptions } from './wire-encoding.js';
-export { embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';
+export { elementTag, embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';

@@ -99,6 +99,21 @@ export function fieldTag(typeName: string, fieldName: string): number {
 }
 
 /**
+ * The tag each element of the repeated message field `fieldName` of `typeName` starts with on
+ * the wire (its number read from the .proto; an embedded message is length-delimited). Throws
+ * for an unknown field, or one that is not a repeated message field.
+ */
+export function elementTag(typeName: string, fieldName: string): number {
+  const field = variantRoot().lookupType(typeName).fields[fieldName];
+  if (field === undefined) throw new TypeError(`elementTag: ${typeName} has no field ${fieldName}`);
+  field.resolve();
+  if (!field.repeated || field.map || !(field.resolvedType instanceof protobuf.Type)) {
+    throw new TypeError(`elementTag: ${typeName}.${fieldName} is not a repeated message field`);
+  }
+  return field.id * 8 + LENGTH_DELIMITED;
+}
+
+/**
  * A writer of `prefix` (the encoding of some fields of a message of `typeName`) followed by
  * its field `fieldName` (a message field; its number read from the .proto) holding `body`,
  * the encoding of that field's message: the bytes of the whole message, for a sender that

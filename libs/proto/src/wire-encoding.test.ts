@@ -4,7 +4,7 @@ import { serviceClient } from './load.js';
 import { messageType } from './reflection.js';
 import { enumNumbers, wireSerializer, withResponseSerializers } from './wire-encoding.js';
 import protobuf from 'protobufjs';
-import { embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';
+import { elementTag, embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';
 
 const CHECK_RESPONSE = 'aperture.flowcontrol.check.v1.CheckResponse';
 
@@ -115,4 +115,13 @@ test('fieldTag: field number and wire type from the .proto; varints as protobufj
     const reader = protobuf.Reader.create(buf.subarray(1, end));
     assert.equal(Number(reader.uint64()), n, `${n}: reads back`);
   }
+});
+
+test('elementTag: the tag of each element of a repeated message field, from the .proto', () => {
+  assert.equal(elementTag(CHECK_RESPONSE, 'limiter_decisions'), (messageType(CHECK_RESPONSE).fields.limiter_decisions.id << 3) | 2);
+  assert.equal(elementTag(CHECK_RESPONSE, 'limiter_decisions'), (12 << 3) | 2, 'check.proto numbers limiter_decisions 12');
+  assert.throws(() => elementTag(CHECK_RESPONSE, 'nope'), /no field nope/);
+  assert.throws(() => elementTag(CHECK_RESPONSE, 'control_point'), /not a repeated message field/, 'a singular string');
+  assert.throws(() => elementTag(CHECK_RESPONSE, 'services'), /not a repeated message field/, 'repeated strings');
+  assert.throws(() => elementTag(CHECK_RESPONSE, 'telemetry_flow_labels'), /not a repeated message field/, 'a map');
 });
