@@ -6,6 +6,7 @@ import type {
 } from '@sluice/proto';
 import type { CheckDecision, LimiterRecord } from './decision.js';
 import { limiterDecisionBytes, limiterDecisionsLength, writeLimiterDecisions, ZERO_DURATION } from './limiter-decision-wire.js';
+import { decisionsBlockFor, offerDecisionsBlock, writeDecisionsBlock } from './limiter-decisions-block.js';
 import { durationOf, timestampOf } from './proto-time.js';
 
 /** A CheckResponse in wire shape whose limiter decisions are their encodings (limiterDecisionBytes). */
@@ -86,27 +87,46 @@ export const encodeCheckResponse = wireSerializer<CheckResponseWire>(`${CHECK}.C
 
 /** The tag each limiter decision of a CheckResponse starts with (from check.proto). */
 const DECISION_TAG = elementTag(`${CHECK}.CheckResponse`, 'limiter_decisions');
-/** Where encodeCheckAnswer writes; grows to the largest answer. */
+/** Where encodeCheckAnswer writes (and a view of it for the doubles); grows to the largest answer. */
 let scratch = Buffer.allocUnsafe(4096);
+let scratchView = new DataView(scratch.buffer, scratch.byteOffset, scratch.byteLength);
+
+function scratchOf(length: number): Buffer {
+  if (scratch.length < length) {
+    scratch = Buffer.allocUnsafe(Math.max(length, scratch.length * 2));
+    scratchView = new DataView(scratch.buffer, scratch.byteOffset, scratch.byteLength);
+  }
+  return scratch;
+}
 
 /**
  * The bytes of a Check answer: its response encoded as encodeCheckResponse does, then its limiter
- * decisions written behind it (a repeated field's elements may follow the other fields), each
- * as its kept bytes or its kept prefix and counts (limiterDecisionsLength) - no buffer per
- * decision and no copy of the answer by protobufjs's writer. With decisions, the bytes are a
+ * decisions written behind it (a repeated field's elements may follow the other fields): those
+ * of the same limiters as the previous answer that say the same but for their counts are that
+ * answer's decisions with the counts written over (limiter-decisions-block.ts); others are each
+ * written as its kept bytes or its kept prefix and counts (limiterDecisionsLength). No buffer
+ * per decision and no copy of the answer by protobufjs's writer. With decisions, the bytes are a
  * view of a buffer that the next call overwrites: for grpc-js, which copies a response's
  * bytes behind its message prefix as soon as it has them (serializeMessage); a caller that
  * keeps them copies them.
  */
 export function encodeCheckAnswer(a: CheckAnswer): Buffer {
   const head = encodeCheckResponse(a.response);
-  if (a.limiters.length === 0) return head;
-  const total = head.length + limiterDecisionsLength(a.limiters, DECISION_TAG);
-  if (scratch.length < total) scratch = Buffer.allocUnsafe(Math.max(total, scratch.length * 2));
-  head.copy(scratch, 0);
-  const end = writeLimiterDecisions(scratch, head.length);
+  const records = a.limiters;
+  if (records.length === 0) return head;
+  const block = decisionsBlockFor(records);
+  if (block !== undefined) {
+    const out = scratchOf(head.length + block.bytes.length);
+    out.set(head, 0);
+    return out.subarray(0, writeDecisionsBlock(block, records, out, scratchView, head.length));
+  }
+  const total = head.length + limiterDecisionsLength(records, DECISION_TAG);
+  const out = scratchOf(total);
+  out.set(head, 0);
+  const end = writeLimiterDecisions(out, head.length);
   if (end !== total) throw new Error(`encodeCheckAnswer: wrote ${end} bytes of ${total}`);
-  return scratch.subarray(0, total);
+  offerDecisionsBlock(records, out.subarray(head.length, end));
+  return out.subarray(0, end);
 }
 /** The bytes of a CheckHTTP answer carrying a CheckResponseWire. */
 export const encodeCheckHTTPResponse = wireSerializer<CheckHTTPAnswer>(`${CHECKHTTP}.CheckHTTPResponse`, PRE_ENCODED);

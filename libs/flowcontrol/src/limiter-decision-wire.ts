@@ -51,10 +51,31 @@ if ((TAG.remaining & 7) !== FIXED64 || (TAG.current & 7) !== FIXED64 || (TAG.con
   throw new Error('check.proto: TokensInfo\'s fields are no longer doubles; rateLimiterBytes writes them as doubles');
 }
 const TOKENS_BODY = varintLength(TAG.remaining) + varintLength(TAG.current) + varintLength(TAG.consumed) + 3 * 8;
+/**
+ * Where a rate limiter's three counts sit in the last COUNTS.length bytes of its decision as
+ * written here (tokens_info is the last field of its details, and its details the last of the
+ * decision): the offsets of the values of remaining, current and consumed (doubles).
+ */
+export const COUNTS = Object.freeze({
+  length: TOKENS_BODY,
+  remaining: varintLength(TAG.remaining),
+  current: varintLength(TAG.remaining) + 8 + varintLength(TAG.current),
+  consumed: varintLength(TAG.remaining) + 8 + varintLength(TAG.current) + 8 + varintLength(TAG.consumed),
+});
+
+/** A double's eight bytes, little-endian as protobuf writes them (checked below on this machine). */
+const DOUBLE = new Float64Array(1);
+const DOUBLE_BYTES = new Uint8Array(DOUBLE.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function writeDouble(out: Buffer, at: number, tag: number, v: number): number {
   const after = writeVarint(out, at, tag);
-  out.writeDoubleLE(v, after);
+  if (!LITTLE_ENDIAN) {
+    out.writeDoubleLE(v, after);
+    return after + 8;
+  }
+  DOUBLE[0] = v;
+  for (let i = 0; i < 8; i++) out[after + i] = DOUBLE_BYTES[i];
   return after + 8;
 }
 
@@ -207,8 +228,8 @@ export function limiterDecisionBytes(rec: LimiterRecord): Buffer {
   return p.bytes;
 }
 
-/** A rate limiter's result with every count its fast encoding writes (rateLimiterBytes). */
-function hasCounts(r: LimiterResult): boolean {
+/** A rate limiter's result with every count its fast encoding writes (rateLimiterBytes), which ends with them (COUNTS). */
+export function hasCounts(r: LimiterResult): boolean {
   return r.label !== undefined && r.remaining !== undefined && r.current !== undefined && r.tokens !== undefined;
 }
 
@@ -263,13 +284,15 @@ export function writeLimiterDecisions(out: Buffer, at: number): number {
       const prefix = (p.prefix as Prefix).bytes;
       const r = batch.results[i];
       at = writeVarint(out, at, prefix.length + TOKENS_BODY);
-      at += prefix.copy(out, at);
+      out.set(prefix, at);
+      at += prefix.length;
       at = writeDouble(out, at, TAG.remaining, r.remaining as number);
       at = writeDouble(out, at, TAG.current, r.current as number);
       at = writeDouble(out, at, TAG.consumed, r.tokens as number);
     } else {
       at = writeVarint(out, at, p.bytes.length);
-      at += p.bytes.copy(out, at);
+      out.set(p.bytes, at);
+      at += p.bytes.length;
     }
     batch.kept[i] = undefined as unknown as Previous; // nothing of this answer held past it
     batch.results[i] = undefined as unknown as LimiterResult;
