@@ -10,7 +10,10 @@
  * call (from /proc) is reported beside, as its ratio none ÷ ten. Target: ≥ 0.9.
  *
  *   node scripts/run-bench.mjs policy-overhead
- *   node bench/dist/policy-overhead.js [seconds-per-round=3] [rounds=4] [concurrency=32]
+ *   node bench/dist/policy-overhead.js [seconds-per-round=3] [rounds=6] [concurrency=32]
+ *
+ * Rounds of one run differ by up to ±15% on a shared 2-core machine (both settings alike):
+ * six rounds of each, interleaved, average more of that out than four did.
  */
 import { limitRunTime, type ChildServer } from './support/child-server.js';
 import { checkLoad, runAbBench } from './support/ab-rounds.js';
@@ -20,7 +23,7 @@ import {
 import type { UnaryCaller } from './support/unary-caller.js';
 
 const roundMs = Math.min(10, Math.max(1, Number(process.argv[2] ?? 3))) * 1000;
-const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 4)));
+const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 6)));
 const concurrency = Math.max(1, Math.floor(Number(process.argv[4] ?? 32)));
 const CP = 'bench-policies';
 const POLICIES = Array.from({ length: 10 }, (_, i) => `overhead-${i}`);
