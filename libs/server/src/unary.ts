@@ -16,23 +16,32 @@ export function toGrpcStatus(err: unknown): Partial<grpc.StatusObject> {
   return { code: err.grpcCode, details: err.message, metadata };
 }
 
+function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
 /**
- * Adapt a promise-returning function into a grpc-js unary handler. A thrown SluiceError
- * becomes the gRPC status (grpcCode, message); anything else INTERNAL with a generic message.
+ * Adapt a function answering a value or a promise into a grpc-js unary handler. A value is
+ * answered at once (no promise and no microtask per call); a promise when it settles. A thrown
+ * SluiceError, or one a promise rejects with, becomes the gRPC status (grpcCode, message);
+ * anything else INTERNAL with a generic message.
  */
 export function unary<Req, Res>(
   fn: (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res> | Res,
 ): grpc.handleUnaryCall<Req, Res> {
+  const fail = (callback: grpc.sendUnaryData<Res>, err: unknown): void => callback(toGrpcStatus(err) as grpc.ServiceError, null);
   return (call, callback) => {
-    let result: Promise<Res>;
+    let result: Promise<Res> | Res;
     try {
-      result = Promise.resolve(fn(call.request, call));
+      result = fn(call.request, call);
     } catch (err) {
-      result = Promise.reject(err);
+      fail(callback, err);
+      return;
     }
-    result.then(
-      (response) => callback(null, response),
-      (err: unknown) => callback(toGrpcStatus(err) as grpc.ServiceError, null),
-    );
+    if (isThenable(result)) {
+      result.then((response) => callback(null, response), (err: unknown) => fail(callback, err));
+      return;
+    }
+    callback(null, result);
   };
 }
