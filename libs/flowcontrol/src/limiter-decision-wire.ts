@@ -220,7 +220,11 @@ function keptFor(rec: LimiterRecord): Previous {
  * previous one said is its bytes again. A policy's new hash (changed in place) is a new head.
  */
 export function limiterDecisionBytes(rec: LimiterRecord): Buffer {
-  const p = keptFor(rec);
+  return bytesOf(keptFor(rec), rec);
+}
+
+/** The bytes of `rec`'s decision from its kept state `p` (keptFor): the kept bytes when it says the same again. */
+function bytesOf(p: Previous, rec: LimiterRecord): Buffer {
   const r = rec.result;
   if (p.result === r || sameResult(p.result, r)) return p.bytes;
   p.result = r;
@@ -263,7 +267,7 @@ export function limiterDecisionsLength(records: readonly LimiterRecord[], tag: n
       if (p.prefix === undefined || p.prefix.label !== label) p.prefix = { label, bytes: rateLimiterPrefix(p.head, label) };
       length = p.prefix.bytes.length + TOKENS_BODY;
     } else {
-      length = limiterDecisionBytes(rec).length;
+      length = bytesOf(p, rec).length;
     }
     batch.kept[i] = p;
     batch.results[i] = r;
