@@ -4,7 +4,7 @@ import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
 import { policyCrWatcher } from './cr-watcher.js';
-import { installAdmissionWebhook } from './webhook.js';
+import { installAdmissionWebhooks } from './webhook.js';
 
 // Configuration first: every problem is printed and the process exits 2 before anything binds a port.
 const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.slice(2), env: process.env });
@@ -22,8 +22,9 @@ try {
   });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
   runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
-  // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected).
-  installAdmissionWebhook(runtime, config.injector, runtime.logger);
+  // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
+  // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
+  installAdmissionWebhooks(runtime, config.injector, policies.check, runtime.logger);
   if (config.policies.cr_watcher.enabled) {
     const crs = await policyCrWatcher(policies.sink, runtime.logger);
     runtime.addReadinessJob(crs.readiness);

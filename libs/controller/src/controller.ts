@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { ControllerEtcd } from './controller-etcd.js';
 import { ControllerMetrics } from './metrics.js';
 import type { PolicyLanguage } from './policy-language.js';
+import { policyCheck, type PolicyCheckResult } from './policy-check.js';
 import { PolicyRegistry } from './policy-registry.js';
 import { PodScalerReports } from './pod-scaler-reports.js';
 import { policySink, type PolicySink } from './policy-sink.js';
@@ -39,6 +40,8 @@ export interface PolicyController {
   readonly store: PolicyStore;
   /** What the Policy CR watcher calls. */
   readonly sink: PolicySink;
+  /** What the policy validating webhook asks: would this spec compile, and what would it ignore. */
+  readonly check: (name: string, spec: unknown) => PolicyCheckResult;
   readonly publisher: Publisher;
   /** True once the stored policies were read from etcd. */
   storeSynced(): boolean;
@@ -75,6 +78,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
     policies,
     store,
     sink,
+    check: policyCheck(policies),
     publisher,
     storeSynced: () => store.isSynced(),
     start() {

@@ -6,6 +6,7 @@ export { PolicyRejectedError, rejectionOf } from './policy-errors.js';
 export { PolicyRegistry, type PolicyView, type DecisionView } from './policy-registry.js';
 export { PolicyStore, PolicyManagedElsewhereError, STORE_WRITE_TIMEOUT_MS } from './policy-store.js';
 export { policySink, type PolicySink, type PolicyApplyResult } from './policy-sink.js';
+export { policyCheck, type PolicyCheckResult } from './policy-check.js';
 export { Publisher, type PublicationKind } from './publisher.js';
 export { PromqlScheduler, type PromqlHandle } from './promql-scheduler.js';
 export { injectQueryLabels, checkQueryLabels, type QueryLabel } from './promql-labels.js';

@@ -4,12 +4,12 @@
 import { Counter, type Registry } from 'prom-client';
 import type { KubeLogger } from '../api-state.js';
 import { silentLogger } from '../api-state.js';
+import { isObj, parseAdmissionReview, problemBody, reviewAnswer, tooLargeProblem, type ReviewProblem } from './admission-review.js';
+import type { AdmissionHandler } from './admission-route.js';
 import type { InjectOptions } from './inject-options.js';
 import { planInjection } from './pod-injection.js';
 
-export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
-/** Bodies past this are refused with 413 (the API server then applies failurePolicy Ignore). */
-export const MAX_ADMISSION_BYTES = 4 * 1024 * 1024;
+export { ADMISSION_API_VERSION, MAX_ADMISSION_BYTES } from './admission-review.js';
 
 export type AdmissionResult = 'injected' | 'skipped' | 'refused' | 'invalid';
 
@@ -28,7 +28,6 @@ export interface AdmissionWebhookOptions {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Serves `/v1/admission/inject` (pods annotated `sluice.dev/inject: "true"`) and `/v1/admission/inject/namespace` (pods of labelled namespaces). */
 export class AdmissionWebhook {
@@ -57,36 +56,29 @@ export class AdmissionWebhook {
     return { status, body, result, reason };
   }
 
-  private invalid(reason: string, message: string, status = 400): AdmissionAnswer {
-    this.logger.warn('admission review not usable; the API server admits the pod unchanged', { reason, message });
-    return this.answer(status, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason: 'BadRequest', code: status }, 'invalid', reason);
+  private invalid(p: ReviewProblem): AdmissionAnswer {
+    this.logger.warn('admission review not usable; the API server admits the pod unchanged', { reason: p.reason, message: p.message });
+    return this.answer(p.status, problemBody(p), 'invalid', p.reason);
   }
 
   /** Answers a body the route stopped reading at `bytes` (more than MAX_ADMISSION_BYTES). */
   tooLarge(bytes: number): AdmissionAnswer {
-    return this.invalid('too_large', `the review is more than ${Math.max(bytes, MAX_ADMISSION_BYTES)} bytes (limit ${MAX_ADMISSION_BYTES})`, 413);
+    return this.invalid(tooLargeProblem(bytes));
+  }
+
+  /** The route's view of one of the two paths (`namespaceEnabled`: the labelled-namespace webhook). */
+  handler(namespaceEnabled: boolean): AdmissionHandler {
+    return { review: (body) => this.review(body, namespaceEnabled), tooLarge: (bytes) => this.tooLarge(bytes) };
   }
 
   /** Answers one request body. `namespaceEnabled`: it came through the labelled-namespace webhook. */
   review(body: Buffer | string | undefined, namespaceEnabled: boolean): AdmissionAnswer {
-    const size = body === undefined ? 0 : Buffer.byteLength(body);
-    if (size > MAX_ADMISSION_BYTES) return this.tooLarge(size);
-    if (size === 0) return this.invalid('empty', 'the request has no body');
-    let review: unknown;
-    try {
-      review = JSON.parse(body === undefined ? '' : body.toString());
-    } catch (err) {
-      return this.invalid('malformed_json', `the body is not JSON: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (!isObj(review)) return this.invalid('not_a_review', 'the body is not a mapping');
-    if (review.apiVersion !== ADMISSION_API_VERSION || review.kind !== 'AdmissionReview') {
-      return this.invalid('not_a_review', `expected apiVersion ${ADMISSION_API_VERSION}, kind AdmissionReview`);
-    }
-    const req = review.request;
-    if (!isObj(req) || typeof req.uid !== 'string' || req.uid === '') return this.invalid('no_request', 'request.uid is missing');
-    const uid = req.uid;
+    const parsed = parseAdmissionReview(body);
+    if ('problem' in parsed) return this.invalid(parsed.problem);
+    const req = parsed.request.raw;
+    const uid = parsed.request.uid;
     const respond = (result: AdmissionResult, reason: string, extra: Obj = {}): AdmissionAnswer =>
-      this.answer(200, { apiVersion: ADMISSION_API_VERSION, kind: 'AdmissionReview', response: { uid, allowed: true, ...extra } }, result, reason);
+      this.answer(200, reviewAnswer(uid, { allowed: true, ...extra }), result, reason);
 
     const kind = isObj(req.kind) ? req.kind : {};
     if (kind.group !== '' || kind.version !== 'v1' || kind.kind !== 'Pod' || (req.subResource !== undefined && req.subResource !== '')) {
