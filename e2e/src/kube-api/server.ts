@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ValidatingAdmission } from './admission.js';
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import { CrSchemas } from './cr-schema.js';
 import { apiGroup, discoveryDocument, resourceList } from './discovery.js';
@@ -48,10 +49,12 @@ export class KubeApiServer {
   private serving = false;
   private clusterIpNext = 1;
   private readonly schemas = new CrSchemas();
+  private readonly admission: ValidatingAdmission;
 
   constructor(private readonly opts: KubeApiOptions = {}) {
     this.store = new Store(opts.historyLimit ?? 10_000);
     this.types = new TypeRegistry(this.store);
+    this.admission = new ValidatingAdmission(this.store);
     this.watches = new Watches(this.store, opts.bookmarkIntervalMs ?? 1000);
     this.port = opts.port ?? 0;
     this.host = opts.host ?? '127.0.0.1';
@@ -191,7 +194,7 @@ export class KubeApiServer {
     if (t.name === undefined) {
       if (method === 'GET' && t.watch) return this.watches.serve(req, res, url, t);
       if (method === 'GET') return serveList(this.store, req, res, url, t);
-      if (method === 'POST') return send(res, 201, asServed(type, this.create(type, t.namespace, parseJson(body), dryRun)));
+      if (method === 'POST') return send(res, 201, asServed(type, await this.create(type, t.namespace, parseJson(body), dryRun, res)));
       if (method === 'DELETE') return this.deleteCollection(res, url, t, dryRun);
       throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
     }
@@ -210,12 +213,12 @@ export class KubeApiServer {
       case 'GET':
         return send(res, 200, asServed(type, this.mustGet(type, t.namespace, name)));
       case 'PUT':
-        return send(res, 200, asServed(type, this.update(type, t.namespace, name, parseJson(body), status, dryRun)));
+        return send(res, 200, asServed(type, await this.update(type, t.namespace, name, parseJson(body), status, dryRun, res)));
       case 'PATCH': {
         const old = this.mustGet(type, t.namespace, name);
         const patched = applyPatch(req.headers['content-type'] ?? '', asServed(type, old) as unknown as Json, body, type.builtIn);
         if (!isObject(patched)) throw badRequest('the patch did not produce an object');
-        return send(res, 200, asServed(type, this.update(type, t.namespace, name, patched, status, dryRun)));
+        return send(res, 200, asServed(type, await this.update(type, t.namespace, name, patched, status, dryRun, res)));
       }
       case 'DELETE':
         if (status) throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
@@ -239,7 +242,7 @@ export class KubeApiServer {
 
   // ---- writes ----
 
-  private create(type: ResourceType, namespace: string | undefined, raw: unknown, dryRun: boolean): KubeObject {
+  private async create(type: ResourceType, namespace: string | undefined, raw: unknown, dryRun: boolean, res?: ServerResponse): Promise<KubeObject> {
     if (!isObject(raw)) throw badRequest('the body of the request is not an object');
     checkKind(type, raw);
     const meta = isObject(raw.metadata) ? { ...raw.metadata } : {};
@@ -270,6 +273,9 @@ export class KubeApiServer {
     if (type.status) delete obj.status;
     this.admit(type, obj);
     this.schemas.admit(type, obj);
+    if (await this.admission.onWrite(res, { operation: 'CREATE', type, subResource: '', namespace: meta.namespace as string | undefined, object: obj, dryRun })) {
+      if (this.store.get(grOf(type), meta.namespace as string | undefined, name)) throw alreadyExists(type.group, type.resource, name);
+    }
     if (dryRun) return obj;
     const stored = this.store.put(grOf(type), obj);
     if (isCrd(type)) return this.types.establish(stored);
@@ -290,7 +296,7 @@ export class KubeApiServer {
     }
   }
 
-  private update(type: ResourceType, namespace: string | undefined, name: string, raw: unknown, statusOnly: boolean, dryRun: boolean): KubeObject {
+  private async update(type: ResourceType, namespace: string | undefined, name: string, raw: unknown, statusOnly: boolean, dryRun: boolean, res?: ServerResponse): Promise<KubeObject> {
     if (!isObject(raw)) throw badRequest('the body of the request is not an object');
     checkKind(type, raw);
     const old = this.mustGet(type, namespace, name);
@@ -334,6 +340,9 @@ export class KubeApiServer {
       this.admit(type, next);
     }
     this.schemas.admit(type, next);
+    if (await this.admission.onWrite(res, { operation: 'UPDATE', type, subResource: statusOnly ? 'status' : '', namespace, object: next, oldObject: old, dryRun })) {
+      if (this.store.get(grOf(type), namespace, name)?.metadata.resourceVersion !== old.metadata.resourceVersion) throw conflict(type.group, type.resource, name);
+    }
     if (sameJson(metaForCompare(old), metaForCompare(next)) && sameJson(specPart(old, true), specPart(next, true))) return old;
     if (dryRun) return next;
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
@@ -344,7 +353,7 @@ export class KubeApiServer {
     return stored;
   }
 
-  private scale(req: IncomingMessage, res: ServerResponse, body: Buffer, t: Target, name: string, dryRun: boolean): void {
+  private async scale(req: IncomingMessage, res: ServerResponse, body: Buffer, t: Target, name: string, dryRun: boolean): Promise<void> {
     const spec = t.type.scale;
     if (!spec) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     const method = req.method ?? 'GET';
@@ -352,7 +361,7 @@ export class KubeApiServer {
     if (method === 'GET') return send(res, 200, toScale(spec, old));
     if (method !== 'PUT' && method !== 'PATCH') throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const next = method === 'PUT' ? parseJson(body) : applyPatch(req.headers['content-type'] ?? '', toScale(spec, old) as unknown as Json, body, true);
-    const stored = this.update(t.type, t.namespace, name, scaled(t.type, spec, old, next), false, dryRun);
+    const stored = await this.update(t.type, t.namespace, name, scaled(t.type, spec, old, next), false, dryRun, res);
     send(res, 200, toScale(spec, stored));
   }
 
