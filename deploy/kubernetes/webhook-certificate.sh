@@ -1,8 +1,8 @@
 #!/bin/sh
-# Creates the injection webhook's serving certificate for the plain manifests (the Helm chart
+# Creates the admission webhooks' serving certificate for the plain manifests (the Helm chart
 # generates it at install): a CA and a certificate for sluice-controller.sluice-system.svc, the
 # Secret sluice-controller-webhook-tls the controller mounts, and the CA in the
-# MutatingWebhookConfiguration. Needs openssl and kubectl. Run it again to renew.
+# MutatingWebhookConfiguration (sidecar injection) and the ValidatingWebhookConfiguration (Policies). Needs openssl and kubectl. Run it again to renew.
 set -eu
 ns=${NAMESPACE:-sluice-system}
 svc=sluice-controller.$ns.svc
@@ -21,4 +21,6 @@ kubectl -n "$ns" create secret generic sluice-controller-webhook-tls --type=kube
 ca=$(base64 < "$dir/ca.crt" | tr -d '\n')
 kubectl patch mutatingwebhookconfiguration "sluice-controller-$ns" --type=json -p \
   "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"$ca\"},{\"op\":\"add\",\"path\":\"/webhooks/1/clientConfig/caBundle\",\"value\":\"$ca\"}]"
+kubectl patch validatingwebhookconfiguration "sluice-controller-$ns" --type=json -p \
+  "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"$ca\"}]"
 kubectl -n "$ns" rollout restart deployment/sluice-controller

@@ -184,7 +184,7 @@ for (const c of CHARTS) {
 test('plain manifests: every document is a named object in sluice-system', () => {
   const docs = manifestDocs();
   assert.ok(docs.length >= 13);
-  const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration'];
+  const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
   for (const d of docs) {
     assert.ok(typeof d.apiVersion === 'string' && typeof d.kind === 'string', 'apiVersion and kind');
     assert.ok(typeof at(d, 'metadata.name') === 'string', `${String(d.kind)} has metadata.name`);
