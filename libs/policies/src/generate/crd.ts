@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { PolicySpecSchema } from '../schema/policy.js';
+import { PolicyStatusSchema } from '../schema/status.js';
 
 export const CRD_GROUP = 'sluice.dev';
 export const CRD_VERSION = 'v1alpha1';
@@ -11,6 +12,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Keys the CRD keeps from a schema node; everything else (ajv-only rules, x-sluice-*) is dropped. */
 const KEPT = new Set([
   'type',
+  'format',
   'description',
   'title',
   'properties',
@@ -30,6 +32,9 @@ const KEPT = new Set([
   'x-kubernetes-preserve-unknown-fields',
 ]);
 
+/** OpenAPI formats the API server knows (the policy schema's own, such as `positive_duration`, are left out). */
+const KUBERNETES_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password']);
+
 /**
  * The structural form of a schema node: every node keeps its `type`;
  * closed objects lose `additionalProperties: false` (Kubernetes prunes
@@ -41,7 +46,7 @@ export function structural(node: unknown): Json {
   const n = node as Record<string, unknown>;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(n)) {
-    if (!KEPT.has(key)) continue;
+    if (!KEPT.has(key) || (key === 'format' && !KUBERNETES_FORMATS.has(String(value)))) continue;
     if (key === 'properties') {
       const props: Record<string, Json> = {};
       for (const [name, child] of Object.entries(value as Record<string, unknown>)) props[name] = structural(child);
@@ -58,19 +63,6 @@ export function structural(node: unknown): Json {
   }
   return out;
 }
-
-const CONDITION: Json = {
-  type: 'object',
-  required: ['type', 'status'],
-  properties: {
-    type: { type: 'string' },
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-    reason: { type: 'string' },
-    message: { type: 'string' },
-    observedGeneration: { type: 'integer', format: 'int64' },
-    lastTransitionTime: { type: 'string', format: 'date-time' },
-  },
-};
 
 /** The Policy CustomResourceDefinition, its spec schema generated from the policy schema. */
 export function policyCrd(): Json {
@@ -99,20 +91,11 @@ export function policyCrd(): Json {
               description: 'A Sluice flow-control policy (the shape of Aperture 2.8 policies).',
               required: ['spec'],
               properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
-                metadata: { type: 'object' },
+                apiVersion: { type: 'string', description: 'sluice.dev/v1alpha1.' },
+                kind: { type: 'string', description: 'Policy.' },
+                metadata: { type: 'object', description: 'The name of the policy (unique across namespaces), its namespace and labels.' },
                 spec: structural(PolicySpecSchema),
-                status: {
-                  type: 'object',
-                  description: 'Written by the controller.',
-                  properties: {
-                    status: { type: 'string', enum: ['uploading', 'uploaded', 'failed'] },
-                    message: { type: 'string' },
-                    observedGeneration: { type: 'integer', format: 'int64' },
-                    conditions: { type: 'array', items: CONDITION },
-                  },
-                },
+                status: structural(PolicyStatusSchema),
               },
             },
           },

@@ -1,5 +1,6 @@
 import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
+import { PolicyStatusSchema } from '../schema/status.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
 const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
@@ -180,6 +181,7 @@ export function renderPolicyDocs(): string {
     for (const [p, child] of children) render(p, child);
   };
   render('spec', root);
+  render('status', PolicyStatusSchema as unknown as Node);
   out.push('## Shared types', '');
   const shared = new Map<string, Node>();
   collectShared(root, shared);
