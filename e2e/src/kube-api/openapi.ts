@@ -2,9 +2,12 @@
 // document has the item path of every resource with a PATCH operation that names its
 // group-version-kind and the `fieldValidation` query parameter. That is what kubectl looks for
 // to leave validation to the server (`fieldValidation=Strict`) instead of validating on the
-// client against /openapi/v2, which this server does not serve. There are no schemas: kubectl
-// then computes strategic merge patches from its built-in types, as it does against old servers.
+// client against /openapi/v2, which this server does not serve. Custom resources' schemas are in
+// `components.schemas` (openapi-schemas.ts), for `kubectl explain`; built-in kinds have none, and no
+// PATCH operation lists request bodies, so kubectl computes strategic merge patches from its
+// built-in types, as it does against old servers.
 import { createHash } from 'node:crypto';
+import { schemasOf } from './openapi-schemas.js';
 import type { ResourceType } from './resource-types.js';
 
 function gvPath(t: { group: string; version: string }): string {
@@ -25,7 +28,7 @@ export function groupVersionDocument(types: ResourceType[]): Record<string, unkn
     });
     paths[base] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0-sluice-test' }, paths, components: { schemas: {} } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0-sluice-test' }, paths, components: { schemas: schemasOf(types) } };
 }
 
 /** The /openapi/v3 root and the documents it points to, keyed by their `<gv path>`. */
