@@ -53,6 +53,7 @@ const MERGE_KEYS: Record<string, string | ((el: JsonObject) => string)> = {
   hostAliases: 'ip',
   topologySpreadConstraints: 'topologyKey',
   ownerReferences: 'uid',
+  webhooks: 'name',
   finalizers: '',
   ports: (el) => ('containerPort' in el ? 'containerPort' : 'port'),
 };
