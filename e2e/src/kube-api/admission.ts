@@ -25,7 +25,7 @@ const MAX_ANSWER_BYTES = 3 * 1024 * 1024;
 /** A webhook that could not be called or answered something unusable. */
 class CallError extends Error {}
 
-interface Target { url: URL; ca?: string; servername?: string }
+interface Target { url: URL; ca?: string; servername?: string; shown?: string }
 
 export class ValidatingAdmission {
   constructor(private readonly store: Store) {}
@@ -93,7 +93,8 @@ export class ValidatingAdmission {
       const address = ready && Array.isArray(ready.addresses) ? ready.addresses[0] : undefined;
       if (typeof address === 'string' && typeof endpointPort === 'number') {
         const host = address.includes(':') ? `[${address}]` : address;
-        return { url: new URL(`https://${host}:${endpointPort}${path}`), servername: `${String(name)}.${String(namespace)}.svc`, ...(ca ? { ca } : {}) };
+        const servername = `${String(name)}.${String(namespace)}.svc`;
+        return { url: new URL(`https://${host}:${endpointPort}${path}`), servername, shown: `https://${servername}:${port}${path}`, ...(ca ? { ca } : {}) };
       }
     }
     throw new CallError(`failed to call webhook: no endpoints available for service "${String(name)}"`);
@@ -135,7 +136,7 @@ export class ValidatingAdmission {
 }
 
 function post(t: Target, body: string, timeoutMs: number): Promise<string> {
-  const where = `Post "${t.url.href}"`;
+  const where = `Post "${t.shown === undefined ? t.url.href : `${t.shown}${t.url.search}`}"`;
   return new Promise((resolve, reject) => {
     const opts = { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs };
     const req = t.url.protocol === 'https:'
