@@ -124,6 +124,23 @@ test('kubectl apply of a Policy the controller cannot compile is refused with th
     assert.deepEqual(names(api), []);
   });
 
+  await t.test('a cycle and a regex that does not compile are refused together, each at its path', async () => {
+    const add = (lhs: string, out: string): string => `      - arithmetic_combinator: {operator: add, in_ports: {lhs: {signal_name: ${lhs}}, rhs: {constant_signal: {value: 1}}}, out_ports: {output: {signal_name: ${out}}}}`;
+    const yaml = [
+      'apiVersion: sluice.dev/v1alpha1', 'kind: Policy', 'metadata: {name: tangled, namespace: default}', 'spec:', '  circuit:', '    components:',
+      '      - flow_control:', '          rate_limiter:',
+      '            in_ports: {bucket_capacity: {signal_name: A}, fill_amount: {constant_signal: {value: 1}}}',
+      '            parameters: {interval: 1s}',
+      "            selectors: [{control_point: ingress, label_matcher: {expression: {label_matches: {label: user, regex: '('}}}}]",
+      add('B', 'A'), add('A', 'B'), '',
+    ].join('\n');
+    const r = await api.kubectl(['apply', '-f', '-'], yaml);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /spec\.circuit\.components\[0\]\.flow_control\.rate_limiter\.selectors\[0\]\.label_matcher\.expression\.label_matches\.regex: [^;]*does not compile/);
+    assert.match(r.stderr, /spec\.circuit\.components\[1\]\.arithmetic_combinator: the signals form a cycle/);
+    assert.deepEqual(names(api), []);
+  });
+
   await t.test('a good Policy is stored; one with parts the controller ignores is stored with a warning', async () => {
     await api.kubectlOk(['apply', '-f', '-'], policy('limits', 10));
     assert.deepEqual(names(api), ['limits']);
