@@ -2,8 +2,8 @@
 // kubectl use: discovery, /version, a minimal OpenAPI, CRDs, CRUD of built-in and custom
 // resources with the status and scale subresources, merge/JSON/strategic patches, Tables for
 // `kubectl get`, list/watch with resourceVersion, bookmarks, timeoutSeconds and 410 Gone, label
-// and field selectors, validating admission webhooks (admission.ts). It is not a model of our code: @kubernetes/client-node and kubectl talk
-// to it unchanged. Test hooks: expireHistory (410 on the next stale watch), dropWatches,
+// and field selectors, validating admission webhooks (admission.ts). It is not a model of our
+// code: @kubernetes/client-node and kubectl talk to it unchanged. Test hooks: expireHistory (410 on the next stale watch), dropWatches,
 // stopServing/resumeServing (the API away), also as POST /_sluice/<hook>.
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
