@@ -50,6 +50,7 @@ async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
 export class PolicyStore {
   private watch: { stop(): void } | undefined;
   private synced = false;
+  private readonly loadedListeners: (() => void)[] = [];
   /**
    * This store's own writes whose watch events have not come back yet, per name
    * (`put:<hash>` or `delete`). An event that some later own write will follow is
@@ -95,6 +96,11 @@ export class PolicyStore {
     return `${this.etcd.namespace}/policies/`;
   }
 
+  /** `cb` runs after each full read of the stored policies, once the registry runs what it holds. */
+  onLoaded(cb: () => void): void {
+    this.loadedListeners.push(cb);
+  }
+
   /** True once the stored policies were read (after start, and after each resync). */
   isSynced(): boolean {
     return this.synced;
@@ -113,7 +119,7 @@ export class PolicyStore {
         this.registry.replaceAll('api', wanted);
         this.synced = true;
         this.logger?.info('stored policies loaded', { count: wanted.size });
-        void this.registry.reconcile();
+        void this.registry.reconcile().then(() => { for (const cb of this.loadedListeners) cb(); }, () => undefined);
       },
       put: (key, value) => {
         const e = this.entryOf(key, value);

@@ -8,7 +8,7 @@ import { EtcdUnavailableError } from './errors.js';
 import { LeaseKeeper } from './leased-keys.js';
 import { etcdMetrics } from './metrics.js';
 import { PrefixWatcher } from './prefix-watcher.js';
-import type { EtcdLogger, EtcdState, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { EtcdLogger, EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
 
 export interface CreateEtcdOptions {
   logger?: EtcdLogger;
@@ -125,6 +125,15 @@ class EtcdClient implements SluiceEtcd {
 
   async delete(key: string): Promise<void> {
     await this.op('delete', () => this.client.delete().key(key).exec());
+  }
+
+  async commit(ops: readonly EtcdTxnOp[]): Promise<string> {
+    const success = ops.map((o) => ('put' in o
+      ? { request_put: { key: Buffer.from(o.put), value: Buffer.from(o.value) } }
+      : { request_delete_range: { key: Buffer.from(o.delete) } }));
+    const res = await this.op('txn', () => this.client.kv.txn({ compare: [], success, failure: [] }));
+    this.metrics.puts.inc({ kind: 'txn' });
+    return String(res.header.revision);
   }
 
   watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
