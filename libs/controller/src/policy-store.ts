@@ -169,8 +169,28 @@ export class PolicyStore {
     }
   }
 
+  /**
+   * Writes to one policy, one at a time in the order they came: each reads what the one before
+   * it left (a merge patch merges into it), and etcd and the registry end in the same order (a
+   * DELETE racing a POST leaves both holding what the last answer said).
+   */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(name) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queues.set(name, tail);
+    void tail.then(() => { if (this.queues.get(name) === tail) this.queues.delete(name); });
+    return run;
+  }
+
   /** Create or replace. */
-  async upsert(name: string, spec: unknown): Promise<PolicyView> {
+  upsert(name: string, spec: unknown): Promise<PolicyView> {
+    return this.serial(name, () => this.upsertNow(name, spec));
+  }
+
+  private async upsertNow(name: string, spec: unknown): Promise<PolicyView> {
     this.guardApiOwned(name);
     const compiled = this.registry.compile(name, spec);
     const stored: StoredPolicy = { name, spec, hash: compiled.hash, source: 'api' };
@@ -189,14 +209,20 @@ export class PolicyStore {
   }
 
   /** JSON merge patch of a policy posted to the API. */
-  async patch(name: string, patch: unknown): Promise<PolicyView> {
-    this.guardApiOwned(name);
-    const cur = this.registry.desiredOf('api', name);
-    if (cur === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
-    return this.upsert(name, mergePatch(cur.spec, patch));
+  patch(name: string, patch: unknown): Promise<PolicyView> {
+    return this.serial(name, () => {
+      this.guardApiOwned(name);
+      const cur = this.registry.desiredOf('api', name);
+      if (cur === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+      return this.upsertNow(name, mergePatch(cur.spec, patch));
+    });
   }
 
-  async remove(name: string): Promise<void> {
+  remove(name: string): Promise<void> {
+    return this.serial(name, () => this.removeNow(name));
+  }
+
+  private async removeNow(name: string): Promise<void> {
     this.guardApiOwned(name);
     if (this.registry.desiredOf('api', name) === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
     this.expect(name, 'delete');
