@@ -33,5 +33,9 @@ export interface ControllerEtcd {
   delete(key: string): Promise<void>;
   /** All ops in one transaction (watchers see them at one revision); answers that revision. */
   commit(ops: readonly TxnOp[]): Promise<string>;
+  /** The value at `key` with the revision it was last modified at ('0' when there is no key). */
+  getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }>;
+  /** `commit` only when `key` is still at `modRevision`; undefined when it is not (nothing applied). */
+  commitIf(key: string, modRevision: string, ops: readonly TxnOp[]): Promise<string | undefined>;
   watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void };
 }

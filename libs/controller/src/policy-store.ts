@@ -20,6 +20,16 @@ export class PolicyManagedElsewhereError extends SluiceError {
   }
 }
 
+/** A merge patch whose policy was written by someone else between its read and its write. */
+export class PolicyChangedError extends SluiceError {
+  constructor(name: string) {
+    super('SLUICE_ERR_POLICY_CHANGED', `policy ${JSON.stringify(name)} was changed by another writer while this patch was applied; nothing was written: read it again and retry`, {
+      grpcCode: GrpcCode.ABORTED,
+    });
+    this.name = 'PolicyChangedError';
+  }
+}
+
 export interface PolicyStoreLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
   warn(msg: string, meta?: Record<string, unknown>): void;
@@ -190,14 +200,19 @@ export class PolicyStore {
     return this.serial(name, () => this.upsertNow(name, spec));
   }
 
-  private async upsertNow(name: string, spec: unknown): Promise<PolicyView> {
+  /** Stores and runs `spec`; with `ifModRevision`, only when the stored policy is still at that revision. */
+  private async upsertNow(name: string, spec: unknown, ifModRevision?: string): Promise<PolicyView> {
     this.guardApiOwned(name);
     const compiled = this.registry.compile(name, spec);
     const stored: StoredPolicy = { name, spec, hash: compiled.hash, source: 'api' };
     const op = `put:${compiled.hash}`;
+    const key = storedPolicyKey(this.etcd.namespace, name);
     this.expect(name, op);
     try {
-      await withTimeout(this.etcd.put(storedPolicyKey(this.etcd.namespace, name), JSON.stringify(stored)), `storing policy ${name}`);
+      if (ifModRevision === undefined) await withTimeout(this.etcd.put(key, JSON.stringify(stored)), `storing policy ${name}`);
+      else if (await withTimeout(this.etcd.commitIf(key, ifModRevision, [{ put: key, value: JSON.stringify(stored) }]), `storing policy ${name}`) === undefined) {
+        throw new PolicyChangedError(name);
+      }
     } catch (err) {
       this.forget(name, op);
       throw err;
@@ -209,12 +224,23 @@ export class PolicyStore {
   }
 
   /** JSON merge patch of a policy posted to the API. */
+  /**
+   * JSON merge patch of a policy posted to the API: merged into the stored policy as etcd holds it,
+   * written only if nobody wrote it since that read (else PolicyChangedError, ABORTED).
+   */
   patch(name: string, patch: unknown): Promise<PolicyView> {
-    return this.serial(name, () => {
+    return this.serial(name, async () => {
       this.guardApiOwned(name);
-      const cur = this.registry.desiredOf('api', name);
-      if (cur === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
-      return this.upsertNow(name, mergePatch(cur.spec, patch));
+      const key = storedPolicyKey(this.etcd.namespace, name);
+      const cur = await withTimeout(this.etcd.getWithRevision(key), `reading policy ${name}`);
+      let base: unknown = this.registry.desiredOf('api', name)?.spec;
+      if (cur.value === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+      try {
+        base = (JSON.parse(cur.value) as Partial<StoredPolicy>).spec ?? base;
+      } catch {
+        // A stored value that is not JSON: the patch applies to the spec the registry holds.
+      }
+      return this.upsertNow(name, mergePatch(base, patch), cur.modRevision);
     });
   }
 

@@ -46,6 +46,19 @@ export class MemoryEtcd implements ControllerEtcd {
     }
     return String(this.revision);
   }
+  /** Runs after each getWithRevision read (a test's other writer slips in there). */
+  afterGet: (() => void) | undefined;
+  async getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }> {
+    this.check();
+    const out = { value: this.data.get(key), modRevision: this.modRevisions.get(key) ?? '0' };
+    this.afterGet?.();
+    return out;
+  }
+  async commitIf(key: string, modRevision: string, ops: readonly TxnOp[]): Promise<string | undefined> {
+    this.check();
+    if ((this.modRevisions.get(key) ?? '0') !== modRevision) return undefined;
+    return this.commit(ops);
+  }
   watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void } {
     const w = { prefix, handler };
     this.watches.add(w);

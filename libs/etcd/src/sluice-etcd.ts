@@ -37,6 +37,12 @@ function backoffOf(opts: CreateEtcdOptions): Backoff {
   });
 }
 
+function requestOps(ops: readonly EtcdTxnOp[]): { request_put?: { key: Buffer; value: Buffer }; request_delete_range?: { key: Buffer } }[] {
+  return ops.map((o) => ('put' in o
+    ? { request_put: { key: Buffer.from(o.put), value: Buffer.from(o.value) } }
+    : { request_delete_range: { key: Buffer.from(o.delete) } }));
+}
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -128,10 +134,21 @@ class EtcdClient implements SluiceEtcd {
   }
 
   async commit(ops: readonly EtcdTxnOp[]): Promise<string> {
-    const success = ops.map((o) => ('put' in o
-      ? { request_put: { key: Buffer.from(o.put), value: Buffer.from(o.value) } }
-      : { request_delete_range: { key: Buffer.from(o.delete) } }));
-    const res = await this.op('txn', () => this.client.kv.txn({ compare: [], success, failure: [] }));
+    const res = await this.op('txn', () => this.client.kv.txn({ compare: [], success: requestOps(ops), failure: [] }));
+    this.metrics.puts.inc({ kind: 'txn' });
+    return String(res.header.revision);
+  }
+
+  async getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }> {
+    const res = await this.op('get', () => this.client.get(key).exec());
+    const kv = res.kvs[0];
+    return kv === undefined ? { value: undefined, modRevision: '0' } : { value: kv.value.toString(), modRevision: String(kv.mod_revision) };
+  }
+
+  async commitIf(key: string, modRevision: string, ops: readonly EtcdTxnOp[]): Promise<string | undefined> {
+    const compare = [{ key: Buffer.from(key), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision }];
+    const res = await this.op('txn', () => this.client.kv.txn({ compare, success: requestOps(ops), failure: [] }));
+    if (!res.succeeded) return undefined;
     this.metrics.puts.inc({ kind: 'txn' });
     return String(res.header.revision);
   }

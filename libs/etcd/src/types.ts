@@ -77,6 +77,13 @@ export interface SluiceEtcd {
    * Answers that revision. etcd refuses more ops than its `--max-txn-ops` (128 by default).
    */
   commit(ops: readonly EtcdTxnOp[]): Promise<string>;
+  /** The value at `key` with the revision it was last modified at ('0' when there is no key). */
+  getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }>;
+  /**
+   * `commit`, only when `key` was last modified at `modRevision` ('0': the key does not exist);
+   * answers the new revision, or undefined when someone wrote `key` since (nothing is applied).
+   */
+  commitIf(key: string, modRevision: string, ops: readonly EtcdTxnOp[]): Promise<string | undefined>;
   /** Full get, then a watch from that revision; on any break a resync (full get, `reset`) with backoff. */
   watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch;
 }
