@@ -106,3 +106,15 @@ test('etcd away: writes wait and go when it returns, still one transaction per p
   await until(() => etcd.under('sluice/').size === 2, 2000, 'written on return');
   assert.equal(etcd.txns.length, 1);
 });
+
+test('etcd replaced by an empty one (its revisions start again): every key is written again', async (t) => {
+  const { etcd, publisher } = setup(t);
+  for (let i = 0; i < 5; i++) publisher.set(cfg('p', `root.${i}`), `{"i":${i}}`, 'config');
+  publisher.set(dec('p', 'root.0'), '{"d":1}', 'decision');
+  await publisher.idle();
+  for (let i = 0; i < 20; i++) await etcd.put(`sluice/other/${i}`, 'x'); // etcd's revision moves on
+  etcd.wipe();
+  etcd.resync();
+  await until(() => etcd.under('sluice/').size === 6, 2000, 'written again');
+  assert.equal(etcd.data.get(dec('p', 'root.0')), '{"d":1}');
+});

@@ -41,6 +41,8 @@ export class Publisher {
   /** The value of each key's last write of this process (a watch event carrying it is no outside change). */
   private readonly lastPut = new Map<string, string | undefined>();
   private collecting = false;
+  /** The highest etcd revision recorded per prefix (a read below it means etcd's history went back). */
+  private readonly maxRev = new Map<string, bigint>();
   private flushing: Promise<void> | undefined;
   private dirty = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -121,6 +123,11 @@ export class Publisher {
     this.retryTimer = undefined;
   }
 
+  private recordRev(key: string, rev: bigint): void {
+    const prefix = this.kindOf(key) === 'config' ? this.prefixes.config : this.prefixes.decision;
+    if (rev > (this.maxRev.get(prefix) ?? 0n)) this.maxRev.set(prefix, rev);
+  }
+
   private kindOf(key: string): PublicationKind {
     return key.startsWith(this.prefixes.config) ? 'config' : 'decision';
   }
@@ -129,8 +136,17 @@ export class Publisher {
     return {
       reset: (entries: Map<string, string>, revision?: WatchRevisions) => {
         const at = BigInt(revision?.revision ?? '0');
+        if (at > 0n && at < (this.maxRev.get(prefix) ?? 0n)) {
+          // etcd's history went back (a new or restored etcd): what was recorded of it says nothing now.
+          this.logger?.warn('etcd revision went back; publishing every key again', { prefix, revision: String(at), before: String(this.maxRev.get(prefix)) });
+          for (const key of [...this.seen.keys()]) if (key.startsWith(prefix)) this.seen.delete(key);
+          for (const key of [...this.lastPut.keys()]) if (key.startsWith(prefix)) this.lastPut.delete(key);
+          this.maxRev.set(prefix, at);
+        }
         for (const [key, value] of entries) this.observe(key, value, BigInt(revision?.modRevisions.get(key) ?? at));
         for (const key of [...this.seen.keys()]) if (key.startsWith(prefix) && !entries.has(key)) this.observe(key, undefined, at);
+        // Level-triggered: after every full read, whatever differs is written.
+        this.schedule();
       },
       put: (key, value, revision) => this.observe(key, value, BigInt(revision ?? '0')),
       delete: (key, revision) => this.observe(key, undefined, BigInt(revision ?? '0')),
@@ -143,6 +159,7 @@ export class Publisher {
     // An older state (a stale read, the echo of an own write already recorded) changes nothing.
     if (cur !== undefined && cur.rev >= rev && rev > 0n) return;
     this.seen.set(key, { value, rev });
+    this.recordRev(key, rev);
     const want = this.desired.get(key);
     if (want !== undefined && want.value === undefined) return; // claimed: etcd's value stands
     const wanted = want?.value;
@@ -237,6 +254,7 @@ export class Publisher {
     const key = 'put' in op ? op.put : op.delete;
     const cur = this.seen.get(key);
     if (cur === undefined || cur.rev < rev) this.seen.set(key, { value: 'put' in op ? op.value : undefined, rev });
+    this.recordRev(key, rev);
     if ('put' in op) this.mine.add(key);
     else {
       if (!this.mine.has(key)) {

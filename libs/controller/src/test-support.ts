@@ -67,6 +67,21 @@ export class MemoryEtcd implements ControllerEtcd {
     return { stop: () => this.watches.delete(w) };
   }
 
+  /** A full read handed to every watch again (as after a broken watch). */
+  resync(): void {
+    for (const w of this.watches) {
+      const entries = new Map([...this.data].filter(([k]) => k.startsWith(w.prefix)));
+      w.handler.reset(entries, { revision: String(this.revision), modRevisions: new Map([...entries.keys()].map((k) => [k, this.modRevisions.get(k) ?? '0'])) });
+    }
+  }
+
+  /** An empty etcd in place of this one: no keys, history from revision 1. */
+  wipe(): void {
+    this.data.clear();
+    this.modRevisions.clear();
+    this.revision = 1;
+  }
+
   /** Delivers the oldest held event; answers false when none was held. */
   releaseOne(): boolean {
     const e = this.held.shift();
