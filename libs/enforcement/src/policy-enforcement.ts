@@ -67,8 +67,10 @@ function message(err: unknown): string {
  * place; a new configuration replaces it (the new one is registered before
  * the old one goes); a removed key unregisters it. A value that cannot be
  * used is logged and counted, once per value, and disturbs nothing else.
- * While etcd is away the last state stays enforced; the watches resync when
- * it returns.
+ * A policy's new version is taken only whole (all its `policy_components`
+ * configurations, of one policy hash); until then the last whole one stays.
+ * While etcd or the controller is away the last state stays enforced; the
+ * watches resync when etcd returns.
  */
 export class PolicyEnforcement {
   private readonly configs = new Map<string, string>();
