@@ -235,3 +235,19 @@ test('a watcher started before the CRD says so in readiness, and uploads Policie
   await waitFor(async () => (await getPolicy(api, 'early'))?.status?.status === 'uploaded', 15_000);
   assert.equal(client.state(), 'connected');
 });
+
+test('the sink hears listed() once, after every resource of the first complete list was applied', async (t) => {
+  const api = await startTestKubeApi(t);
+  await kubectlOk(api, ['apply', '-f', CRD]);
+  await kubectlOk(api, ['apply', '-f', '-'], policyYaml('one', { circuit: { components: [] } }));
+  await kubectlOk(api, ['apply', '-f', '-'], policyYaml('two', { circuit: { components: [] } }));
+  const sink = new FakeSink(['gone']);
+  const listed = Object.assign(sink, { listed: () => { sink.calls.push('listed'); } });
+  startWatcher(t, api, listed);
+  await waitFor(() => sink.calls.includes('listed'));
+  const at = sink.calls.indexOf('listed');
+  assert.deepEqual(sink.calls.slice(0, at).sort(), ['apply one', 'apply two', 'remove gone'], 'every resource applied (and the gone one removed) before');
+  await kubectlOk(api, ['apply', '-f', '-'], policyYaml('three', { circuit: { components: [] } }));
+  await waitFor(() => sink.calls.includes('apply three'));
+  assert.equal(sink.calls.filter((c) => c === 'listed').length, 1, 'once');
+});

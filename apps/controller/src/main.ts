@@ -12,8 +12,8 @@ const { config } = loadConfigOrExit({ process: 'controller', argv: process.argv.
 const runtime = createProcessRuntime(config, 'controller');
 let exitCode: number;
 try {
-  // The lease is not revoked at shutdown: through a restart the agents keep every published
-  // config and decision (the next controller puts them on its own lease) instead of seeing them deleted.
+  // Published configs and decisions are on no lease (agents keep them through any absence of the
+  // controller); the lease is not revoked at shutdown all the same, so nothing on it is deleted by a restart.
   const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry, revokeLeaseOnShutdown: false });
   // Readiness shows etcd's state; liveness does not depend on it (etcd away never stops the controller).
   runtime.addReadinessJob(settledReadinessJob(etcd, etcdReadinessJob(etcd)));

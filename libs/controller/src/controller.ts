@@ -71,7 +71,13 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
   const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, reports, ...(logger ? { logger } : {}) });
   byStatus.count = () => policies.countByStatus();
   const store = new PolicyStore(etcd, policies, metrics, logger);
-  const sink = policySink(policies);
+  // Keys under the published prefixes that no policy owns (left by a policy deleted while no
+  // controller ran) are deleted once every source of policies was read and its policies run.
+  let storeLoaded = false;
+  let crsListed = !config.policies.cr_watcher.enabled;
+  const collectWhenRead = (): void => { if (storeLoaded && crsListed) publisher.collect(); };
+  store.onLoaded(() => { storeLoaded = true; collectWhenRead(); });
+  const sink = policySink(policies, () => { crsListed = true; collectWhenRead(); });
   registerPolicyService(opts.server, policies, store);
   return {
     name: 'policies',
@@ -98,6 +104,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
       if (etcd.state() === 'connected') setImmediate(warmUp);
       else etcd.onStateChange((state) => { if (state === 'connected') warmUp(); });
       group.start();
+      publisher.start();
       reports.start();
       store.start();
     },

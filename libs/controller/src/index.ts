@@ -4,7 +4,7 @@ export type { ControllerEtcd, EtcdState, PrefixWatchHandler } from './controller
 export type { PolicyLanguage, CompiledPolicy, Circuit, CircuitInputs, CircuitOutput, PolicyProblem, PromqlQuery } from './policy-language.js';
 export { PolicyRejectedError, rejectionOf } from './policy-errors.js';
 export { PolicyRegistry, type PolicyView, type DecisionView } from './policy-registry.js';
-export { PolicyStore, PolicyManagedElsewhereError, STORE_WRITE_TIMEOUT_MS } from './policy-store.js';
+export { PolicyStore, PolicyManagedElsewhereError, PolicyChangedError, STORE_WRITE_TIMEOUT_MS } from './policy-store.js';
 export { policySink, type PolicySink, type PolicyApplyResult } from './policy-sink.js';
 export { policyCheck, type PolicyCheckResult } from './policy-check.js';
 export { Publisher, type PublicationKind } from './publisher.js';

@@ -8,6 +8,7 @@ export class ControllerMetrics {
   readonly promqlFailures: Counter<'policy_name' | 'reason'>;
   readonly publications: Counter<'kind' | 'operation'>;
   readonly publicationFailures: Counter<'kind' | 'operation'>;
+  readonly publicationRepairs: Counter<'kind' | 'reason'>;
 
   constructor(registry: Registry, policiesByStatus: () => Map<string, number>) {
     const registers = [registry];
@@ -36,6 +37,11 @@ export class ControllerMetrics {
     this.publicationFailures = new Counter({
       name: 'policy_publication_failures_total', help: 'Writes or deletes in etcd that failed (retried until they succeed).',
       labelNames: ['kind', 'operation'], registers,
+    });
+    this.publicationRepairs = new Counter({
+      name: 'policy_publication_repairs_total',
+      help: 'Published keys found in etcd differing from what the controller wants, and corrected, by kind (config, decision) and reason (changed, deleted, unowned).',
+      labelNames: ['kind', 'reason'], registers,
     });
   }
 

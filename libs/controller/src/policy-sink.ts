@@ -9,6 +9,8 @@ export interface PolicySink {
   remove(name: string): Promise<void>;
   /** The names held from custom resources (the watcher removes those whose resource is gone). */
   names(): Promise<string[]>;
+  /** Every custom resource of the first complete list was applied (or refused). */
+  listed(): void;
 }
 
 const SINK_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -21,7 +23,7 @@ const MAX_SINK_NAME = 253;
  * if any, keeps running. Names are DNS-1123 subdomains (the watcher may qualify
  * them, e.g. with the namespace).
  */
-export function policySink(registry: PolicyRegistry): PolicySink {
+export function policySink(registry: PolicyRegistry, onListed: () => void = () => undefined): PolicySink {
   return {
     async apply(name, spec) {
       if (name.length > MAX_SINK_NAME || !SINK_NAME.test(name)) {
@@ -46,6 +48,9 @@ export function policySink(registry: PolicyRegistry): PolicySink {
     },
     names() {
       return Promise.resolve(registry.namesOf('kubernetes'));
+    },
+    listed() {
+      onListed();
     },
   };
 }

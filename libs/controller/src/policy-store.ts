@@ -20,6 +20,16 @@ export class PolicyManagedElsewhereError extends SluiceError {
   }
 }
 
+/** A merge patch whose policy was written by someone else between its read and its write. */
+export class PolicyChangedError extends SluiceError {
+  constructor(name: string) {
+    super('SLUICE_ERR_POLICY_CHANGED', `policy ${JSON.stringify(name)} was changed by another writer while this patch was applied; nothing was written: read it again and retry`, {
+      grpcCode: GrpcCode.ABORTED,
+    });
+    this.name = 'PolicyChangedError';
+  }
+}
+
 export interface PolicyStoreLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
   warn(msg: string, meta?: Record<string, unknown>): void;
@@ -50,6 +60,7 @@ async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
 export class PolicyStore {
   private watch: { stop(): void } | undefined;
   private synced = false;
+  private readonly loadedListeners: (() => void)[] = [];
   /**
    * This store's own writes whose watch events have not come back yet, per name
    * (`put:<hash>` or `delete`). An event that some later own write will follow is
@@ -95,6 +106,11 @@ export class PolicyStore {
     return `${this.etcd.namespace}/policies/`;
   }
 
+  /** `cb` runs after each full read of the stored policies, once the registry runs what it holds. */
+  onLoaded(cb: () => void): void {
+    this.loadedListeners.push(cb);
+  }
+
   /** True once the stored policies were read (after start, and after each resync). */
   isSynced(): boolean {
     return this.synced;
@@ -113,7 +129,7 @@ export class PolicyStore {
         this.registry.replaceAll('api', wanted);
         this.synced = true;
         this.logger?.info('stored policies loaded', { count: wanted.size });
-        void this.registry.reconcile();
+        void this.registry.reconcile().then(() => { for (const cb of this.loadedListeners) cb(); }, () => undefined);
       },
       put: (key, value) => {
         const e = this.entryOf(key, value);
@@ -163,15 +179,40 @@ export class PolicyStore {
     }
   }
 
+  /**
+   * Writes to one policy, one at a time in the order they came: each reads what the one before
+   * it left (a merge patch merges into it), and etcd and the registry end in the same order (a
+   * DELETE racing a POST leaves both holding what the last answer said).
+   */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  private serial<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(name) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.queues.set(name, tail);
+    void tail.then(() => { if (this.queues.get(name) === tail) this.queues.delete(name); });
+    return run;
+  }
+
   /** Create or replace. */
-  async upsert(name: string, spec: unknown): Promise<PolicyView> {
+  upsert(name: string, spec: unknown): Promise<PolicyView> {
+    return this.serial(name, () => this.upsertNow(name, spec));
+  }
+
+  /** Stores and runs `spec`; with `ifModRevision`, only when the stored policy is still at that revision. */
+  private async upsertNow(name: string, spec: unknown, ifModRevision?: string): Promise<PolicyView> {
     this.guardApiOwned(name);
     const compiled = this.registry.compile(name, spec);
     const stored: StoredPolicy = { name, spec, hash: compiled.hash, source: 'api' };
     const op = `put:${compiled.hash}`;
+    const key = storedPolicyKey(this.etcd.namespace, name);
     this.expect(name, op);
     try {
-      await withTimeout(this.etcd.put(storedPolicyKey(this.etcd.namespace, name), JSON.stringify(stored)), `storing policy ${name}`);
+      if (ifModRevision === undefined) await withTimeout(this.etcd.put(key, JSON.stringify(stored)), `storing policy ${name}`);
+      else if (await withTimeout(this.etcd.commitIf(key, ifModRevision, [{ put: key, value: JSON.stringify(stored) }]), `storing policy ${name}`) === undefined) {
+        throw new PolicyChangedError(name);
+      }
     } catch (err) {
       this.forget(name, op);
       throw err;
@@ -183,14 +224,31 @@ export class PolicyStore {
   }
 
   /** JSON merge patch of a policy posted to the API. */
-  async patch(name: string, patch: unknown): Promise<PolicyView> {
-    this.guardApiOwned(name);
-    const cur = this.registry.desiredOf('api', name);
-    if (cur === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
-    return this.upsert(name, mergePatch(cur.spec, patch));
+  /**
+   * JSON merge patch of a policy posted to the API: merged into the stored policy as etcd holds it,
+   * written only if nobody wrote it since that read (else PolicyChangedError, ABORTED).
+   */
+  patch(name: string, patch: unknown): Promise<PolicyView> {
+    return this.serial(name, async () => {
+      this.guardApiOwned(name);
+      const key = storedPolicyKey(this.etcd.namespace, name);
+      const cur = await withTimeout(this.etcd.getWithRevision(key), `reading policy ${name}`);
+      let base: unknown = this.registry.desiredOf('api', name)?.spec;
+      if (cur.value === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+      try {
+        base = (JSON.parse(cur.value) as Partial<StoredPolicy>).spec ?? base;
+      } catch {
+        // A stored value that is not JSON: the patch applies to the spec the registry holds.
+      }
+      return this.upsertNow(name, mergePatch(base, patch), cur.modRevision);
+    });
   }
 
-  async remove(name: string): Promise<void> {
+  remove(name: string): Promise<void> {
+    return this.serial(name, () => this.removeNow(name));
+  }
+
+  private async removeNow(name: string): Promise<void> {
     this.guardApiOwned(name);
     if (this.registry.desiredOf('api', name) === undefined) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
     this.expect(name, 'delete');

@@ -58,10 +58,19 @@ export class RunningPolicy {
 
   start(): void {
     const { publisher, namespace } = this.deps;
+    // Each configuration says how many components the policy has in its group: an agent enforces
+    // none of a policy's new version until it holds all of them (a policy too large for one etcd
+    // transaction is written in several).
+    const perGroup = new Map<string, number>();
+    for (const c of this.components.values()) perGroup.set(c.agent_group, (perGroup.get(c.agent_group) ?? 0) + 1);
     for (const c of this.components.values()) {
       const key = configKey(namespace, c.agent_group, this.name, c.component_id);
       this.keys.add(key);
-      publisher.set(key, JSON.stringify(c), 'config');
+      publisher.set(key, JSON.stringify({ ...c, policy_components: perGroup.get(c.agent_group) }), 'config');
+      // Its decision key is owned from now on: until the circuit decides, what etcd holds stays.
+      const decision = this.decisionKeyOf(c.component_id)!;
+      this.keys.add(decision);
+      publisher.claim(decision, 'decision');
     }
     for (const [id, d] of this.decisions) this.publishDecision(id, d);
     this.circuit = this.compiled.createCircuit();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ControllerEtcd, EtcdState, PrefixWatchHandler } from './controller-etcd.js';
+import type { ControllerEtcd, EtcdState, PrefixWatchHandler, TxnOp } from './controller-etcd.js';
 
 /** An in-memory stand-in for @sluice/etcd: a key space, a state that can be turned to unavailable, and prefix watches. */
 export class MemoryEtcd implements ControllerEtcd {
@@ -8,6 +8,12 @@ export class MemoryEtcd implements ControllerEtcd {
   readonly data = new Map<string, string>();
   readonly leasedKeys = new Set<string>();
   writes = 0;
+  /** etcd's revision: one more per put, delete and transaction. */
+  revision = 1;
+  /** Every transaction committed, as its ops (for tests of atomicity). */
+  readonly txns: TxnOp[][] = [];
+  /** Largest transaction etcd accepts (its --max-txn-ops). */
+  maxTxnOps = 128;
   /** While true, watch events wait in `held` until `releaseEvents` (a slow watch). */
   holdEvents = false;
   private readonly held: (() => void)[] = [];
@@ -29,11 +35,51 @@ export class MemoryEtcd implements ControllerEtcd {
 
   async put(key: string, value: string): Promise<void> { this.check(); this.set(key, value); }
   async delete(key: string): Promise<void> { this.check(); this.remove(key); }
+  async commit(ops: readonly TxnOp[]): Promise<string> {
+    this.check();
+    if (ops.length > this.maxTxnOps) throw new Error('etcdserver: too many operations in txn request');
+    this.txns.push([...ops]);
+    this.revision++;
+    for (const o of ops) {
+      if ('put' in o) this.set(o.put, o.value, false);
+      else this.remove(o.delete, false);
+    }
+    return String(this.revision);
+  }
+  /** Runs after each getWithRevision read (a test's other writer slips in there). */
+  afterGet: (() => void) | undefined;
+  async getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }> {
+    this.check();
+    const out = { value: this.data.get(key), modRevision: this.modRevisions.get(key) ?? '0' };
+    this.afterGet?.();
+    return out;
+  }
+  async commitIf(key: string, modRevision: string, ops: readonly TxnOp[]): Promise<string | undefined> {
+    this.check();
+    if ((this.modRevisions.get(key) ?? '0') !== modRevision) return undefined;
+    return this.commit(ops);
+  }
   watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void } {
     const w = { prefix, handler };
     this.watches.add(w);
-    handler.reset(new Map([...this.data].filter(([k]) => k.startsWith(prefix))));
+    const entries = new Map([...this.data].filter(([k]) => k.startsWith(prefix)));
+    handler.reset(entries, { revision: String(this.revision), modRevisions: new Map([...entries.keys()].map((k) => [k, this.modRevisions.get(k) ?? '0'])) });
     return { stop: () => this.watches.delete(w) };
+  }
+
+  /** A full read handed to every watch again (as after a broken watch). */
+  resync(): void {
+    for (const w of this.watches) {
+      const entries = new Map([...this.data].filter(([k]) => k.startsWith(w.prefix)));
+      w.handler.reset(entries, { revision: String(this.revision), modRevisions: new Map([...entries.keys()].map((k) => [k, this.modRevisions.get(k) ?? '0'])) });
+    }
+  }
+
+  /** An empty etcd in place of this one: no keys, history from revision 1. */
+  wipe(): void {
+    this.data.clear();
+    this.modRevisions.clear();
+    this.revision = 1;
   }
 
   /** Delivers the oldest held event; answers false when none was held. */
@@ -59,14 +105,21 @@ export class MemoryEtcd implements ControllerEtcd {
   private check(): void {
     if (this.current !== 'connected') throw new Error('etcd unavailable');
   }
-  private set(key: string, value: string): void {
+  private readonly modRevisions = new Map<string, string>();
+  private set(key: string, value: string, bump = true): void {
     this.writes++;
+    if (bump) this.revision++;
+    const rev = String(this.revision);
     this.data.set(key, value);
-    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.put(key, value));
+    this.modRevisions.set(key, rev);
+    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.put(key, value, rev));
   }
-  private remove(key: string): void {
+  private remove(key: string, bump = true): void {
     if (!this.data.delete(key)) return;
-    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.delete(key));
+    if (bump) this.revision++;
+    const rev = String(this.revision);
+    this.modRevisions.delete(key);
+    for (const w of this.watches) if (key.startsWith(w.prefix)) this.emit(() => w.handler.delete(key, rev));
   }
 }
 

@@ -42,6 +42,18 @@ interface Entry {
   decision: PublishedDecision | undefined;
 }
 
+/** The fields that say which version of a policy a configuration belongs to; undefined when unreadable. */
+function headerOf(raw: string): { policy_hash: string; policy_components: number | undefined } | undefined {
+  try {
+    const v = JSON.parse(raw) as { policy_hash?: unknown; policy_components?: unknown };
+    if (typeof v !== 'object' || v === null || typeof v.policy_hash !== 'string') return undefined;
+    const n = v.policy_components;
+    return { policy_hash: v.policy_hash, policy_components: Number.isInteger(n) && (n as number) > 0 ? n as number : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -55,13 +67,17 @@ function message(err: unknown): string {
  * place; a new configuration replaces it (the new one is registered before
  * the old one goes); a removed key unregisters it. A value that cannot be
  * used is logged and counted, once per value, and disturbs nothing else.
- * While etcd is away the last state stays enforced; the watches resync when
- * it returns.
+ * A policy's new version is taken only whole (all its `policy_components`
+ * configurations, of one policy hash); until then the last whole one stays.
+ * While etcd or the controller is away the last state stays enforced; the
+ * watches resync when etcd returns.
  */
 export class PolicyEnforcement {
   private readonly configs = new Map<string, string>();
   private readonly decisions = new Map<string, string>();
   private readonly live = new Map<string, Entry>();
+  /** Each configuration's version fields, parsed once per value. */
+  private readonly headers = new Map<string, { raw: string; header: ReturnType<typeof headerOf> }>();
   /** Values already refused, so a bad value is reported once, not at every reconcile. */
   private readonly refusedConfigs = new Map<string, string>();
   private readonly refusedDecisions = new Map<string, string>();
@@ -135,10 +151,46 @@ export class PolicyEnforcement {
     };
   }
 
+  /**
+   * The configurations to enforce: the published ones, except that a policy whose configurations
+   * are not all there (fewer than their `policy_components`, or of several policy hashes: a version
+   * being written in several etcd transactions) keeps the components it had.
+   */
+  private complete(): Map<string, string> {
+    const byPolicy = new Map<string, { ids: string[]; hashes: Set<string>; want: number | undefined }>();
+    for (const [id, raw] of this.configs) {
+      const slash = id.indexOf('/');
+      if (slash < 0) continue;
+      let cached = this.headers.get(id);
+      if (cached?.raw !== raw) {
+        cached = { raw, header: headerOf(raw) };
+        this.headers.set(id, cached);
+      }
+      const header = cached.header;
+      if (header?.policy_components === undefined) continue;
+      const p = byPolicy.get(id.slice(0, slash)) ?? { ids: [], hashes: new Set<string>(), want: header.policy_components };
+      p.ids.push(id);
+      p.hashes.add(header.policy_hash);
+      p.want = Math.max(p.want ?? 0, header.policy_components);
+      byPolicy.set(id.slice(0, slash), p);
+    }
+    for (const id of this.headers.keys()) if (!this.configs.has(id)) this.headers.delete(id);
+    const out = new Map(this.configs);
+    for (const [policy, p] of byPolicy) {
+      const ownIds = [...this.configs.keys()].filter((id) => id.startsWith(`${policy}/`));
+      if (p.hashes.size === 1 && ownIds.length === p.want && p.ids.length === ownIds.length) continue;
+      for (const id of ownIds) out.delete(id);
+      for (const [id, e] of this.live) if (id.startsWith(`${policy}/`)) out.set(id, e.raw);
+      this.o.logger?.debug?.('policy version not complete in etcd yet; the last complete one stays', { policy, have: ownIds.length, want: p.want });
+    }
+    return out;
+  }
+
   /** Makes the registrations match the published state. */
   reconcile(): void {
+    const configs = this.complete();
     for (const [id, e] of this.live) {
-      if (!this.configs.has(id)) {
+      if (!configs.has(id)) {
         e.unregister();
         this.live.delete(id);
         this.o.logger?.info('policy component removed', { component: id, kind: e.published.kind });
@@ -146,7 +198,7 @@ export class PolicyEnforcement {
     }
     for (const id of this.refusedConfigs.keys()) if (!this.configs.has(id)) this.refusedConfigs.delete(id);
     for (const id of this.refusedDecisions.keys()) if (!this.decisions.has(id)) this.refusedDecisions.delete(id);
-    for (const [id, raw] of this.configs) {
+    for (const [id, raw] of configs) {
       const current = this.live.get(id);
       if (current !== undefined && current.raw !== raw) this.takeNewHash(id, current, raw);
       if (current === undefined || current.raw !== raw) {
@@ -174,8 +226,8 @@ export class PolicyEnforcement {
     if (current.live.setPolicyHash === undefined) return;
     const parsed = parseComponent(raw);
     if (!parsed.ok) return;
-    const { policy_hash: newHash, ...rest } = parsed.value;
-    const { policy_hash: _oldHash, ...live } = current.published;
+    const { policy_hash: newHash, policy_components: _newCount, ...rest } = parsed.value;
+    const { policy_hash: _oldHash, policy_components: _oldCount, ...live } = current.published;
     if (!isDeepStrictEqual(rest, live)) return;
     current.live.setPolicyHash(newHash);
     current.raw = raw;

@@ -21,7 +21,7 @@ export function etcdMetrics(registry: Registry | undefined): EtcdMetrics {
   return {
     state: metric(registry, 'etcd_client_state', (registers) => new Gauge({ name: 'etcd_client_state', help: 'State of the etcd client: 1 for the current one of connecting, connected, unavailable.', labelNames: ['state'], registers })),
     reconnects: metric(registry, 'etcd_client_reconnects_total', (registers) => new Counter({ name: 'etcd_client_reconnects_total', help: 'Times etcd was reached again after it had been unavailable.', registers })),
-    puts: metric(registry, 'etcd_client_puts_total', (registers) => new Counter({ name: 'etcd_client_puts_total', help: 'Keys written to etcd, by kind: leased or plain.', labelNames: ['kind'], registers })),
+    puts: metric(registry, 'etcd_client_puts_total', (registers) => new Counter({ name: 'etcd_client_puts_total', help: 'Keys written to etcd, by kind: leased, plain, or txn (one per transaction).', labelNames: ['kind'], registers })),
     watchResyncs: metric(registry, 'etcd_client_watch_resyncs_total', (registers) => new Counter({ name: 'etcd_client_watch_resyncs_total', help: 'Full reads of a watched prefix (the first one and one after every break of the watch).', labelNames: ['prefix'], registers })),
     leaseGrants: metric(registry, 'etcd_client_lease_grants_total', (registers) => new Counter({ name: 'etcd_client_lease_grants_total', help: 'Leases granted to this process (more than one: the lease expired while etcd was away).', registers })),
     errors: metric(registry, 'etcd_client_errors_total', (registers) => new Counter({ name: 'etcd_client_errors_total', help: 'Failed etcd operations, by operation.', labelNames: ['operation'], registers })),

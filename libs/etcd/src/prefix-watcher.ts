@@ -60,11 +60,15 @@ export class PrefixWatcher implements PrefixWatch {
         this.o.state.ok();
         if (this.stopped) return;
         const entries = new Map<string, string>();
-        for (const kv of res.kvs) entries.set(kv.key.toString(), kv.value.toString());
+        const modRevisions = new Map<string, string>();
+        for (const kv of res.kvs) {
+          entries.set(kv.key.toString(), kv.value.toString());
+          modRevisions.set(kv.key.toString(), String(kv.mod_revision));
+        }
         this.o.metrics.watchResyncs.inc({ prefix: this.o.prefix });
         if (!first) this.o.logger?.info('etcd watch resynchronised', { prefix: this.o.prefix, keys: entries.size, revision: res.header.revision });
         first = false;
-        this.call('reset', () => this.o.handler.reset(entries));
+        this.call('reset', () => this.o.handler.reset(entries, { revision: String(res.header.revision), modRevisions }));
         const reason = await this.watchFrom((BigInt(res.header.revision) + 1n).toString());
         if (this.stopped) return;
         this.o.state.failed('watch', reason);
@@ -96,8 +100,8 @@ export class PrefixWatcher implements PrefixWatch {
       };
       this.endWatch = () => finish(undefined);
       w.on('connected', () => { this.o.state.ok(); this.o.backoff.reset(); });
-      w.on('put', (kv: IKeyValue) => this.call('put', () => this.o.handler.put(kv.key.toString(), kv.value.toString())));
-      w.on('delete', (kv: IKeyValue) => this.call('delete', () => this.o.handler.delete(kv.key.toString())));
+      w.on('put', (kv: IKeyValue) => this.call('put', () => this.o.handler.put(kv.key.toString(), kv.value.toString(), String(kv.mod_revision))));
+      w.on('delete', (kv: IKeyValue) => this.call('delete', () => this.o.handler.delete(kv.key.toString(), String(kv.mod_revision))));
       w.on('disconnected', (err: unknown) => finish(err ?? new Error('etcd watch disconnected: unavailable')));
       w.on('error', (err: unknown) => finish(err));
       w.on('end', () => finish(new Error('etcd watch ended')));

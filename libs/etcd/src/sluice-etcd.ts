@@ -8,7 +8,7 @@ import { EtcdUnavailableError } from './errors.js';
 import { LeaseKeeper } from './leased-keys.js';
 import { etcdMetrics } from './metrics.js';
 import { PrefixWatcher } from './prefix-watcher.js';
-import type { EtcdLogger, EtcdState, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { EtcdLogger, EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
 
 export interface CreateEtcdOptions {
   logger?: EtcdLogger;
@@ -35,6 +35,12 @@ function backoffOf(opts: CreateEtcdOptions): Backoff {
     multiplier: 1.6,
     jitter: 0.2,
   });
+}
+
+function requestOps(ops: readonly EtcdTxnOp[]): { request_put?: { key: Buffer; value: Buffer }; request_delete_range?: { key: Buffer } }[] {
+  return ops.map((o) => ('put' in o
+    ? { request_put: { key: Buffer.from(o.put), value: Buffer.from(o.value) } }
+    : { request_delete_range: { key: Buffer.from(o.delete) } }));
 }
 
 function message(err: unknown): string {
@@ -125,6 +131,26 @@ class EtcdClient implements SluiceEtcd {
 
   async delete(key: string): Promise<void> {
     await this.op('delete', () => this.client.delete().key(key).exec());
+  }
+
+  async commit(ops: readonly EtcdTxnOp[]): Promise<string> {
+    const res = await this.op('txn', () => this.client.kv.txn({ compare: [], success: requestOps(ops), failure: [] }));
+    this.metrics.puts.inc({ kind: 'txn' });
+    return String(res.header.revision);
+  }
+
+  async getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }> {
+    const res = await this.op('get', () => this.client.get(key).exec());
+    const kv = res.kvs[0];
+    return kv === undefined ? { value: undefined, modRevision: '0' } : { value: kv.value.toString(), modRevision: String(kv.mod_revision) };
+  }
+
+  async commitIf(key: string, modRevision: string, ops: readonly EtcdTxnOp[]): Promise<string | undefined> {
+    const compare = [{ key: Buffer.from(key), target: 'Mod' as const, result: 'Equal' as const, mod_revision: modRevision }];
+    const res = await this.op('txn', () => this.client.kv.txn({ compare, success: requestOps(ops), failure: [] }));
+    if (!res.succeeded) return undefined;
+    this.metrics.puts.inc({ kind: 'txn' });
+    return String(res.header.revision);
   }
 
   watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {

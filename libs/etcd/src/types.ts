@@ -16,10 +16,21 @@ export interface EtcdLogger {
  * logged; the watch goes on.
  */
 export interface WatchHandler {
-  reset(entries: Map<string, string>): void;
-  put(key: string, value: string): void;
-  delete(key: string): void;
+  /** `revision`: the revision of the read, and the one at which each key was last modified. */
+  reset(entries: Map<string, string>, revision?: WatchRevisions): void;
+  /** `revision`: etcd's revision of this change (its mod revision). */
+  put(key: string, value: string, revision?: string): void;
+  delete(key: string, revision?: string): void;
 }
+
+/** Revisions of a full read: the read's own, and each key's last modification. */
+export interface WatchRevisions {
+  revision: string;
+  modRevisions: Map<string, string>;
+}
+
+/** One write of a transaction. */
+export type EtcdTxnOp = { put: string; value: string } | { delete: string };
 
 export interface PrefixWatch {
   /** Stops watching; no handler call follows. */
@@ -61,6 +72,18 @@ export interface SluiceEtcd {
   /** Every key under `prefix` with its value. */
   getPrefix(prefix: string): Promise<Map<string, string>>;
   delete(key: string): Promise<void>;
+  /**
+   * Applies every op in one etcd transaction: watchers see all of them at one revision, or none.
+   * Answers that revision. etcd refuses more ops than its `--max-txn-ops` (128 by default).
+   */
+  commit(ops: readonly EtcdTxnOp[]): Promise<string>;
+  /** The value at `key` with the revision it was last modified at ('0' when there is no key). */
+  getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }>;
+  /**
+   * `commit`, only when `key` was last modified at `modRevision` ('0': the key does not exist);
+   * answers the new revision, or undefined when someone wrote `key` since (nothing is applied).
+   */
+  commitIf(key: string, modRevision: string, ops: readonly EtcdTxnOp[]): Promise<string | undefined>;
   /** Full get, then a watch from that revision; on any break a resync (full get, `reset`) with backoff. */
   watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch;
 }

@@ -23,6 +23,8 @@ export interface PolicySink {
   remove(name: string): Promise<void>;
   /** The names the sink holds from custom resources, if it can tell: those without a Policy are removed at the first list. */
   names?(): Promise<string[]>;
+  /** Called once, when every resource of the first complete list was applied (or refused). */
+  listed?(): void;
 }
 
 export interface PolicyResource extends k8s.KubernetesObject {
@@ -97,6 +99,8 @@ export class PolicyCrWatcher {
     return { ...this.counters };
   }
 
+  private listedOnce = false;
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
@@ -107,7 +111,11 @@ export class PolicyCrWatcher {
       synced: (all) => {
         for (const o of all) this.mark(keyOf(o));
         for (const a of this.applied.values()) this.mark(a.key);
-        void this.pruneSink(all);
+        void this.pruneSink(all).then(() => this.idle()).then(() => {
+          if (this.listedOnce || this.stopped) return;
+          this.listedOnce = true;
+          this.opts.sink.listed?.();
+        });
       },
     });
     this.informer.start();

@@ -31,6 +31,12 @@ interface PublishedBase {
   component_id: string;
   agent_group: string;
   selectors: PublishedSelector[];
+  /**
+   * How many components the policy publishes to this agent group (the controller sets it): an
+   * agent enforces a policy's version once it holds that many configurations of one policy_hash,
+   * and keeps the version it enforced until then. Absent: the component stands alone.
+   */
+  policy_components?: number;
 }
 
 export interface PublishedRateLimiter extends PublishedBase {

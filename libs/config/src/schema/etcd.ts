@@ -9,7 +9,7 @@ export const EtcdConfigSchema = Type.Object({
     'x-spec-type': '[]string',
     'x-required': true,
   }),
-  lease_ttl: duration('60s', 'Time-to-live of the lease that keys written by this process live on.'),
+  lease_ttl: duration('60s', 'Time-to-live of the lease that keys going with this process live on (an agent\'s peer and report keys); the configurations and decisions the controller publishes are on no lease.'),
   namespace: str('sluice', 'Prefix of every key this process reads or writes in etcd.'),
   username: str('', 'etcd user name.'),
   password: secret('etcd password.'),
