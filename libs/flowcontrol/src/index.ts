@@ -8,6 +8,9 @@ export type { CheckDecision, LimiterRecord, ClassifierRecord } from './decision.
 export { ControlPointRegistry, type ControlPointEntry, type ControlPointRegistryOptions } from './control-point-registry.js';
 export { toCheckResponse } from './check-response.js';
 export { httpFlowLabels, headerLabelKey, HEADER_LABEL_PREFIX } from './http-labels.js';
+export {
+  normalizeRequestTarget, isNormalTarget, type RequestTarget, type RequestTargetOptions, type NormalTarget, type RefusedTarget,
+} from './http-path.js';
 export { parseBaggage, BAGGAGE_MAX_ENTRIES, BAGGAGE_MAX_LENGTH } from './baggage.js';
 export { httpFlavor } from './http-flavor.js';
 export { RateLimiter, tokensOf, type RateLimiterOptions } from './rate-limiter.js';
