@@ -34,7 +34,7 @@ const EMPTY = Buffer.alloc(0);
  * (upgrades have their own handler). The rest goes through node:http.
  */
 export function pooledPathFits(req: IncomingMessage, prefix: BodyPrefix): boolean {
-  // undici takes origin-form targets only: `OPTIONS *` and absolute-form go through node:http as they came.
+  // undici takes origin-form targets only: `OPTIONS *` goes through node:http as it came (absolute-form was made origin-form).
   if (req.url === undefined || req.url.charCodeAt(0) !== 0x2f /* / */) return false;
   const h = req.headers;
   if (h.expect !== undefined || h['transfer-encoding'] !== undefined) return false;
