@@ -15,8 +15,6 @@ export interface TapContext extends AskContext, ForwardContext {
   /** Bytes of body sent with the check (0: none). */
   bodyBytes: number;
   tunnels: TunnelSet;
-  /** Most header fields a request may have (past it 431). */
-  maxRequestHeaders: number;
   /** Merge runs of `/` in request paths. */
   mergeSlashes: boolean;
 }
