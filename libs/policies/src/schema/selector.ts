@@ -18,4 +18,12 @@ export const Selector = obj(
 );
 export type Selector = Static<typeof Selector>;
 
-export const Selectors = list(Selector, 'Selectors: a flow matches when any selector matches. At least one.', { minItems: 1 });
+/**
+ * Most selectors of one component. Every selector is matched against every
+ * flow at its control point, so their number is the flow's cost: bounded here
+ * (and, over all components, by each agent).
+ */
+export const MAX_SELECTORS_PER_COMPONENT = 64;
+
+export const Selectors = list(Selector, `Selectors: a flow matches when any selector matches. At least one, at most ${MAX_SELECTORS_PER_COMPONENT}.`,
+  { minItems: 1, maxItems: MAX_SELECTORS_PER_COMPONENT });
