@@ -43,7 +43,7 @@ export {
 } from './flux-meter.js';
 export { FluxMeterHistogram, FLUX_METER_METRIC, MAX_SERIES_PER_FLUX_METER, type FlowOutcome, type FluxMeterLabel } from './flux-meter-metrics.js';
 export { InflightFlows, type InflightFlow, type InflightFlowsOptions, type InflightFlowsStats, type FlowEndLookup } from './inflight-flows.js';
-export { FlowEnds, FLOW_ENDS_METRIC, type FlowEndsOptions, type FlowEndReport, type FlowEndResult, type FlowEndSource } from './flow-ends.js';
+export { FlowEnds, FLOW_ENDS_METRIC, MAX_FLOW_DURATION_MS, type FlowEndsOptions, type FlowEndReport, type FlowEndResult, type FlowEndSource } from './flow-ends.js';
 export { readSdkSpan, type ReceivedSpan, type SpanAttributeValue, type SdkFlowEnd, type SdkSpanReading } from './sdk-flow-span.js';
 export {
   registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,
