@@ -12,6 +12,7 @@ import type { ProcessRuntime } from '@sluice/runtime';
 export function installFlowEnds(runtime: ProcessRuntime, engine: Engine): FlowEnds {
   const histogram = new FluxMeterHistogram(runtime.registry);
   const flowEnds = new FlowEnds({ fluxMeters: engine, histogram, registry: runtime.registry });
-  registerOtlpTraceService(runtime.server, { consume: (span) => flowEnds.recordSpan(span) !== 'malformed' });
+  // On the agent's server port: the intake inherits server.tls (client_ca_file, allowed_cn) as every other service does.
+  registerOtlpTraceService(runtime.server, flowEnds);
   return flowEnds;
 }

@@ -1,4 +1,5 @@
 import type { PublishedComponent, PublishedDecision, PublishedSelector } from '@sluice/policies';
+import { MAX_SELECTORS_PER_COMPONENT } from '@sluice/policies';
 import { podScalerConfigProblem, podScalerDecisionProblem } from './pod-scaler.js';
 
 /** The result of reading one etcd value: the parsed shape, or why it is refused. */
@@ -24,6 +25,7 @@ function parseJson(text: string): Parsed<unknown> {
 
 function checkSelectors(v: unknown): string | undefined {
   if (!Array.isArray(v) || v.length === 0) return 'selectors: want a non-empty list';
+  if (v.length > MAX_SELECTORS_PER_COMPONENT) return `selectors: ${v.length} selectors; a component may have at most ${MAX_SELECTORS_PER_COMPONENT}`;
   for (const [i, s] of (v as unknown[]).entries()) {
     if (!isObject(s)) return `selectors[${i}]: want an object`;
     const sel = s as Partial<Record<keyof PublishedSelector, unknown>>;

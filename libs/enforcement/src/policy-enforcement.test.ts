@@ -259,3 +259,31 @@ test('a classifier adds its label, which a published rate limiter keys on', () =
   const d = engine.check({ controlPoint: 'ingress', labels: {}, services: [], type: 'http', http: { request: { headers: { 'x-tier': 'gold' } } } as never }) as CheckDecision;
   assert.equal(d.labels.tier, 'gold');
 });
+
+test('selectors past the agent\'s total: the component is refused, logged and counted once, and enforced once others go', async () => {
+  const { etcd, enforcement, registry, warnings } = setup('default', { maxSelectors: 5 });
+  enforcement.start();
+  const three = [{ control_point: 'ingress' }, { control_point: 'a' }, { control_point: 'b' }];
+  etcd.put(CFG('p1', 'root.0'), JSON.stringify(limiter('p1', 'root.0', { selectors: three } as Partial<PublishedComponent>)));
+  etcd.put(CFG('p2', 'root.0'), JSON.stringify(limiter('p2', 'root.0', { selectors: three } as Partial<PublishedComponent>)));
+  etcd.put(CFG('p3', 'root.0'), JSON.stringify(limiter('p3', 'root.0', { selectors: three.slice(0, 2) } as Partial<PublishedComponent>)));
+  assert.deepEqual(enforcement.enforced().map((e) => e.policy_name), ['p1', 'p3'], '3 + 2 selectors fit; 3 more do not');
+  etcd.resync();
+  assert.equal(await metric(registry, 'policy_selector_limit_refusals_total'), 1, 'one refused value, counted once');
+  assert.equal(warnings.filter((w) => /more selectors than it allows/.test(w)).length, 1);
+  etcd.delete(CFG('p1', 'root.0'));
+  assert.deepEqual(enforcement.enforced().map((e) => e.policy_name), ['p2', 'p3'], 'room again: the refused one is enforced');
+  // A new configuration of a live component that would not fit leaves the live one in force.
+  etcd.put(CFG('p3', 'root.0'), JSON.stringify(limiter('p3', 'root.0', { selectors: three } as Partial<PublishedComponent>)));
+  assert.deepEqual(enforcement.enforced().map((e) => [e.policy_name, e.selectors]), [['p2', 3], ['p3', 2]]);
+  assert.equal(await metric(registry, 'policy_selector_limit_refusals_total'), 2);
+});
+
+test('a published component with more selectors than a policy may have is refused as malformed', async () => {
+  const { etcd, enforcement, registry } = setup();
+  enforcement.start();
+  const many = Array.from({ length: 65 }, (_, i) => ({ control_point: 'ingress', label_matcher: { expression: { label_matches: { label: 'x', regex: `^${i}` } } } }));
+  etcd.put(CFG('p', 'root.0'), JSON.stringify(limiter('p', 'root.0', { selectors: many } as Partial<PublishedComponent>)));
+  assert.deepEqual(enforcement.enforced(), []);
+  assert.equal(await metric(registry, 'policy_malformed_values_total', { type: 'config' }), 1);
+});

@@ -20,7 +20,17 @@ export interface PolicyEnforcementOptions {
   tokenBucketStore?: TokenBucketStoreFactory;
   /** Builders by kind, over the defaults (rate_limiter, sampler, classifier, flux_meter). */
   builders?: ComponentBuilders;
+  /** Most selectors of all enforced components together; default MAX_AGENT_SELECTORS. */
+  maxSelectors?: number;
 }
+
+/**
+ * Most selectors an agent enforces over all published components. Each
+ * selector is matched against every flow at its control point: a component
+ * that would take the agent past this total is refused (logged, counted in
+ * `policy_selector_limit_refusals_total`) and tried again when others go.
+ */
+export const MAX_AGENT_SELECTORS = 1024;
 
 /** One enforced component, for status and tests. */
 export interface EnforcedComponent {
@@ -81,6 +91,9 @@ export class PolicyEnforcement {
   /** Values already refused, so a bad value is reported once, not at every reconcile. */
   private readonly refusedConfigs = new Map<string, string>();
   private readonly refusedDecisions = new Map<string, string>();
+  /** Values refused for the selector total: tried again at each reconcile (others may have gone), reported once. */
+  private readonly overLimit = new Map<string, string>();
+  private readonly maxSelectors: number;
   private readonly metrics: EnforcementMetrics;
   private readonly builders: ComponentBuilders;
   private readonly storeFactory: TokenBucketStoreFactory;
@@ -93,6 +106,7 @@ export class PolicyEnforcement {
     this.metrics = enforcementMetrics(o.registry);
     this.builders = { ...DEFAULT_BUILDERS, ...o.builders };
     this.storeFactory = o.tokenBucketStore ?? localTokenBucketStore;
+    this.maxSelectors = o.maxSelectors ?? MAX_AGENT_SELECTORS;
     this.configPrefix = configPrefix(o.etcd.namespace, o.agentGroup);
     this.decisionPrefix = decisionPrefix(o.etcd.namespace, o.agentGroup);
   }
@@ -198,6 +212,7 @@ export class PolicyEnforcement {
     }
     for (const id of this.refusedConfigs.keys()) if (!this.configs.has(id)) this.refusedConfigs.delete(id);
     for (const id of this.refusedDecisions.keys()) if (!this.decisions.has(id)) this.refusedDecisions.delete(id);
+    for (const id of this.overLimit.keys()) if (!configs.has(id)) this.overLimit.delete(id);
     for (const [id, raw] of configs) {
       const current = this.live.get(id);
       if (current !== undefined && current.raw !== raw) this.takeNewHash(id, current, raw);
@@ -242,11 +257,30 @@ export class PolicyEnforcement {
     return undefined;
   }
 
+  /** Whether `published` fits under the selector total with the live components (but the one it replaces). */
+  private selectorsFit(id: string, published: PublishedComponent): boolean {
+    let total = published.selectors.length;
+    for (const [other, e] of this.live) if (other !== id) total += e.published.selectors.length;
+    return total <= this.maxSelectors;
+  }
+
+  private refuseOverLimit(id: string, raw: string, published: PublishedComponent): undefined {
+    if (this.overLimit.get(id) === raw) return undefined;
+    this.overLimit.set(id, raw);
+    this.metrics.selectorLimitRefusals.inc();
+    this.o.logger?.warn('published policy component refused: the agent would enforce more selectors than it allows; the others are enforced', {
+      key: this.configPrefix + id, selectors: published.selectors.length, max_selectors: this.maxSelectors,
+    });
+    return undefined;
+  }
+
   private build(id: string, raw: string): Entry | undefined {
     if (id.split('/').length !== 2) return this.refuseConfig(id, raw, 'key: want <policy>/<component_id> under the group');
     const parsed = parseComponent(raw);
     if (!parsed.ok) return this.refuseConfig(id, raw, parsed.error);
     const published = parsed.value;
+    if (!this.selectorsFit(id, published)) return this.refuseOverLimit(id, raw, published);
+    this.overLimit.delete(id);
     const builder = this.builders[published.kind];
     if (builder === undefined) {
       this.refusedConfigs.set(id, raw);

@@ -64,6 +64,17 @@ function checkResponseHead(d: CheckDecision, expectEnd: boolean): CheckResponseW
   };
 }
 
+/** The CheckResponse of a flow refused before the engine saw it (a malformed request): rejected, no component named. */
+export function refusedCheckResponseWire(controlPoint: string, nowMs: number): CheckResponseWire {
+  return {
+    start: timestampOf(nowMs),
+    end: timestampOf(nowMs),
+    control_point: controlPoint,
+    decision_type: DECISION_TYPE.DECISION_TYPE_REJECTED,
+    wait_time: ZERO_DURATION,
+  };
+}
+
 /**
  * A Check answer on its way to encodeCheckAnswer: the CheckResponse in wire shape but for its
  * limiter decisions, and the records they are written from when it is encoded.

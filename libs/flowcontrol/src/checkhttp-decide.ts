@@ -1,15 +1,16 @@
 import { InvalidArgumentError } from '@sluice/errors';
 import { baggageWith } from './baggage-header.js';
 import type { CancelSource } from './call-cancellation.js';
-import { checkResponseWire, type CheckHTTPAnswer } from './check-response-wire.js';
+import { checkResponseWire, refusedCheckResponseWire, type CheckHTTPAnswer } from './check-response-wire.js';
 import type { ServiceDiscovery } from './check-service.js';
 import type { CheckDecision } from './decision.js';
 import { deniedHttpResponse } from './denied-response.js';
 import type { Engine } from './engine.js';
 import type { FlowEnds } from './flow-ends.js';
 import { httpFlowLabels } from './http-labels.js';
+import { isNormalTarget, normalizeRequestTarget, type RequestTargetOptions } from './http-path.js';
 import { checkControlPoint } from './request-checks.js';
-import type { CheckHTTPRequest__Output, HeaderValue } from '@sluice/proto';
+import type { CheckHTTPRequest__Output, HeaderValue, HttpRequest__Output } from '@sluice/proto';
 import type { HeaderInterest } from './header-interest.js';
 
 const NO_SERVICES: readonly string[] = Object.freeze([]);
@@ -54,6 +55,28 @@ function interestGenerationOf(req: CheckHTTPRequest__Output): number | undefined
   return n;
 }
 
+/**
+ * Request targets as the agent labels them: RFC 3986 normalization, no slash merging (`//a` and `/a`
+ * are different paths to RFC 3986; a proxy that merges slashes, as the tap does by default, asks
+ * about the merged path it forwards).
+ */
+const AGENT_TARGETS: RequestTargetOptions = { mergeSlashes: false };
+
+/** A copy of a CheckHTTP request whose target `path` is not in normal form, with it in normal form, or the refusal of its target. */
+function withNormalTarget(req: CheckHTTPRequest__Output, http: HttpRequest__Output, path: string, controlPoint: string): { req: CheckHTTPRequest__Output } | { refused: CheckHTTPAnswer } {
+  const t = normalizeRequestTarget(path, AGENT_TARGETS);
+  if (!t.ok) {
+    const body = JSON.stringify({ code: 3, message: `request target refused at control point ${controlPoint}: ${t.reason}`, details: [], reason: 'BAD_REQUEST_TARGET' });
+    return {
+      refused: {
+        denied_response: { status: 400, headers: [{ key: 'content-type', value: 'application/json' }], body },
+        check_response: refusedCheckResponseWire(controlPoint, performance.timeOrigin + performance.now()),
+      },
+    };
+  }
+  return { req: { ...req, request: { ...http, path: t.target, host: t.host ?? http.host } } };
+}
+
 function withInterest(r: CheckHTTPAnswer, interest: HeaderInterest | undefined): CheckHTTPAnswer {
   if (interest !== undefined) r.header_interest = interest;
   return r;
@@ -77,6 +100,12 @@ function withInterest(r: CheckHTTPAnswer, interest: HeaderInterest | undefined):
 export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, cancel?: AbortSignal | CancelSource): CheckHTTPAnswer | Promise<CheckHTTPAnswer> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
+  const path = req.request.path;
+  if (typeof path === 'string' && path !== '' && !isNormalTarget(path, AGENT_TARGETS.mergeSlashes)) {
+    const normal = withNormalTarget(req, req.request, path, controlPoint);
+    if ('refused' in normal) return normal.refused;
+    req = normal.req;
+  }
   const generation = interestGenerationOf(req);
   let interest: HeaderInterest | undefined;
   if (generation !== undefined) {

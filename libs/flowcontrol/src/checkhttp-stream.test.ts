@@ -240,3 +240,19 @@ test('CheckHTTPStream: a half-closed stream ends once its last answer is out', a
   assert.equal(s.status()?.code, grpc.status.OK);
   assert.equal(stats.streams, 0);
 });
+
+test('CheckHTTPStream: an ambiguous target is answered 400 on the stream; a spelled-out one is decided as its normal form', async (t) => {
+  const { engine, client } = await setup(t);
+  const paths: (string | undefined)[] = [];
+  engine.addObserver({ sinkFor: () => ({ observe: (req: FlowRequest) => { paths.push(req.http?.request?.path); } }) });
+  const s = openStream(client);
+  s.call.write({ id: 1, request: httpReq('/admin%2Fusers') });
+  s.call.write({ id: 2, request: httpReq('/x/../%61dmin/users') });
+  const got = await s.answers(2);
+  const byId = new Map(got.map((a) => [Number(a.id), a]));
+  assert.equal(byId.get(1)?.response?.denied_response?.status, 400);
+  assert.equal(byId.get(1)?.response?.check_response?.decision_type, 'DECISION_TYPE_REJECTED');
+  assert.ok(byId.get(2)?.response?.ok_response);
+  assert.deepEqual(paths, ['/admin/users'], 'the refused one reached no component');
+  s.call.end();
+});

@@ -66,6 +66,7 @@ export class Engine {
   private readonly index = new Map<string, ControlPointComponents>();
   private observers: FlowObserver[] = [];
   private fluxMetersByName: Map<string, FluxMeter> | undefined;
+  private fluxMeterControlPoints: Map<string, Set<string>> | undefined;
   private limitersById: Map<string, Limiter> | undefined;
   private readonly interests = new HeaderInterests();
 
@@ -136,6 +137,26 @@ export class Engine {
     return this.fluxMetersByName.get(name);
   }
 
+  /**
+   * Whether a flux meter of this name is registered at `controlPoint` (one of its selectors names
+   * it), for flow ends that name the meter and their control point: a meter measures only the
+   * flows at its selectors' control points.
+   */
+  fluxMeterSelects(name: string, controlPoint: string): boolean {
+    if (this.fluxMeterControlPoints === undefined) {
+      const byName = new Map<string, Set<string>>();
+      for (const r of this.registrations) {
+        const c = r.entry.component;
+        if (c.kind !== 'flux_meter') continue;
+        let cps = byName.get(c.name);
+        if (cps === undefined) byName.set(c.name, (cps = new Set()));
+        cps.add(r.controlPoint);
+      }
+      this.fluxMeterControlPoints = byName;
+    }
+    return this.fluxMeterControlPoints.get(name)?.has(controlPoint) === true;
+  }
+
   /** The registered limiter of this policy and component id (the latest registration wins), for flow ends that name it. */
   limiter(policyName: string, componentId: string): Limiter | undefined {
     if (this.limitersById === undefined) {
@@ -151,6 +172,7 @@ export class Engine {
 
   private reindex(controlPoint: string): void {
     this.fluxMetersByName = undefined;
+    this.fluxMeterControlPoints = undefined;
     this.limitersById = undefined;
     const regs = this.registrations.filter((r) => r.controlPoint === controlPoint);
     if (regs.length === 0) this.index.delete(controlPoint);

@@ -9,7 +9,14 @@ import { readSdkSpan, SDK_CHECK_RESPONSE_ATTRIBUTE, type ReceivedSpan } from './
 export const FLOW_ENDS_METRIC = 'flow_ends_total';
 
 export type FlowEndSource = 'check' | 'flow_end' | 'otlp';
-export type FlowEndResult = 'recorded' | 'unknown' | 'expired' | 'malformed' | 'not_aperture';
+export type FlowEndResult = 'recorded' | 'unknown' | 'expired' | 'malformed' | 'not_aperture' | 'out_of_range' | 'unselected';
+
+/**
+ * Longest flow duration recorded by default: 1 hour. A flow end reporting more (a FlowEnd
+ * duration, an SDK span's times) is not recorded and is counted as `out_of_range`: a flux
+ * meter's sum must not be poisoned by one forged or broken report.
+ */
+export const MAX_FLOW_DURATION_MS = 3_600_000;
 
 export interface FlowEndsOptions {
   /**
@@ -19,7 +26,14 @@ export interface FlowEndsOptions {
   fluxMeters: {
     fluxMeter(name: string): FluxMeter | undefined;
     limiter?(policyName: string, componentId: string): Limiter | undefined;
+    /**
+     * Whether the named flux meter is registered at the control point (Engine.fluxMeterSelects): an
+     * SDK span is recorded only into meters whose selectors name its control point. Absent: not checked.
+     */
+    fluxMeterSelects?(name: string, controlPoint: string): boolean;
   };
+  /** Longest duration recorded (ms); default MAX_FLOW_DURATION_MS. */
+  maxDurationMs?: number;
   histogram: FluxMeterHistogram;
   /** Where `flow_ends_total{source,result}` is registered; none: not exported. */
   registry?: Registry;
@@ -105,12 +119,14 @@ export class FlowEnds {
   private readonly meters: FlowEndsOptions['fluxMeters'];
   private readonly histogram: FluxMeterHistogram;
   private readonly now: () => number;
+  private readonly maxDurationMs: number;
   private readonly counter: Counter<'source' | 'result'> | undefined;
 
   constructor(opts: FlowEndsOptions) {
     this.meters = opts.fluxMeters;
     this.histogram = opts.histogram;
     this.now = opts.now ?? (() => performance.timeOrigin + performance.now());
+    this.maxDurationMs = opts.maxDurationMs ?? MAX_FLOW_DURATION_MS;
     this.inflight = new InflightFlows({ now: this.now, ...opts.inflight });
     this.counter = opts.registry === undefined ? undefined : new Counter({
       name: FLOW_ENDS_METRIC,
@@ -150,6 +166,10 @@ export class FlowEnds {
     const flow = found.flow;
     const given = report.durationMs;
     const durationMs = given !== undefined && Number.isFinite(given) && given > 0 ? given : Math.max(0, this.now() - flow.startMs);
+    if (durationMs > this.maxDurationMs) {
+      this.count('flow_end', 'out_of_range');
+      return 'out_of_range';
+    }
     const code = Number.isInteger(report.statusCode) && report.statusCode > 0 ? report.statusCode : 0;
     this.record(flow.fluxMeters, durationMs, {
       decisionType: flow.decisionType,
@@ -172,7 +192,12 @@ export class FlowEnds {
     }
   }
 
-  /** One span received over OTLP: answers what became of it (`malformed` spans are the export's rejected ones). */
+  /**
+   * One span received over OTLP: answers what became of it. Not recorded: `malformed` (unreadable,
+   * or its end before its start), `out_of_range` (a duration past the maximum), `unselected` (it
+   * names flux meters none of which is registered at its control point). Meters it names that are
+   * not at its control point are left out. Those results are the export's rejected spans.
+   */
   recordSpan(span: ReceivedSpan): FlowEndResult {
     const reading = readSdkSpan(span);
     if (reading.kind !== 'flow') {
@@ -180,13 +205,42 @@ export class FlowEnds {
       return reading.kind;
     }
     const f = reading.flow;
-    this.record(f.fluxMeters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
+    if (!(f.durationMs <= this.maxDurationMs)) {
+      this.count('otlp', 'out_of_range');
+      return 'out_of_range';
+    }
+    const selects = this.meters.fluxMeterSelects?.bind(this.meters);
+    const meters = selects === undefined ? f.fluxMeters : f.fluxMeters.filter((name) => selects(name, f.controlPoint));
+    if (meters.length === 0 && f.fluxMeters.length > 0) {
+      this.count('otlp', 'unselected');
+      return 'unselected';
+    }
+    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
     if (f.decisionType === 'DECISION_TYPE_ACCEPTED') {
       const workloads = spanWorkloads(span);
       if (workloads !== undefined) this.observeDuration(workloads, f.durationMs);
     }
     this.count('otlp', 'recorded');
     return 'recorded';
+  }
+
+  /**
+   * The OTLP trace service's consumer (SpanConsumer): a span recorded, or not an Aperture one, is
+   * taken; the others are rejected with why.
+   */
+  consume(span: ReceivedSpan): true | string {
+    const result = this.recordSpan(span);
+    switch (result) {
+      case 'recorded':
+      case 'not_aperture':
+        return true;
+      case 'out_of_range':
+        return `a span's flow lasted longer than ${this.maxDurationMs} ms`;
+      case 'unselected':
+        return 'a span names flux meters none of which is at its control point';
+      default:
+        return 'a span carries Aperture attributes that cannot be read';
+    }
   }
 
   private record(names: readonly string[], durationMs: number, outcome: FlowOutcome): void {

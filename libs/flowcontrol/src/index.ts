@@ -8,6 +8,9 @@ export type { CheckDecision, LimiterRecord, ClassifierRecord } from './decision.
 export { ControlPointRegistry, type ControlPointEntry, type ControlPointRegistryOptions } from './control-point-registry.js';
 export { toCheckResponse } from './check-response.js';
 export { httpFlowLabels, headerLabelKey, HEADER_LABEL_PREFIX } from './http-labels.js';
+export {
+  normalizeRequestTarget, isNormalTarget, type RequestTarget, type RequestTargetOptions, type NormalTarget, type RefusedTarget,
+} from './http-path.js';
 export { parseBaggage, BAGGAGE_MAX_ENTRIES, BAGGAGE_MAX_LENGTH } from './baggage.js';
 export { httpFlavor } from './http-flavor.js';
 export { RateLimiter, tokensOf, type RateLimiterOptions } from './rate-limiter.js';
@@ -40,7 +43,7 @@ export {
 } from './flux-meter.js';
 export { FluxMeterHistogram, FLUX_METER_METRIC, MAX_SERIES_PER_FLUX_METER, type FlowOutcome, type FluxMeterLabel } from './flux-meter-metrics.js';
 export { InflightFlows, type InflightFlow, type InflightFlowsOptions, type InflightFlowsStats, type FlowEndLookup } from './inflight-flows.js';
-export { FlowEnds, FLOW_ENDS_METRIC, type FlowEndsOptions, type FlowEndReport, type FlowEndResult, type FlowEndSource } from './flow-ends.js';
+export { FlowEnds, FLOW_ENDS_METRIC, MAX_FLOW_DURATION_MS, type FlowEndsOptions, type FlowEndReport, type FlowEndResult, type FlowEndSource } from './flow-ends.js';
 export { readSdkSpan, type ReceivedSpan, type SpanAttributeValue, type SdkFlowEnd, type SdkSpanReading } from './sdk-flow-span.js';
 export {
   registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,

@@ -50,9 +50,9 @@ export const OTLP_TRACE_SERVICE = 'opentelemetry.proto.collector.trace.v1.TraceS
 /** Most spans of one export read; the rest are answered as rejected. */
 export const MAX_SPANS_PER_EXPORT = 100_000;
 
-/** What happens to each span of an export: `true` taken (or not ours, ignored), `false` rejected. */
+/** What happens to each span of an export: `true` taken (or not ours, ignored), `false` or why (a string) rejected. */
 export interface SpanConsumer {
-  consume(span: ReceivedSpan): boolean;
+  consume(span: ReceivedSpan): boolean | string;
 }
 
 function int64(v: Int64): number {
@@ -97,7 +97,7 @@ export function consumeExport(request: ExportRequestMsg, consumer: SpanConsumer)
     for (const ss of rs.scopeSpans ?? []) {
       for (const span of ss.spans ?? []) {
         seen++;
-        let ok = false;
+        let ok: boolean | string = false;
         if (seen <= MAX_SPANS_PER_EXPORT) {
           try {
             ok = consumer.consume(receivedSpan(span));
@@ -105,9 +105,12 @@ export function consumeExport(request: ExportRequestMsg, consumer: SpanConsumer)
             ok = false;
           }
         }
-        if (!ok) {
+        if (ok !== true) {
           rejected++;
-          if (firstError === '') firstError = seen > MAX_SPANS_PER_EXPORT ? `more than ${MAX_SPANS_PER_EXPORT} spans in one export` : 'a span carries Aperture attributes that cannot be read';
+          if (firstError === '') {
+            firstError = seen > MAX_SPANS_PER_EXPORT ? `more than ${MAX_SPANS_PER_EXPORT} spans in one export`
+              : typeof ok === 'string' ? ok : 'a span carries Aperture attributes that cannot be read';
+          }
         }
       }
     }

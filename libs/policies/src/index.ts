@@ -5,6 +5,7 @@ export { PolicyCompileError, type PolicyProblem } from './problems.js';
 export type { Circuit, CircuitInputs, CircuitOutput } from './circuit.js';
 export { policyJsonSchema, PolicySpecSchema, type PolicySpec } from './schema/policy.js';
 export { specHash, canonicalJson } from './hash.js';
+export { MAX_SELECTORS_PER_COMPONENT } from './schema/selector.js';
 export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './components/index.js';
 export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals } from './components/kind.js';
 export * from './components/pod-scaler-report.js';

@@ -5,7 +5,8 @@ import { hasBody, readBodyPrefix, unreadBody, wantsBodySample } from './proxy/bo
 import { denialHeaders, writeDenial } from './proxy/denial.js';
 import { forwardRequest, type ForwardContext } from './proxy/forward.js';
 import { endRawResponse } from './proxy/raw-response.js';
-import { requestHeadProblem } from './proxy/request-head.js';
+import { requestHeadProblem, type HeadProblem } from './proxy/request-head.js';
+import { normalizeTarget } from './proxy/request-target.js';
 import { drainAfterResponse, mustCloseUnread } from './proxy/unread-body.js';
 import { forwardUpgrade, type TunnelSet } from './proxy/upgrade.js';
 import { writeGatewayError } from './proxy/upstream-error.js';
@@ -14,8 +15,8 @@ export interface TapContext extends AskContext, ForwardContext {
   /** Bytes of body sent with the check (0: none). */
   bodyBytes: number;
   tunnels: TunnelSet;
-  /** Most header fields a request may have (past it 431). */
-  maxRequestHeaders: number;
+  /** Merge runs of `/` in request paths. */
+  mergeSlashes: boolean;
 }
 
 const FAIL_CLOSED_MESSAGE = 'flow control is unavailable and the tap runs with --fail-closed';
@@ -43,8 +44,21 @@ export function requestHandler(ctx: TapContext): (req: IncomingMessage, res: Ser
   };
 }
 
-async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * What is wrong with a request before anyone is asked about it: its head
+ * (requestHeadProblem), or a target refused as ambiguous (400). A target in
+ * another form is put in normal form here, in place, so that the agent is
+ * asked about the target the workload is sent.
+ */
+function refusal(ctx: TapContext, req: IncomingMessage): HeadProblem | undefined {
   const problem = requestHeadProblem(req, ctx.maxRequestHeaders);
+  if (problem !== undefined) return problem;
+  const reason = normalizeTarget(req, ctx.mergeSlashes);
+  return reason === undefined ? undefined : { status: 400, message: `the request target is refused: ${reason}` };
+}
+
+async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const problem = refusal(ctx, req);
   if (problem !== undefined) {
     writeGatewayError(res, problem.status, GRPC_INVALID_ARGUMENT, problem.message, true);
     return;
@@ -99,7 +113,7 @@ export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: 
     socket.on('error', () => socket.destroy());
     ctx.tunnels.add(socket);
     socket.once('close', () => ctx.tunnels.delete(socket));
-    const problem = requestHeadProblem(req, ctx.maxRequestHeaders);
+    const problem = refusal(ctx, req);
     if (problem !== undefined) {
       endRawResponse(socket, problem.status, [['content-type', 'application/json']],
         JSON.stringify({ code: GRPC_INVALID_ARGUMENT, message: problem.message, details: [] }));

@@ -28,6 +28,8 @@ export interface TapOptions {
   maxRequestHeaders: number;
   /** Most header fields accepted in a workload's response head; past it 502 (never dropped silently). */
   maxResponseHeaders: number;
+  /** Merge runs of `/` in request paths into one before the check and the forward. */
+  mergeSlashes: boolean;
 }
 
 export const BODY_BYTES_MAX = 1024 * 1024;

@@ -267,14 +267,14 @@ test('the denial body carries the gRPC code of its status', async (t) => {
   }
 });
 
-test('request targets the pool does not take (OPTIONS *, absolute-form) still reach the workload as they came', async (t) => {
+test('OPTIONS * reaches the workload as it came; an absolute-form target as origin-form with the URI\'s host (RFC 9112 §3.2.2)', async (t) => {
   const seen: string[] = [];
-  const upstream = await startUpstream(t, (req, res) => { seen.push(`${req.method} ${req.url}`); res.end('ok'); });
+  const upstream = await startUpstream(t, (req, res) => { seen.push(`${req.method} ${req.url} ${req.headers.host}`); res.end('ok'); });
   const agent = await startTestAgent(t);
   const { tap } = await startTestTap(t, upstream, agent.address);
   for (const line of ['OPTIONS * HTTP/1.1', 'GET http://a.example/x?y=1 HTTP/1.1']) {
-    const r = await rawExchange(tap.address.port, [`${line}\r\nHost: a.example\r\n\r\n`], { until: (x) => x.endsWith('ok') });
+    const r = await rawExchange(tap.address.port, [`${line}\r\nHost: b.example\r\n\r\n`], { until: (x) => x.endsWith('ok') });
     assert.equal(statusesIn(r.text)[0], 200, line);
   }
-  assert.deepEqual(seen, ['OPTIONS *', 'GET http://a.example/x?y=1']);
+  assert.deepEqual(seen, ['OPTIONS * b.example', 'GET /x?y=1 a.example']);
 });

@@ -69,6 +69,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     maxResponseHeaderBytes: options.maxResponseHeaderBytes,
     maxRequestHeaders: options.maxRequestHeaders,
     maxResponseHeaders: options.maxResponseHeaders,
+    mergeSlashes: options.mergeSlashes,
     flowEnds,
     metrics,
     logger,

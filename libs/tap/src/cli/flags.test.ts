@@ -33,6 +33,7 @@ test('defaults', () => {
     maxResponseHeaderBytes: 65_536,
     maxRequestHeaders: 100,
     maxResponseHeaders: 100,
+    mergeSlashes: true,
   });
 });
 
@@ -53,6 +54,8 @@ test('flags in both spellings, environment variables, and the flag winning over 
   assert.equal(o.logLevel, 'debug');
   assert.equal(options([], { SLUICE_TAP_UPSTREAM: 'http://w:80', SLUICE_TAP_FAIL_CLOSED: 'true' }).failClosed, true);
   assert.equal(options([...UP, '--fail-closed=false']).failClosed, false);
+  assert.equal(options([...UP, '--merge-slashes=false']).mergeSlashes, false);
+  assert.equal(options(UP, { SLUICE_TAP_MERGE_SLASHES: '0' }).mergeSlashes, false);
   assert.deepEqual(options(['--upstream', 'http://workload']).upstream, { host: 'workload', port: 80 });
   const limits = options([...UP, '--max-request-header-bytes', '131072', '--max-request-headers=200'], { SLUICE_TAP_MAX_RESPONSE_HEADER_BYTES: '32768', SLUICE_TAP_MAX_RESPONSE_HEADERS: '300' });
   assert.equal(limits.maxRequestHeaderBytes, 131_072);

@@ -71,6 +71,8 @@ export const TAP_FLAGS: readonly FlagSpec[] = [
     apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxRequestHeaders = n; }) },
   { name: 'max-response-headers', default: '100', help: `most header fields in a workload's response head; past it 502 (1..${HEADER_COUNT_MAX})`,
     apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxResponseHeaders = n; }) },
+  { name: 'merge-slashes', default: 'true', boolean: true, help: 'merge runs of "/" in request paths into one before the check and the forward (false: //a stays //a)',
+    apply: (v, o) => set(/^(true|1)$/i.test(v) ? true : /^(false|0)$/i.test(v) ? false : { problem: `"${v}" is not true or false` }, (b) => { o.mergeSlashes = b; }) },
   { name: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}`,
     apply: (v, o) => set((LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : { problem: `"${v}" is not one of ${LOG_LEVELS.join(', ')}` }, (l) => { o.logLevel = l; }) },
 ];

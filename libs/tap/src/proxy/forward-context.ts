@@ -19,8 +19,10 @@ export interface ForwardContext {
   upstreamTimeoutMs: number;
   /** Largest response head accepted from the workload (past it 502). */
   maxResponseHeaderBytes: number;
-  /** Most header fields accepted in a response head from the workload (past it 502, counted as bad_response). */
+  /** Most header fields accepted in a response head from the workload (past it 502, counted as bad_response); the same bound holds for its trailers. */
   maxResponseHeaders: number;
+  /** Most header fields a request may have (past it 431); the same bound holds for its trailers. */
+  maxRequestHeaders: number;
   /** Control point of the flows whose end is reported. */
   controlPoint: string;
   /** Where the end of flows the agent measures goes. */

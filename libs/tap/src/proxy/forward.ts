@@ -4,9 +4,9 @@ import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
 import { hasBody, type BodyPrefix } from './body-prefix.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
-import { pipeBody } from './pipe-body.js';
+import { pipeBody, tooManyTrailers } from './pipe-body.js';
 import { forwardPooled, pooledPathFits } from './pooled-forward.js';
-import { responseHeadCountProblem, writeRelayedHead } from './response-head.js';
+import { responseCodingProblem, responseHeadCountProblem, writeRelayedHead } from './response-head.js';
 import { drainAfterResponse, mustCloseUnread } from './unread-body.js';
 import { classifyUpstreamError, UpstreamTimeoutError, writeGatewayError } from './upstream-error.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './upstream-headers.js';
@@ -16,6 +16,7 @@ export type { ForwardContext, UpstreamTarget } from './forward-context.js';
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_INVALID_ARGUMENT = 3;
 
 /**
  * Passes a 103 on to the client. Node refuses (throws on) a Link value it
@@ -123,7 +124,7 @@ function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: Server
       answered = true;
       upResponse = upRes;
       const bodySent = upReq.writableEnded;
-      const tooMany = responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders);
+      const tooMany = responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders) ?? responseCodingProblem(upRes.rawHeaders);
       if (tooMany !== undefined) {
         upRes.resume();
         fail(new BadUpstreamResponseError(tooMany), upReq);
@@ -148,7 +149,13 @@ function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: Server
           drainAfterResponse(req, res);
         });
       }
-      pipeBody(upRes, res);
+      pipeBody(upRes, res, [], false, ctx.maxResponseHeaders, (count) => {
+        // The head is out: the client sees the response break off rather than lose trailers unnoticed.
+        ctx.metrics.upstreamError('bad_response');
+        ctx.logger.warn('upstream response refused', { reason: 'bad_response', error: tooManyTrailers("workload's response", count, ctx.maxResponseHeaders), path: req.url });
+        upRes.destroy();
+        res.destroy();
+      });
     });
     upReq.on('error', (err) => {
       if (clientGone || failed) return;
@@ -160,7 +167,16 @@ function forwardStreaming(ctx: ForwardContext, req: IncomingMessage, res: Server
       }
       fail(err, undefined);
     });
-    pipeBody(req, upReq, prefix.chunks, prefix.ended);
+    pipeBody(req, upReq, prefix.chunks, prefix.ended, ctx.maxRequestHeaders, (count) => {
+      // The workload never gets the end of this body: its request is aborted, the client answered 431.
+      if (failed) return;
+      failed = true;
+      const message = tooManyTrailers('request', count, ctx.maxRequestHeaders);
+      ctx.logger.warn('request refused', { reason: 'too_many_trailers', error: message, path: req.url });
+      upReq.destroy();
+      if (res.headersSent) res.destroy();
+      else writeGatewayError(res, 431, GRPC_INVALID_ARGUMENT, message, true);
+    });
   };
   attempt(false);
 }

@@ -4,7 +4,8 @@ import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
 import type { BodyPrefix } from './body-prefix.js';
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
-import { relayableStatus, responseHeadCountProblem, safeReason } from './response-head.js';
+import { tooManyTrailers } from './pipe-body.js';
+import { relayableStatus, responseCodingProblem, responseHeadCountProblem, safeReason } from './response-head.js';
 import { classifyUpstreamError, writeGatewayError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
@@ -34,7 +35,7 @@ const EMPTY = Buffer.alloc(0);
  * (upgrades have their own handler). The rest goes through node:http.
  */
 export function pooledPathFits(req: IncomingMessage, prefix: BodyPrefix): boolean {
-  // undici takes origin-form targets only: `OPTIONS *` and absolute-form go through node:http as they came.
+  // undici takes origin-form targets only: `OPTIONS *` goes through node:http as it came (absolute-form was made origin-form).
   if (req.url === undefined || req.url.charCodeAt(0) !== 0x2f /* / */) return false;
   const h = req.headers;
   if (h.expect !== undefined || h['transfer-encoding'] !== undefined) return false;
@@ -134,7 +135,7 @@ export function forwardPooled(ctx: ForwardContext, pool: Pool, req: IncomingMess
           abort?.(new BadUpstreamResponseError(`the workload answered status ${statusCode}`));
           return false;
         }
-        const tooMany = responseHeadCountProblem(rawHeaders, ctx.maxResponseHeaders);
+        const tooMany = responseHeadCountProblem(rawHeaders, ctx.maxResponseHeaders) ?? responseCodingProblem(rawHeaders);
         if (tooMany !== undefined) {
           abort?.(new BadUpstreamResponseError(tooMany));
           return false;
@@ -159,6 +160,13 @@ export function forwardPooled(ctx: ForwardContext, pool: Pool, req: IncomingMess
       onComplete(trailers) {
         if (finished) return;
         finished = true;
+        if (trailers !== null && trailers.length > ctx.maxResponseHeaders * 2) {
+          // The head is out: the client sees the response break off rather than lose trailers unnoticed.
+          ctx.metrics.upstreamError('bad_response');
+          ctx.logger.warn('upstream response refused', { reason: 'bad_response', error: tooManyTrailers("workload's response", trailers.length / 2, ctx.maxResponseHeaders), path: req.url });
+          res.destroy();
+          return;
+        }
         if (trailers !== null && trailers.length > 0) {
           try {
             const t: Record<string, string> = {};

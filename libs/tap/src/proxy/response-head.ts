@@ -1,3 +1,4 @@
+import { transferCodingProblem } from './request-head.js';
 import { STATUS_CODES } from 'node:http';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
@@ -17,6 +18,21 @@ export function safeReason(status: number, reason: string | undefined): string {
  */
 export function responseHeadCountProblem(rawHeaders: readonly unknown[], max: number): string | undefined {
   return rawHeaders.length > max * 2 ? `the workload's response head has more than ${max} header fields` : undefined;
+}
+
+/**
+ * Why a response head from the workload is refused for its transfer coding
+ * (anything but chunked; see transferCodingProblem), or undefined. `rawHeaders`
+ * is the flat [name, value, ...] list, as strings (node:http) or bytes (undici).
+ */
+export function responseCodingProblem(rawHeaders: readonly (string | Buffer)[]): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string | Buffer;
+    if (name.length !== 17 || name.toString('latin1').toLowerCase() !== 'transfer-encoding') continue;
+    const problem = transferCodingProblem((rawHeaders[i + 1] as string | Buffer).toString('latin1'));
+    if (problem !== undefined) return `the workload's response: ${problem}`;
+  }
+  return undefined;
 }
 
 /** Whether `status` can be the final status of a relayed response. */

@@ -6,7 +6,7 @@ import type { HeaderValue } from '../check/types.js';
 import { reportFlowEnd, type ForwardContext } from './forward-context.js';
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop.js';
 import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.js';
-import { relayableStatus, responseHeadCountProblem } from './response-head.js';
+import { relayableStatus, responseCodingProblem, responseHeadCountProblem } from './response-head.js';
 import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 
@@ -78,7 +78,8 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
 
   upReq.on('response', (upRes) => {
     // The workload declined the upgrade: relay its answer, then close.
-    if (!relayableStatus(upRes.statusCode) || responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders) !== undefined) {
+    if (!relayableStatus(upRes.statusCode) || responseHeadCountProblem(upRes.rawHeaders, ctx.maxResponseHeaders) !== undefined
+      || responseCodingProblem(upRes.rawHeaders) !== undefined) {
       upRes.destroy();
       badHead();
       return;

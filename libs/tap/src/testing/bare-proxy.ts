@@ -31,6 +31,7 @@ export async function startBareProxy(options: Pick<TapOptions, 'listen' | 'upstr
     upstreamTimeoutMs: options.upstreamTimeoutMs,
     maxResponseHeaderBytes: options.maxResponseHeaderBytes,
     maxResponseHeaders: options.maxResponseHeaders,
+    maxRequestHeaders: options.maxRequestHeaders,
     controlPoint: '',
     flowEnds: NO_FLOW_ENDS,
     metrics: createTapMetrics(new Registry()),

@@ -49,6 +49,7 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
   maxResponseHeaderBytes: 65_536,
   maxRequestHeaders: 100,
   maxResponseHeaders: 100,
+  mergeSlashes: true,
 };
 
 /** A tap in front of `upstream`, asking `agentAddress`, shut down after the test. */
