@@ -1,7 +1,8 @@
 // A test double of the Kubernetes API server's protocol (HTTP on loopback), for what Sluice and
 // kubectl use: discovery, /version, a minimal OpenAPI, CRDs, CRUD of built-in and custom
 // resources with the status and scale subresources, merge/JSON/strategic patches, Tables for
-// `kubectl get`, list/watch with resourceVersion, bookmarks, timeoutSeconds and 410 Gone, label
+// `kubectl get`, protobuf bodies of Secret, ConfigMap and DeleteOptions (helm's release storage),
+// list/watch with resourceVersion, bookmarks, timeoutSeconds and 410 Gone, label
 // and field selectors. It is not a model of our code: @kubernetes/client-node and kubectl talk
 // to it unchanged. Test hooks: expireHistory (410 on the next stale watch), dropWatches,
 // stopServing/resumeServing (the API away), also as POST /_sluice/<hook>.
@@ -12,6 +13,7 @@ import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from
 import { CrSchemas } from './cr-schema.js';
 import { apiGroup, discoveryDocument, resourceList } from './discovery.js';
 import { parseJson, readBody, send, sendText } from './http-io.js';
+import { jsonBody } from './protobuf.js';
 import { select, serveList } from './list.js';
 import { asServed, checkKind, grOf, isObject, metaForCompare, nowRfc3339, sameJson, specPart } from './object-fields.js';
 import { applyPatch, type Json } from './patch.js';
@@ -133,12 +135,8 @@ export class KubeApiServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
-      const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
-      const ct = (req.headers['content-type'] ?? '').toLowerCase();
-      if (body.length > 0 && /protobuf|cbor/.test(ct)) {
-        throw new ApiError(415, 'UnsupportedMediaType', `the test API server reads JSON bodies only, not ${ct} (kubectl's \`create <kind> NAME\` generators send protobuf: use \`kubectl apply -f\` or \`kubectl create -f\`)`);
-      }
-      await this.route(req, res, url, body);
+      const read = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      await this.route(req, res, url, jsonBody(req.method ?? 'GET', (req.headers['content-type'] ?? '').toLowerCase(), read));
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', (err as Error).message);
       if (!res.headersSent) send(res, e.code, e.toStatus());
