@@ -73,7 +73,7 @@ after(() => helm.close());
 const portOf = (addr: unknown): number => Number(/:(\d+)$/.exec(String(addr))?.[1] ?? NaN);
 
 /** What holds for every rendered agent and controller container, whatever the values. */
-function checkContainer(objects: Obj[], workload: Obj, w: Workload): void {
+function checkContainer(workload: Obj, w: Workload): void {
   const container = (get(workload, 'spec', 'template', 'spec', 'containers') as Obj[]).find((c) => c.name === w.container) as Obj;
   const ports = new Map((container.ports as Obj[]).map((p) => [String(p.name), Number(p.containerPort)]));
   assert.equal(ports.get('server'), portOf(get(w.config, 'server', 'listener', 'addr')), `${w.name}: port "server" follows server.listener.addr`);
@@ -93,7 +93,6 @@ function checkContainer(objects: Obj[], workload: Obj, w: Workload): void {
       assert.ok(mounts.some((m) => file.startsWith(`${m}/`)), `${w.name}: server.tls.${key} ${file} is on a mounted volume`);
     }
   }
-  void objects;
 }
 
 for (const row of ROWS) {
@@ -114,7 +113,7 @@ for (const row of ROWS) {
       if (!c) continue;
       const service = c.name as Service;
       const w: Workload = { service, name: String(get(o, 'metadata', 'name')), container: service, config: printConfig(service, startedConfig(objects, o, service, service)) };
-      checkContainer(objects, o, w);
+      checkContainer(o, w);
       workloads.push(w);
     }
     const rendered: Rendered = { objects, workloads };

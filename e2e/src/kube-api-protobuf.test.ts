@@ -95,6 +95,7 @@ test('hand-encoded fields: DeleteOptions zero grace period, preconditions, propa
     binaryData: { bin: Buffer.from([0, 255]).toString('base64') },
     immutable: true,
   });
+  assert.deepEqual(decodeProtobufBody(envelope('apps/v1', 'DeleteOptions', field(4, 'Foreground'))), { apiVersion: 'apps/v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' });
   const secret = Buffer.concat([field(1, field(1, 's')), field(4, entry('plain', 'text')), field(5, 1)]);
   assert.deepEqual(decodeProtobufBody(envelope('v1', 'Secret', secret)), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { plain: 'text' }, immutable: true });
 });
@@ -104,6 +105,7 @@ test('refused bodies: no magic, other kinds or versions, an encoding, truncated 
   assert.equal(code(() => decodeProtobufBody(Buffer.from('{"kind":"Secret"}'))), 415);
   assert.equal(code(() => decodeProtobufBody(envelope('v1', 'Pod', field(1, field(1, 'p'))))), 415);
   assert.equal(code(() => decodeProtobufBody(envelope('v2', 'Secret', field(1, field(1, 's'))))), 415);
+  assert.equal(code(() => decodeProtobufBody(envelope('apps/v1beta1', 'DeleteOptions', Buffer.alloc(0)))), 415);
   assert.equal(code(() => decodeProtobufBody(envelope('v1', 'Secret', field(1, field(1, 's')), 'gzip'))), 415);
   assert.equal(code(() => decodeProtobufBody(Buffer.from('k8s\0\x0a\x10\x0a', 'latin1'))), 400);
   assert.equal(code(() => decodeProtobufBody(envelope('v1', 'Secret', Buffer.from([0x0a, 0x20, 0x0a])))), 400);
@@ -138,4 +140,8 @@ test('the server stores, updates and deletes through protobuf bodies, and answer
   assert.deepEqual(api.server.objects('', 'secrets', 'default'), []);
   assert.equal((await req('POST', 'configmaps', fixture('helm-configmap-create'))).status, 201);
   assert.equal(api.server.objects('', 'configmaps', 'default')[0].metadata.name, 'sh.helm.release.v1.t2.v1');
+  // helm lists its releases asking for protobuf or JSON: the answer is JSON.
+  const listed = await fetch(`${api.url}/api/v1/namespaces/default/configmaps?labelSelector=${encodeURIComponent('name=t2,owner=helm')}`, { headers: { accept: 'application/vnd.kubernetes.protobuf,application/json' } });
+  assert.match(listed.headers.get('content-type') ?? '', /^application\/json/);
+  assert.deepEqual(((await listed.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name), ['sh.helm.release.v1.t2.v1']);
 });

@@ -32,11 +32,15 @@ const MAGIC = Buffer.from('k8s\0', 'latin1');
 
 type Obj = Record<string, unknown>;
 
-/** The kinds read from protobuf: group-version accepted in typeMeta.apiVersion, and the message. */
-const KINDS: Record<string, { apiVersions: string[]; type: string }> = {
-  Secret: { apiVersions: ['v1'], type: 'Secret' },
-  ConfigMap: { apiVersions: ['v1'], type: 'ConfigMap' },
-  DeleteOptions: { apiVersions: ['v1', 'meta.k8s.io/v1'], type: 'DeleteOptions' },
+/**
+ * The kinds read from protobuf: the group-versions accepted in typeMeta.apiVersion, and the message.
+ * DeleteOptions is registered in every group-version (a client of apps/v1 sends apps/v1), so any
+ * `v1` version is read.
+ */
+const KINDS: Record<string, { apiVersion: (v: string) => boolean; type: string }> = {
+  Secret: { apiVersion: (v) => v === 'v1', type: 'Secret' },
+  ConfigMap: { apiVersion: (v) => v === 'v1', type: 'ConfigMap' },
+  DeleteOptions: { apiVersion: (v) => v === 'v1' || /^[a-z0-9.-]+\/v1$/.test(v), type: 'DeleteOptions' },
 };
 
 export const PROTOBUF_KINDS = Object.keys(KINDS);
@@ -60,7 +64,7 @@ export function decodeProtobufBody(body: Buffer): Obj {
   const kind = typeof tm.kind === 'string' ? tm.kind : '';
   const apiVersion = typeof tm.apiVersion === 'string' ? tm.apiVersion : '';
   const known = KINDS[kind];
-  if (!known || !known.apiVersions.includes(apiVersion)) {
+  if (!known || !known.apiVersion(apiVersion)) {
     throw unsupported(`the test API server reads protobuf bodies of ${PROTOBUF_KINDS.join(', ')} only, not ${apiVersion === '' ? '' : `${apiVersion}, `}Kind=${kind === '' ? '(none)' : kind}: send JSON (kubectl's \`create <kind> NAME\` generators send protobuf; \`kubectl create -f\` and \`apply -f\` send JSON)`);
   }
   if (typeof unknown.contentEncoding === 'string' && unknown.contentEncoding !== '') {
