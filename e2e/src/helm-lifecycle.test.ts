@@ -138,12 +138,15 @@ test('helm install, upgrade, rollback and uninstall both charts in another names
   assert.ok(api.server.objects('apiextensions.k8s.io', 'customresourcedefinitions').some((c) => c.metadata.name === 'policies.sluice.dev'));
 });
 
-test('HELM_DRIVER=configmap: the release is kept in ConfigMaps (protobuf), upgraded and uninstalled', async (t) => {
+test('HELM_DRIVER=configmap: a second agent group beside the first, kept in ConfigMaps (protobuf), upgraded and uninstalled', async (t) => {
   const api = await startTestKubeApi(t);
   const helm = helmFor(api.kubeconfig);
   t.after(() => helm.close());
+  await helm.ok(['install', 'edge', AGENT_CHART, '-n', NS, '--create-namespace']);
+  const first = (await manifest(helm, 'edge')).map((o) => `${String(o.kind)} ${nameOf(o)}`).sort();
   const env = { HELM_DRIVER: 'configmap' };
-  await helm.ok(['install', 'edge-b', AGENT_CHART, '-n', NS, '--create-namespace', '--set', 'config.agent_info.agent_group=group-b'], env);
+  // A second release of the agent chart in the same namespace: no object of the first is taken over.
+  await helm.ok(['install', 'edge-b', AGENT_CHART, '-n', NS, '--set', 'config.agent_info.agent_group=group-b'], env);
   assert.deepEqual(releaseStore(api, 'configmaps', 'edge-b').map((c) => get(c, 'metadata', 'labels', 'status')), ['deployed']);
   assert.deepEqual(releaseStore(api, 'secrets', 'edge-b'), []);
   await helm.ok(['upgrade', 'edge-b', AGENT_CHART, '-n', NS, '--reuse-values', '--set', 'hostNetwork=true'], env);
@@ -152,5 +155,8 @@ test('HELM_DRIVER=configmap: the release is kept in ConfigMaps (protobuf), upgra
   assert.match(String(get(api.server.objects('', 'configmaps', NS).find((c) => c.metadata.name === 'edge-b-sluice-agent'), 'data', 'agent.yaml')), /agent_group: group-b/);
   await helm.ok(['uninstall', 'edge-b', '-n', NS], env);
   assert.deepEqual(releaseStore(api, 'configmaps', 'edge-b'), []);
-  assert.deepEqual(api.server.objects('apps', 'daemonsets', NS), []);
+  assert.deepEqual(api.server.objects('apps', 'daemonsets', NS).map((d) => d.metadata.name), ['edge-sluice-agent'], 'the first group is left as it was');
+  const types = await served(api);
+  const stillThere = (await manifest(helm, 'edge')).filter((o) => stored(api, types, o) !== undefined).map((o) => `${String(o.kind)} ${nameOf(o)}`).sort();
+  assert.deepEqual(stillThere, first);
 });
