@@ -1,4 +1,4 @@
-// `helm template` of both charts over a matrix of values (one row per render: add a row to cover a
+// `helm lint --strict` and `helm template` of both charts over a matrix of values (one row per render: add a row to cover a
 // new value). Every rendered object must pass the Kubernetes schema of its kind with unknown fields
 // refused (support/k8s-schema.ts), and every rendered agent and controller container must start:
 // its ConfigMap's file and its env, given to the real bin/sluice-agent or bin/sluice-controller with
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { parse } from 'yaml';
 import { isObj, type Obj } from './support/chart-checks.js';
-import { AGENT_CHART, CONTROLLER_CHART, helmFor } from './support/helm.js';
+import { AGENT_CHART, CONTROLLER_CHART, helmFor, setJson } from './support/helm.js';
 import { schemaProblems } from './support/k8s-schema.js';
 import { printConfig, startedConfig, type Service } from './support/pod-config.js';
 
@@ -96,8 +96,10 @@ function checkContainer(workload: Obj, w: Workload): void {
 }
 
 for (const row of ROWS) {
-  test(`helm template ${row.name}: objects valid for their kinds, configurations accepted by the binaries`, async () => {
-    const objects = await helm.template(row.chart === 'agent' ? AGENT_CHART : CONTROLLER_CHART, row.release, NS, row.values, ['--include-crds']);
+  test(`helm lint and template ${row.name}: objects valid for their kinds, configurations accepted by the binaries`, async () => {
+    const chart = row.chart === 'agent' ? AGENT_CHART : CONTROLLER_CHART;
+    assert.match(await helm.ok(['lint', '--strict', chart, '--namespace', NS, ...setJson(row.values)]), /0 chart\(s\) failed/);
+    const objects = await helm.template(chart, row.release, NS, row.values, ['--include-crds']);
     assert.ok(objects.length > 0);
     const problems: string[] = [];
     for (const o of objects) for (const p of await schemaProblems(o)) problems.push(`${String(o.kind)} ${String(get(o, 'metadata', 'name'))}: ${p}`);
@@ -139,3 +141,13 @@ for (const row of ROWS) {
     row.expect?.(rendered);
   });
 }
+
+test('the checks refuse what a cluster or the binaries would: unknown fields, wrong types, a bad configuration', async () => {
+  const values = { securityContext: { runAsNonRoot: true, readOnlyRootFilesytem: true }, 'resources.limits': { memory: ['512Mi'] }, 'config.server.listener.addr': 'abc' };
+  const objects = await helm.template(AGENT_CHART, 'edge', NS, values);
+  const ds = one({ objects, workloads: [] }, 'DaemonSet');
+  const problems = (await schemaProblems(ds)).join('\n');
+  assert.match(problems, /spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFilesytem: unknown field/);
+  assert.match(problems, /resources\/limits\/memory/);
+  assert.throws(() => printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
+});

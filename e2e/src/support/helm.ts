@@ -69,10 +69,14 @@ export function helmFor(kubeconfig?: string): Helm {
     return r.stdout;
   };
   const template = async (chart: string, release: string, namespace: string, values: Record<string, unknown>, extra: string[] = []): Promise<Obj[]> => {
-    const sets = Object.entries(values).flatMap(([k, v]) => ['--set-json', `${k}=${JSON.stringify(v)}`]);
-    return renderedObjects(await ok(['template', release, chart, '--namespace', namespace, ...sets, ...extra]));
+    return renderedObjects(await ok(['template', release, chart, '--namespace', namespace, ...setJson(values), ...extra]));
   };
   return { run, ok, template, close: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Values as helm arguments: `--set-json key=<JSON>` for each. */
+export function setJson(values: Record<string, unknown>): string[] {
+  return Object.entries(values).flatMap(([k, v]) => ['--set-json', `${k}=${JSON.stringify(v)}`]);
 }
 
 /** The objects of a multi-document YAML stream (empty documents left out); a YAML error fails. */
