@@ -145,3 +145,17 @@ test('the server stores, updates and deletes through protobuf bodies, and answer
   assert.match(listed.headers.get('content-type') ?? '', /^application\/json/);
   assert.deepEqual(((await listed.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name), ['sh.helm.release.v1.t2.v1']);
 });
+
+test("kubectl's create generators: secret and configmap are stored; namespace is refused naming the kind", async (t) => {
+  const api = await startTestKubeApi(t);
+  await api.kubectlOk(['create', 'secret', 'generic', 'db', '--from-literal=password=s3cret']);
+  await api.kubectlOk(['create', 'configmap', 'settings', '--from-literal=mode=fast']);
+  const secret = api.server.objects('', 'secrets', 'default').find((s) => s.metadata.name === 'db') as { data?: Record<string, string>; type?: string } | undefined;
+  assert.equal(Buffer.from(secret?.data?.password ?? '', 'base64').toString(), 's3cret');
+  assert.equal(secret?.type, 'Opaque');
+  assert.equal(await api.kubectlOk(['get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode}']), 'fast');
+  const ns = await api.kubectl(['create', 'namespace', 'zz']);
+  assert.notEqual(ns.code, 0);
+  assert.match(ns.stderr, /UnsupportedMediaType[\s\S]*Kind=Namespace/);
+  assert.match((await api.kubectl(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'zz' } }))).stdout, /namespace\/zz created/);
+});

@@ -274,10 +274,11 @@ export class KubeApiServer {
     return stored;
   }
 
-  /** What admission and the built-in controllers would do at once: CRD checks, service cluster IPs. */
+  /** What admission and the built-in controllers would do at once: CRD checks, service cluster IPs, Secret type. */
   private admit(type: ResourceType, obj: KubeObject): void {
     if (isCrd(type)) this.types.checkCrd(type, obj);
     if (type.group === '' && type.resource === 'namespaces' && obj.status === undefined) obj.status = { phase: 'Active' };
+    if (type.group === '' && type.resource === 'secrets' && (obj.type === undefined || obj.type === '')) obj.type = 'Opaque';
     if (type.group === '' && type.resource === 'services' && isObject(obj.spec)) {
       const spec = obj.spec as Record<string, unknown>;
       if (spec.type !== 'ExternalName' && spec.clusterIP === undefined) {
