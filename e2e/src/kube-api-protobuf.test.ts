@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { ApiError } from './kube-api/api-error.js';
-import { decodeProtobufBody, jsonBody } from './kube-api/protobuf.js';
+import { acceptsJson, decodeProtobufBody, jsonBody } from './kube-api/protobuf.js';
 import { startTestKubeApi } from './kube-api/testing.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`../fixtures/kube-protobuf/${name}.bin`, import.meta.url));
@@ -100,7 +100,7 @@ test('hand-encoded fields: DeleteOptions zero grace period, preconditions, propa
   assert.deepEqual(decodeProtobufBody(envelope('v1', 'Secret', secret)), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { plain: 'text' }, immutable: true });
 });
 
-test('refused bodies: no magic, other kinds or versions, an encoding, truncated bytes, the wrong method, CBOR', () => {
+test('refused bodies: no magic, other kinds or versions, an encoding, truncated bytes, the wrong method, CBOR; Accept without JSON', () => {
   const PB = 'application/vnd.kubernetes.protobuf';
   assert.equal(code(() => decodeProtobufBody(Buffer.from('{"kind":"Secret"}'))), 415);
   assert.equal(code(() => decodeProtobufBody(envelope('v1', 'Pod', field(1, field(1, 'p'))))), 415);
@@ -113,6 +113,8 @@ test('refused bodies: no magic, other kinds or versions, an encoding, truncated 
   assert.equal(code(() => jsonBody('POST', PB, fixture('helm-delete-options'))), 415);
   assert.equal(code(() => jsonBody('PATCH', PB, fixture('helm-secret-create'))), 415);
   assert.equal(code(() => jsonBody('POST', 'application/cbor', Buffer.from([0xa0]))), 415);
+  for (const a of [undefined, '', '*/*', 'application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json', 'application/vnd.kubernetes.protobuf, application/json', 'application/*']) assert.equal(acceptsJson(a), true, String(a));
+  for (const a of ['application/vnd.kubernetes.protobuf', 'application/yaml', 'application/vnd.kubernetes.protobuf;stream=watch']) assert.equal(acceptsJson(a), false, a);
   const json = Buffer.from('{"a":1}');
   assert.equal(jsonBody('POST', 'application/json', json), json);
   assert.equal(jsonBody('POST', PB, Buffer.alloc(0)).length, 0);
@@ -144,6 +146,9 @@ test('the server stores, updates and deletes through protobuf bodies, and answer
   const listed = await fetch(`${api.url}/api/v1/namespaces/default/configmaps?labelSelector=${encodeURIComponent('name=t2,owner=helm')}`, { headers: { accept: 'application/vnd.kubernetes.protobuf,application/json' } });
   assert.match(listed.headers.get('content-type') ?? '', /^application\/json/);
   assert.deepEqual(((await listed.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name), ['sh.helm.release.v1.t2.v1']);
+  const pbOnly = await fetch(`${api.url}/api/v1/namespaces/default/configmaps`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+  assert.equal(pbOnly.status, 406);
+  assert.equal(((await pbOnly.json()) as { reason: string }).reason, 'NotAcceptable');
 });
 
 test("kubectl's create generators: secret and configmap are stored; namespace is refused naming the kind", async (t) => {

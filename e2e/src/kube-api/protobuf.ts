@@ -134,3 +134,16 @@ export function jsonBody(method: string, contentType: string, body: Buffer): Buf
   if (!wanted) throw unsupported(`a protobuf ${String(obj.kind)} body is not read on ${method} (protobuf is read for Secret and ConfigMap on POST and PUT, DeleteOptions on DELETE): send JSON`);
   return Buffer.from(JSON.stringify(obj));
 }
+
+/**
+ * Whether an Accept header takes the JSON this server answers: a media range of application/json
+ * (with any parameters, e.g. `;as=Table`), application/*, *\/*, or no header. helm and kubectl ask
+ * `application/vnd.kubernetes.protobuf,application/json`; a protobuf-only Accept is 406.
+ */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const type = range.split(';')[0].trim().toLowerCase();
+    return type === 'application/json' || type === 'application/*' || type === '*/*';
+  });
+}

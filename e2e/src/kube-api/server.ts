@@ -13,7 +13,7 @@ import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from
 import { CrSchemas } from './cr-schema.js';
 import { apiGroup, discoveryDocument, resourceList } from './discovery.js';
 import { parseJson, readBody, send, sendText } from './http-io.js';
-import { jsonBody } from './protobuf.js';
+import { acceptsJson, jsonBody } from './protobuf.js';
 import { select, serveList } from './list.js';
 import { asServed, checkKind, grOf, isObject, metaForCompare, nowRfc3339, sameJson, specPart } from './object-fields.js';
 import { applyPatch, type Json } from './patch.js';
@@ -166,6 +166,7 @@ export class KubeApiServer {
       version = segs[2];
       rest = segs.slice(3);
     } else throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    if (!acceptsJson(req.headers.accept)) throw new ApiError(406, 'NotAcceptable', `the test API server answers JSON only, not ${String(req.headers.accept)}: accept application/json too`);
     if (rest.length === 0) {
       if (method !== 'GET') throw new ApiError(405, 'MethodNotAllowed', 'method not allowed');
       return send(res, 200, resourceList(this.types.all(), group, version));
