@@ -54,6 +54,14 @@ const ROWS: Row[] = [
     assert.equal(get(spec, 'dnsPolicy'), 'ClusterFirstWithHostNet');
   } },
   { name: 'agent: other ports', chart: 'agent', release: 'edge', values: { 'config.server.listener.addr': ':9080', 'config.dist_cache.bind_addr': ':4320', 'config.dist_cache.memberlist_bind_addr': ':4322' } },
+  { name: 'agent: no agent Service', chart: 'agent', release: 'edge', values: { 'service.enabled': false }, expect: (r) => {
+    assert.deepEqual(r.objects.filter((o) => o.kind === 'Service').map((o) => get(o, 'metadata', 'name')), ['edge-sluice-agent-peers']);
+  } },
+  { name: 'controller: a given webhook certificate', chart: 'controller', release: 'brain', values: { 'webhook.tls': { certificate: 'CERT-PEM', key: 'KEY-PEM', caBundle: 'CA-PEM' } }, expect: (r) => {
+    const b64 = (v: string): string => Buffer.from(v).toString('base64');
+    assert.deepEqual(get(one(r, 'Secret'), 'data'), { 'tls.crt': b64('CERT-PEM'), 'tls.key': b64('KEY-PEM'), 'ca.crt': b64('CA-PEM') });
+    for (const w of get(one(r, 'MutatingWebhookConfiguration'), 'webhooks') as Obj[]) assert.equal(get(w, 'clientConfig', 'caBundle'), b64('CA-PEM'));
+  } },
   { name: 'controller: defaults (TLS on)', chart: 'controller', release: 'brain', values: {}, expect: (r) => assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), true) },
   { name: 'controller: TLS off, webhook off', chart: 'controller', release: 'brain', values: { 'config.server.tls': { enabled: false }, 'webhook.enabled': false }, expect: (r) => {
     assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), false);
