@@ -6,7 +6,7 @@
 // the objects, and for every render: the container's ports follow the printed listener addresses,
 // the probes' scheme follows server.tls, TLS files are mounted.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, describe, it, test } from 'node:test';
 import { parse } from 'yaml';
 import { isObj, type Obj } from './support/chart-checks.js';
 import { AGENT_CHART, CONTROLLER_CHART, helmFor, setJson } from './support/helm.js';
@@ -103,52 +103,55 @@ function checkContainer(workload: Obj, w: Workload): void {
   }
 }
 
-for (const row of ROWS) {
-  test(`helm lint and template ${row.name}: objects valid for their kinds, configurations accepted by the binaries`, async () => {
-    const chart = row.chart === 'agent' ? AGENT_CHART : CONTROLLER_CHART;
-    assert.match(await helm.ok(['lint', '--strict', chart, '--namespace', NS, ...setJson(row.values)]), /0 chart\(s\) failed/);
-    const objects = await helm.template(chart, row.release, NS, row.values, ['--include-crds']);
-    assert.ok(objects.length > 0);
-    const problems: string[] = [];
-    for (const o of objects) for (const p of await schemaProblems(o)) problems.push(`${String(o.kind)} ${String(get(o, 'metadata', 'name'))}: ${p}`);
-    assert.deepEqual(problems, [], 'every rendered object is valid for its kind');
-    for (const o of objects) {
-      if (get(o, 'metadata', 'namespace') !== undefined) assert.equal(get(o, 'metadata', 'namespace'), NS, `${String(o.kind)} ${String(get(o, 'metadata', 'name'))} is in the release namespace`);
-    }
-    const workloads: Workload[] = [];
-    for (const o of objects) {
-      if (o.kind !== 'DaemonSet' && o.kind !== 'Deployment') continue;
-      const containers = get(o, 'spec', 'template', 'spec', 'containers') as Obj[];
-      const c = containers.find((x) => x.name === 'agent' || x.name === 'controller');
-      if (!c) continue;
-      const service = c.name as Service;
-      const w: Workload = { service, name: String(get(o, 'metadata', 'name')), container: service, config: printConfig(service, startedConfig(objects, o, service, service)) };
-      checkContainer(o, w);
-      workloads.push(w);
-    }
-    const rendered: Rendered = { objects, workloads };
-    if (row.chart === 'agent' && row.values.mode === 'sidecar') {
-      const cm = one(rendered, 'ConfigMap');
-      const file = Object.values(get(cm, 'data') as Record<string, string>)[0];
-      rendered.sidecarConfig = printConfig('agent', { file, env: { POD_NAME: 'pod-0', POD_NAMESPACE: NS }, args: [] });
-    } else {
-      assert.ok(workloads.some((w) => w.service === row.chart), `a ${row.chart} workload is rendered`);
-    }
-    if (row.chart === 'controller') {
-      const prom = rendered.objects.find((o) => o.kind === 'ConfigMap' && get(o, 'metadata', 'name') === 'prometheus');
-      if (prom) {
-        const jobs = get(parse(String(get(prom, 'data', 'prometheus.yml'))), 'scrape_configs') as Obj[];
-        const job = jobs.find((j) => j.job_name === 'sluice-controller') ?? assert.fail('Prometheus scrapes the controller');
-        const tls = get(cfg(rendered, 'controller'), 'server', 'tls', 'enabled') === true;
-        assert.equal(job.scheme ?? 'http', tls ? 'https' : 'http', 'Prometheus scrapes the controller with the scheme of its server');
+// Two rows at a time: each mostly waits on helm and the binaries.
+describe('helm lint and template over the values matrix', { concurrency: 2 }, () => {
+  for (const row of ROWS) {
+    it(`helm lint and template ${row.name}: objects valid for their kinds, configurations accepted by the binaries`, async () => {
+      const chart = row.chart === 'agent' ? AGENT_CHART : CONTROLLER_CHART;
+      assert.match(await helm.ok(['lint', '--strict', chart, '--namespace', NS, ...setJson(row.values)]), /0 chart\(s\) failed/);
+      const objects = await helm.template(chart, row.release, NS, row.values, ['--include-crds']);
+      assert.ok(objects.length > 0);
+      const problems: string[] = [];
+      for (const o of objects) for (const p of await schemaProblems(o)) problems.push(`${String(o.kind)} ${String(get(o, 'metadata', 'name'))}: ${p}`);
+      assert.deepEqual(problems, [], 'every rendered object is valid for its kind');
+      for (const o of objects) {
+        if (get(o, 'metadata', 'namespace') !== undefined) assert.equal(get(o, 'metadata', 'namespace'), NS, `${String(o.kind)} ${String(get(o, 'metadata', 'name'))} is in the release namespace`);
       }
-      // The sidecar agents the controller injects start from its injector.sidecar_agent_env alone.
-      const env = get(cfg(rendered, 'controller'), 'injector', 'sidecar_agent_env') as Record<string, string>;
-      printConfig('agent', { file: '', env: { ...env, POD_NAME: 'pod-0', POD_NAMESPACE: 'shop' }, args: [] });
-    }
-    row.expect?.(rendered);
-  });
-}
+      const workloads: Workload[] = [];
+      for (const o of objects) {
+        if (o.kind !== 'DaemonSet' && o.kind !== 'Deployment') continue;
+        const containers = get(o, 'spec', 'template', 'spec', 'containers') as Obj[];
+        const c = containers.find((x) => x.name === 'agent' || x.name === 'controller');
+        if (!c) continue;
+        const service = c.name as Service;
+        const w: Workload = { service, name: String(get(o, 'metadata', 'name')), container: service, config: await printConfig(service, startedConfig(objects, o, service, service)) };
+        checkContainer(o, w);
+        workloads.push(w);
+      }
+      const rendered: Rendered = { objects, workloads };
+      if (row.chart === 'agent' && row.values.mode === 'sidecar') {
+        const cm = one(rendered, 'ConfigMap');
+        const file = Object.values(get(cm, 'data') as Record<string, string>)[0];
+        rendered.sidecarConfig = await printConfig('agent', { file, env: { POD_NAME: 'pod-0', POD_NAMESPACE: NS }, args: [] });
+      } else {
+        assert.ok(workloads.some((w) => w.service === row.chart), `a ${row.chart} workload is rendered`);
+      }
+      if (row.chart === 'controller') {
+        const prom = rendered.objects.find((o) => o.kind === 'ConfigMap' && get(o, 'metadata', 'name') === 'prometheus');
+        if (prom) {
+          const jobs = get(parse(String(get(prom, 'data', 'prometheus.yml'))), 'scrape_configs') as Obj[];
+          const job = jobs.find((j) => j.job_name === 'sluice-controller') ?? assert.fail('Prometheus scrapes the controller');
+          const tls = get(cfg(rendered, 'controller'), 'server', 'tls', 'enabled') === true;
+          assert.equal(job.scheme ?? 'http', tls ? 'https' : 'http', 'Prometheus scrapes the controller with the scheme of its server');
+        }
+        // The sidecar agents the controller injects start from its injector.sidecar_agent_env alone.
+        const env = get(cfg(rendered, 'controller'), 'injector', 'sidecar_agent_env') as Record<string, string>;
+        await printConfig('agent', { file: '', env: { ...env, POD_NAME: 'pod-0', POD_NAMESPACE: 'shop' }, args: [] });
+      }
+      row.expect?.(rendered);
+    });
+  }
+});
 
 test('the checks refuse what a cluster or the binaries would: unknown fields, wrong types, a bad configuration', async () => {
   const values = { securityContext: { runAsNonRoot: true, readOnlyRootFilesytem: true }, 'resources.limits': { memory: ['512Mi'] }, 'config.server.listener.addr': 'abc' };
@@ -157,5 +160,5 @@ test('the checks refuse what a cluster or the binaries would: unknown fields, wr
   const problems = (await schemaProblems(ds)).join('\n');
   assert.match(problems, /spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFilesytem: unknown field/);
   assert.match(problems, /resources\/limits\/memory/);
-  assert.throws(() => printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
+  await assert.rejects(printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
 });

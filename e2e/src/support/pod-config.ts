@@ -3,7 +3,7 @@
 // values, $(VAR) references expanded as the kubelet does) and its args; then the real binary with
 // --print-config on them, which validates the whole tree and prints it (exit 0) or names the problem.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -69,28 +69,39 @@ export function startedConfig(objects: Obj[], workload: Obj, containerName: stri
   return { file: file as string, env: containerEnv(container, namespace), args: i < 0 ? args : args.filter((_, j) => j !== i && j !== i + 1) };
 }
 
-const printed = new Map<string, Record<string, unknown>>();
+const printed = new Map<string, Promise<Record<string, unknown>>>();
 
 /** Runs bin/sluice-<service> --print-config (once per distinct configuration in a process) on a started configuration; the printed tree. */
-export function printConfig(service: Service, started: StartedConfig): Record<string, unknown> {
+export async function printConfig(service: Service, started: StartedConfig): Promise<Record<string, unknown>> {
   const key = JSON.stringify([service, started]);
-  const seen = printed.get(key);
-  if (seen) return structuredClone(seen);
+  let run = printed.get(key);
+  if (!run) {
+    run = runPrintConfig(service, started);
+    printed.set(key, run);
+  }
+  return structuredClone(await run);
+}
+
+async function runPrintConfig(service: Service, started: StartedConfig): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-print-config-'));
   try {
     const file = join(dir, `${service}.yaml`);
     writeFileSync(file, started.file);
-    const r = spawnSync(join(ROOT, 'bin', `sluice-${service}`), [...started.args, '--print-config', '--config', file], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...started.env },
-      encoding: 'utf8',
-      timeout: 30_000,
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string; error?: Error }>((resolve) => {
+      execFile(join(ROOT, 'bin', `sluice-${service}`), [...started.args, '--print-config', '--config', file], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...started.env },
+        encoding: 'utf8',
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null) : 0;
+        resolve({ code, stdout, stderr, ...(err && code === null ? { error: err } : {}) });
+      });
     });
     assert.equal(r.error, undefined, String(r.error));
-    assert.equal(r.status, 0, `sluice-${service} --print-config refused the rendered configuration:\n${r.stderr}\n--- file ---\n${started.file}\n--- env ---\n${JSON.stringify(started.env, null, 1)}`);
-    const tree = JSON.parse(r.stdout) as Record<string, unknown>;
-    printed.set(key, tree);
-    return structuredClone(tree);
+    assert.equal(r.code, 0, `sluice-${service} --print-config refused the rendered configuration:\n${r.stderr}\n--- file ---\n${started.file}\n--- env ---\n${JSON.stringify(started.env, null, 1)}`);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
