@@ -129,11 +129,11 @@ env:
   {{- include "sluice-agent.env" . | nindent 2 }}
 {{- with .Values.livenessProbe }}
 livenessProbe:
-  {{- toYaml . | nindent 2 }}
+  {{- include "sluice-agent.probe" (dict "probe" . "root" $) | nindent 2 }}
 {{- end }}
 {{- with .Values.readinessProbe }}
 readinessProbe:
-  {{- toYaml . | nindent 2 }}
+  {{- include "sluice-agent.probe" (dict "probe" . "root" $) | nindent 2 }}
 {{- end }}
 {{- with .Values.resources }}
 resources:
@@ -155,6 +155,22 @@ volumeMounts:
   {{- toYaml . | nindent 2 }}
   {{- end }}
 {{- end }}
+
+{{/*
+A probe of the agent's server port: its httpGet scheme follows config.server.tls.enabled (HTTPS when on,
+HTTP when off), whatever the probe's values say.
+*/}}
+{{- define "sluice-agent.probe" -}}
+{{- $p := deepCopy .probe -}}
+{{- if hasKey $p "httpGet" -}}
+{{- if dig "server" "tls" "enabled" false .root.Values.config -}}
+{{- $_ := set $p.httpGet "scheme" "HTTPS" -}}
+{{- else if hasKey $p.httpGet "scheme" -}}
+{{- $_ := set $p.httpGet "scheme" "HTTP" -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $p -}}
+{{- end -}}
 
 {{/*
 The agent's environment: the downward API (node name, pod name/namespace/IP), the pod IP

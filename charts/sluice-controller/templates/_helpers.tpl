@@ -124,3 +124,19 @@ app.kubernetes.io/component: {{ $name }}
 app.kubernetes.io/part-of: sluice
 app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
+
+{{/*
+A probe of the controller's server port: its httpGet scheme follows config.server.tls.enabled (HTTPS when on,
+HTTP when off), whatever the probe's values say.
+*/}}
+{{- define "sluice-controller.probe" -}}
+{{- $p := deepCopy .probe -}}
+{{- if hasKey $p "httpGet" -}}
+{{- if dig "server" "tls" "enabled" false .root.Values.config -}}
+{{- $_ := set $p.httpGet "scheme" "HTTPS" -}}
+{{- else if hasKey $p.httpGet "scheme" -}}
+{{- $_ := set $p.httpGet "scheme" "HTTP" -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $p -}}
+{{- end -}}

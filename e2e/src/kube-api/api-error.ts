@@ -9,6 +9,7 @@ export type StatusReason =
   | 'BadRequest'
   | 'MethodNotAllowed'
   | 'UnsupportedMediaType'
+  | 'NotAcceptable'
   | 'Gone'
   | 'Expired'
   | 'ServiceUnavailable'

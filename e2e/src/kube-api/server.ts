@@ -1,9 +1,10 @@
 // A test double of the Kubernetes API server's protocol (HTTP on loopback), for what Sluice and
 // kubectl use: discovery, /version, a minimal OpenAPI, CRDs, CRUD of built-in and custom
 // resources with the status and scale subresources, merge/JSON/strategic patches, Tables for
-// `kubectl get`, list/watch with resourceVersion, bookmarks, timeoutSeconds and 410 Gone, label
-// and field selectors, validating admission webhooks (admission.ts). It is not a model of our
-// code: @kubernetes/client-node and kubectl talk to it unchanged. Test hooks: expireHistory (410 on the next stale watch), dropWatches,
+// `kubectl get`, protobuf bodies of Secret, ConfigMap and DeleteOptions (helm's release storage),
+// list/watch with resourceVersion, bookmarks, timeoutSeconds and 410 Gone, label and field
+// selectors, validating admission webhooks (admission.ts). It is not a model of our code:
+// @kubernetes/client-node and kubectl talk to it unchanged. Test hooks: expireHistory (410 on the next stale watch), dropWatches,
 // stopServing/resumeServing (the API away), also as POST /_sluice/<hook>.
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound } from
 import { CrSchemas } from './cr-schema.js';
 import { apiGroup, discoveryDocument, resourceList } from './discovery.js';
 import { parseJson, readBody, send, sendText } from './http-io.js';
+import { acceptsJson, jsonBody } from './protobuf.js';
 import { select, serveList } from './list.js';
 import { asServed, checkKind, grOf, isObject, metaForCompare, nowRfc3339, sameJson, specPart } from './object-fields.js';
 import { applyPatch, type Json } from './patch.js';
@@ -136,12 +138,8 @@ export class KubeApiServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
-      const body = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
-      const ct = (req.headers['content-type'] ?? '').toLowerCase();
-      if (body.length > 0 && /protobuf|cbor/.test(ct)) {
-        throw new ApiError(415, 'UnsupportedMediaType', `the test API server reads JSON bodies only, not ${ct} (kubectl's \`create <kind> NAME\` generators send protobuf: use \`kubectl apply -f\` or \`kubectl create -f\`)`);
-      }
-      await this.route(req, res, url, body);
+      const read = req.method === 'GET' || req.method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      await this.route(req, res, url, jsonBody(req.method ?? 'GET', (req.headers['content-type'] ?? '').toLowerCase(), read));
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', (err as Error).message);
       if (!res.headersSent) send(res, e.code, e.toStatus());
@@ -171,6 +169,7 @@ export class KubeApiServer {
       version = segs[2];
       rest = segs.slice(3);
     } else throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    if (!acceptsJson(req.headers.accept)) throw new ApiError(406, 'NotAcceptable', `the test API server answers JSON only, not ${String(req.headers.accept)}: accept application/json too`);
     if (rest.length === 0) {
       if (method !== 'GET') throw new ApiError(405, 'MethodNotAllowed', 'method not allowed');
       return send(res, 200, resourceList(this.types.all(), group, version));
@@ -282,10 +281,11 @@ export class KubeApiServer {
     return stored;
   }
 
-  /** What admission and the built-in controllers would do at once: CRD checks, service cluster IPs. */
+  /** What admission and the built-in controllers would do at once: CRD checks, service cluster IPs, Secret type. */
   private admit(type: ResourceType, obj: KubeObject): void {
     if (isCrd(type)) this.types.checkCrd(type, obj);
     if (type.group === '' && type.resource === 'namespaces' && obj.status === undefined) obj.status = { phase: 'Active' };
+    if (type.group === '' && type.resource === 'secrets' && (obj.type === undefined || obj.type === '')) obj.type = 'Opaque';
     if (type.group === '' && type.resource === 'services' && isObject(obj.spec)) {
       const spec = obj.spec as Record<string, unknown>;
       if (spec.type !== 'ExternalName' && spec.clusterIP === undefined) {

@@ -1,0 +1,164 @@
+// `helm lint --strict` and `helm template` of both charts over a matrix of values (one row per render: add a row to cover a
+// new value). Every rendered object must pass the Kubernetes schema of its kind with unknown fields
+// refused (support/k8s-schema.ts), and every rendered agent and controller container must start:
+// its ConfigMap's file and its env, given to the real bin/sluice-agent or bin/sluice-controller with
+// --print-config, must be accepted. Then what each row is about is checked on the printed tree and
+// the objects, and for every render: the container's ports follow the printed listener addresses,
+// the probes' scheme follows server.tls, TLS files are mounted.
+import assert from 'node:assert/strict';
+import { after, describe, it, test } from 'node:test';
+import { parse } from 'yaml';
+import { isObj, type Obj } from './support/chart-checks.js';
+import { AGENT_CHART, CONTROLLER_CHART, helmFor, setJson } from './support/helm.js';
+import { schemaProblems } from './support/k8s-schema.js';
+import { printConfig, startedConfig, type Service } from './support/pod-config.js';
+
+const NS = 'flow-test';
+const AGENT_TLS = {
+  'config.server.tls': { enabled: true, cert_file: '/etc/sluice/agent/tls/tls.crt', key_file: '/etc/sluice/agent/tls/tls.key' },
+  extraVolumes: [{ name: 'agent-tls', secret: { secretName: 'agent-tls' } }],
+  extraVolumeMounts: [{ name: 'agent-tls', mountPath: '/etc/sluice/agent/tls', readOnly: true }],
+};
+
+interface Workload { service: Service; name: string; container: string; config: Record<string, unknown> }
+interface Rendered { objects: Obj[]; workloads: Workload[]; sidecarConfig?: Record<string, unknown> }
+interface Row { name: string; chart: Service; release: string; values: Record<string, unknown>; expect?: (r: Rendered) => void }
+
+const kinds = (r: Rendered): string[] => r.objects.map((o) => String(o.kind));
+const one = (r: Rendered, kind: string, name?: string): Obj => {
+  const found = r.objects.filter((o) => o.kind === kind && (name === undefined || get(o, 'metadata', 'name') === name));
+  assert.equal(found.length, 1, `one ${kind}${name ? ` ${name}` : ''} rendered (${found.length})`);
+  return found[0];
+};
+const get = (o: unknown, ...path: (string | number)[]): unknown => path.reduce<unknown>((cur, k) => (isObj(cur) || Array.isArray(cur) ? (cur as Record<string, unknown>)[k] : undefined), o);
+const cfg = (r: Rendered, service: Service): Record<string, unknown> => (r.workloads.find((w) => w.service === service) ?? assert.fail(`no ${service} workload`)).config;
+
+const ROWS: Row[] = [
+  { name: 'agent: defaults (daemonset, TLS off)', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
+    assert.equal(get(cfg(r, 'agent'), 'server', 'tls', 'enabled'), false);
+    assert.equal(get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'hostNetwork'), false);
+  } },
+  { name: 'agent: TLS on', chart: 'agent', release: 'edge', values: AGENT_TLS, expect: (r) => assert.equal(get(cfg(r, 'agent'), 'server', 'tls', 'enabled'), true) },
+  { name: 'agent: sidecar mode', chart: 'agent', release: 'edge', values: { mode: 'sidecar' }, expect: (r) => {
+    assert.ok(!kinds(r).includes('DaemonSet'), 'no DaemonSet in sidecar mode');
+    assert.equal(get(r.sidecarConfig, 'agent_info', 'agent_group'), 'default');
+  } },
+  { name: 'agent: sidecar mode with TLS', chart: 'agent', release: 'edge', values: { mode: 'sidecar', 'config.server.tls': AGENT_TLS['config.server.tls'] }, expect: (r) => assert.equal(get(r.sidecarConfig, 'server', 'tls', 'enabled'), true) },
+  { name: 'agent: a second agent group', chart: 'agent', release: 'edge-b', values: { 'config.agent_info.agent_group': 'group-b' }, expect: (r) => {
+    assert.equal(get(cfg(r, 'agent'), 'agent_info', 'agent_group'), 'group-b');
+    assert.equal(get(one(r, 'DaemonSet'), 'metadata', 'name'), 'edge-b-sluice-agent');
+  } },
+  { name: 'agent: hostNetwork', chart: 'agent', release: 'edge', values: { hostNetwork: true }, expect: (r) => {
+    const spec = get(one(r, 'DaemonSet'), 'spec', 'template', 'spec');
+    assert.equal(get(spec, 'hostNetwork'), true);
+    assert.equal(get(spec, 'dnsPolicy'), 'ClusterFirstWithHostNet');
+  } },
+  { name: 'agent: other ports', chart: 'agent', release: 'edge', values: { 'config.server.listener.addr': ':9080', 'config.dist_cache.bind_addr': ':4320', 'config.dist_cache.memberlist_bind_addr': ':4322' } },
+  { name: 'agent: no agent Service', chart: 'agent', release: 'edge', values: { 'service.enabled': false }, expect: (r) => {
+    assert.deepEqual(r.objects.filter((o) => o.kind === 'Service').map((o) => get(o, 'metadata', 'name')), ['edge-sluice-agent-peers']);
+  } },
+  { name: 'controller: a given webhook certificate', chart: 'controller', release: 'brain', values: { 'webhook.tls': { certificate: 'CERT-PEM', key: 'KEY-PEM', caBundle: 'CA-PEM' } }, expect: (r) => {
+    const b64 = (v: string): string => Buffer.from(v).toString('base64');
+    assert.deepEqual(get(one(r, 'Secret'), 'data'), { 'tls.crt': b64('CERT-PEM'), 'tls.key': b64('KEY-PEM'), 'ca.crt': b64('CA-PEM') });
+    for (const w of get(one(r, 'MutatingWebhookConfiguration'), 'webhooks') as Obj[]) assert.equal(get(w, 'clientConfig', 'caBundle'), b64('CA-PEM'));
+  } },
+  { name: 'controller: defaults (TLS on)', chart: 'controller', release: 'brain', values: {}, expect: (r) => assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), true) },
+  { name: 'controller: TLS off, webhook off', chart: 'controller', release: 'brain', values: { 'config.server.tls': { enabled: false }, 'webhook.enabled': false }, expect: (r) => {
+    assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), false);
+    assert.ok(!kinds(r).includes('MutatingWebhookConfiguration'));
+  } },
+  { name: 'controller: sidecar injection', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar' }, expect: (r) => assert.equal(get(cfg(r, 'controller'), 'injector', 'mode'), 'sidecar') },
+  { name: 'controller: own etcd and Prometheus', chart: 'controller', release: 'brain', values: { 'etcd.enabled': false, 'prometheus.enabled': false, 'config.etcd.endpoints': ['http://etcd.db.svc:2379'], 'config.prometheus.address': 'http://prom.mon.svc:9090' }, expect: (r) => {
+    assert.ok(!kinds(r).includes('StatefulSet'));
+    assert.deepEqual(r.workloads.map((w) => w.name), ['brain-sluice-controller']);
+  } },
+];
+
+const helm = helmFor();
+after(() => helm.close());
+
+/** The port of a `[host]:port` listener address. */
+const portOf = (addr: unknown): number => Number(/:(\d+)$/.exec(String(addr))?.[1] ?? NaN);
+
+/** What holds for every rendered agent and controller container, whatever the values. */
+function checkContainer(workload: Obj, w: Workload): void {
+  const container = (get(workload, 'spec', 'template', 'spec', 'containers') as Obj[]).find((c) => c.name === w.container) as Obj;
+  const ports = new Map((container.ports as Obj[]).map((p) => [String(p.name), Number(p.containerPort)]));
+  assert.equal(ports.get('server'), portOf(get(w.config, 'server', 'listener', 'addr')), `${w.name}: port "server" follows server.listener.addr`);
+  if (w.service === 'agent') {
+    assert.equal(ports.get('dist-cache'), portOf(get(w.config, 'dist_cache', 'bind_addr')), `${w.name}: port "dist-cache" follows dist_cache.bind_addr`);
+    assert.equal(ports.get('memberlist'), portOf(get(w.config, 'dist_cache', 'memberlist_bind_addr')), `${w.name}: port "memberlist" follows dist_cache.memberlist_bind_addr`);
+  }
+  const tls = get(w.config, 'server', 'tls', 'enabled') === true;
+  for (const probe of ['livenessProbe', 'readinessProbe']) {
+    const scheme = get(container, probe, 'httpGet', 'scheme') ?? 'HTTP';
+    assert.equal(scheme, tls ? 'HTTPS' : 'HTTP', `${w.name}: ${probe} scheme follows server.tls.enabled (${tls})`);
+  }
+  if (tls) {
+    const mounts = (container.volumeMounts as Obj[]).map((m) => String(m.mountPath));
+    for (const key of ['cert_file', 'key_file']) {
+      const file = String(get(w.config, 'server', 'tls', key));
+      assert.ok(mounts.some((m) => file.startsWith(`${m}/`)), `${w.name}: server.tls.${key} ${file} is on a mounted volume`);
+    }
+  }
+}
+
+// Two rows at a time: each mostly waits on helm and the binaries.
+describe('helm lint and template over the values matrix', { concurrency: 2 }, () => {
+  for (const row of ROWS) {
+    it(`helm lint and template ${row.name}: objects valid for their kinds, configurations accepted by the binaries`, async () => {
+      const chart = row.chart === 'agent' ? AGENT_CHART : CONTROLLER_CHART;
+      assert.match(await helm.ok(['lint', '--strict', chart, '--namespace', NS, ...setJson(row.values)]), /0 chart\(s\) failed/);
+      const objects = await helm.template(chart, row.release, NS, row.values, ['--include-crds']);
+      assert.ok(objects.length > 0);
+      const problems: string[] = [];
+      for (const o of objects) for (const p of await schemaProblems(o)) problems.push(`${String(o.kind)} ${String(get(o, 'metadata', 'name'))}: ${p}`);
+      assert.deepEqual(problems, [], 'every rendered object is valid for its kind');
+      for (const o of objects) {
+        if (get(o, 'metadata', 'namespace') !== undefined) assert.equal(get(o, 'metadata', 'namespace'), NS, `${String(o.kind)} ${String(get(o, 'metadata', 'name'))} is in the release namespace`);
+      }
+      const workloads: Workload[] = [];
+      for (const o of objects) {
+        if (o.kind !== 'DaemonSet' && o.kind !== 'Deployment') continue;
+        const containers = get(o, 'spec', 'template', 'spec', 'containers') as Obj[];
+        const c = containers.find((x) => x.name === 'agent' || x.name === 'controller');
+        if (!c) continue;
+        const service = c.name as Service;
+        const w: Workload = { service, name: String(get(o, 'metadata', 'name')), container: service, config: await printConfig(service, startedConfig(objects, o, service, service)) };
+        checkContainer(o, w);
+        workloads.push(w);
+      }
+      const rendered: Rendered = { objects, workloads };
+      if (row.chart === 'agent' && row.values.mode === 'sidecar') {
+        const cm = one(rendered, 'ConfigMap');
+        const file = Object.values(get(cm, 'data') as Record<string, string>)[0];
+        rendered.sidecarConfig = await printConfig('agent', { file, env: { POD_NAME: 'pod-0', POD_NAMESPACE: NS }, args: [] });
+      } else {
+        assert.ok(workloads.some((w) => w.service === row.chart), `a ${row.chart} workload is rendered`);
+      }
+      if (row.chart === 'controller') {
+        const prom = rendered.objects.find((o) => o.kind === 'ConfigMap' && get(o, 'metadata', 'name') === 'prometheus');
+        if (prom) {
+          const jobs = get(parse(String(get(prom, 'data', 'prometheus.yml'))), 'scrape_configs') as Obj[];
+          const job = jobs.find((j) => j.job_name === 'sluice-controller') ?? assert.fail('Prometheus scrapes the controller');
+          const tls = get(cfg(rendered, 'controller'), 'server', 'tls', 'enabled') === true;
+          assert.equal(job.scheme ?? 'http', tls ? 'https' : 'http', 'Prometheus scrapes the controller with the scheme of its server');
+        }
+        // The sidecar agents the controller injects start from its injector.sidecar_agent_env alone.
+        const env = get(cfg(rendered, 'controller'), 'injector', 'sidecar_agent_env') as Record<string, string>;
+        await printConfig('agent', { file: '', env: { ...env, POD_NAME: 'pod-0', POD_NAMESPACE: 'shop' }, args: [] });
+      }
+      row.expect?.(rendered);
+    });
+  }
+});
+
+test('the checks refuse what a cluster or the binaries would: unknown fields, wrong types, a bad configuration', async () => {
+  const values = { securityContext: { runAsNonRoot: true, readOnlyRootFilesytem: true }, 'resources.limits': { memory: ['512Mi'] }, 'config.server.listener.addr': 'abc' };
+  const objects = await helm.template(AGENT_CHART, 'edge', NS, values);
+  const ds = one({ objects, workloads: [] }, 'DaemonSet');
+  const problems = (await schemaProblems(ds)).join('\n');
+  assert.match(problems, /spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFilesytem: unknown field/);
+  assert.match(problems, /resources\/limits\/memory/);
+  await assert.rejects(printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
+});
