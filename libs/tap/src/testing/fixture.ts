@@ -49,6 +49,9 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
   maxResponseHeaderBytes: 65_536,
   maxRequestHeaders: 100,
   maxResponseHeaders: 100,
+  agentTls: { ca: '', cert: '', key: '' },
+  agentUnavailableGraceMs: 30_000,
+  failOpenSilently: false,
 };
 
 /** A tap in front of `upstream`, asking `agentAddress`, shut down after the test. */
