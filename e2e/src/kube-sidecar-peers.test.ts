@@ -23,7 +23,7 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-test('sidecar agents find their peers through etcd and skip the peers Service', { timeout: 90_000 }, async (t) => {
+test('sidecar agents find their peers through etcd and skip the peers Service', { timeout: 150_000 }, async (t) => {
   const api = await startTestKubeApi(t);
   const etcd = await startEtcd(t);
   const pods = await Promise.all(['127.0.0.2', '127.0.0.3'].map(async (ip) => ({ ip, ops: await freePort(ip), ml: await freePort(ip) })));
@@ -51,7 +51,7 @@ test('sidecar agents find their peers through etcd and skip the peers Service', 
       const body = JSON.parse(r.text) as { peers?: PeerView[] } | PeerView[];
       last = Array.isArray(body) ? body : body.peers ?? [];
       return last.some((p) => p.id === otherId && p.state === 'alive');
-    }, 30_000, `sidecar agent ${i} sees ${otherId}`).catch((e: unknown) => {
+    }, 60_000, `sidecar agent ${i} sees ${otherId}`).catch((e: unknown) => {
       throw new Error(`${(e as Error).message}: ${JSON.stringify(last)}`);
     });
     assert.ok(last.find((p) => p.id === otherId)?.sources.includes('etcd'), JSON.stringify(last));
