@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { defaultConfig, defaultWorkload, notes as renderNotes } from './support/helm-render.js';
 import { ROOT, read, obj, arr, at, defines, detemplate, CHARTS, template, templateFiles, values, docsOf, releaseDocs, templateDocs, objectNamed, one, workload, firstContainer, type Obj } from './support/chart-checks.js';
 
 test('agent: ports, downward API and discovery RBAC', () => {
@@ -25,7 +26,8 @@ test('agent: ports, downward API and discovery RBAC', () => {
   const helper = parse(detemplate(defines(template(agent, '_helpers.tpl')).get('sluice-agent.container') ?? ''));
   const pick = (list: unknown) => arr(list, 'ports').map((p) => [obj(p, 'p').name, obj(p, 'p').protocol]);
   assert.deepEqual(pick(at(helper, 'ports')), pick(ctr.ports));
-  assert.deepEqual(at(helper, 'volumeMounts'), ctr.volumeMounts);
+  // The TLS Secret's mount is there only with tls.secretName.
+  assert.deepEqual(arr(at(helper, 'volumeMounts'), 'mounts').filter((m) => obj(m, 'm').name !== 'tls'), ctr.volumeMounts);
   // $(VAR) only refers to variables declared before it; the pod IP is advertised to peers.
   const env = arr(ctr.env, 'env').map((e) => obj(e, 'env var'));
   const declared: string[] = [];
@@ -59,12 +61,11 @@ test('agent: sidecar mode renders no DaemonSet or Service and documents the cont
   assert.match(defines(template(agent, '_helpers.tpl')).get('sluice-agent.validate') ?? '', /list "daemonset" "sidecar"/);
   const v = values(agent);
   const notes = template(agent, 'NOTES.txt');
-  // The tap's arguments in the snippet, with the default values put in.
-  const block = /name: sluice-tap[\s\S]*?\n(\s*)args:\n([\s\S]*?)\n\s*ports:/.exec(notes);
-  assert.ok(block, 'NOTES.txt has the sluice-tap container');
-  const filled = block[2].replace(/\{\{ \.Values\.([\w.]+) \}\}/g, (_m, p: string) => String(at(v, p)))
-    .replace(/\{\{ \$serverPort \}\}/g, String(/(\d+)$/.exec(String(at(v, 'config.server.listener.addr')))?.[1]));
-  assert.deepEqual(parse(filled), ['--listen', '0.0.0.0:8081', '--upstream', `http://127.0.0.1:${String(at(v, 'sidecar.appPort'))}`,
+  // The tap's arguments in the snippet, as helm renders the notes.
+  const snippet = obj(parse(renderNotes('sluice-agent', 'my-app', { mode: 'sidecar' }).split('Merge this into the pod template:\n')[1]), 'snippet');
+  const tap = arr(at(snippet, 'spec.containers'), 'containers').map((c) => obj(c, 'c')).find((c) => c.name === 'sluice-tap');
+  assert.ok(tap, 'the notes have the sluice-tap container');
+  assert.deepEqual(tap.args, ['--listen', '0.0.0.0:8081', '--upstream', `http://127.0.0.1:${String(at(v, 'sidecar.appPort'))}`,
     '--agent', '127.0.0.1:8080', '--control-point', 'ingress']);
   assert.ok(notes.includes('include "sluice-agent.container"'), 'the snippet uses the DaemonSet container');
   assert.ok(read('charts', 'sluice-agent', 'README.md').includes(
@@ -92,10 +93,13 @@ for (const c of CHARTS) {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-chart-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, c.configFile);
-    writeFileSync(file, stringify(values(c).config));
+    // The configuration file as helm renders it (addresses derived from the release), and the pod's env.
+    const rendered = defaultConfig(c.dir as 'sluice-agent' | 'sluice-controller');
+    assert.deepEqual(parse(String(obj(one(docsOf(c), 'ConfigMap').data, 'data')[c.configFile])), rendered, 'the plain manifest holds the default render');
+    writeFileSync(file, stringify(rendered));
     // The container's own variables, with the downward-API interpolation done as the kubelet would.
     const podEnv: Record<string, string> = {};
-    for (const e of arr(firstContainer(workload(c)).env ?? [], 'env')) {
+    for (const e of arr(firstContainer(defaultWorkload(c.dir as 'sluice-agent' | 'sluice-controller')).env ?? [], 'env')) {
       const { name, value } = obj(e, 'env entry');
       if (typeof name === 'string' && name.startsWith(c.prefix) && typeof value === 'string') podEnv[name] = value.replace('$(POD_IP)', '10.0.0.7');
     }
@@ -105,6 +109,7 @@ for (const c of CHARTS) {
     assert.equal(r.status, 0, `${c.command} refused the chart's configuration:\n${r.stderr}`);
     const effective = JSON.parse(r.stdout) as Obj;
     assert.equal(at(effective, 'server.listener.addr'), at(values(c).config, 'server.listener.addr'));
+    assert.deepEqual(at(effective, 'etcd.endpoints'), ['http://etcd.sluice-system.svc.cluster.local:2379']);
     if (c.dir === 'sluice-agent') {
       assert.ok(Object.keys(podEnv).length > 0, 'the agent pod sets its advertised addresses');
       assert.equal(at(effective, 'peer_discovery.advertisement_addr'), '10.0.0.7:3320');
@@ -161,11 +166,10 @@ test('controller: the injection webhook, its certificate and TLS on the server',
 });
 
 test('controller: what the webhook injects is the injector configuration; no pod sets the old variables', async () => {
-  const controller = CHARTS[1];
   // The plain manifest's configuration (the chart's defaults, as the test above checks) through the real loader.
   const { parseConfigText, resolveConfig } = await import('@sluice/config');
   const { injectOptionsOf } = await import('@sluice/kube');
-  const parsed = parseConfigText('/etc/sluice/controller/config/controller.yaml', stringify(obj(values(controller).config, 'config')));
+  const parsed = parseConfigText('/etc/sluice/controller/config/controller.yaml', stringify(defaultConfig('sluice-controller')));
   assert.deepEqual(parsed.problems, []);
   const o = injectOptionsOf(resolveConfig({ process: 'controller', file: parsed.file }).injector);
   assert.equal(o.mode, 'daemonset');
@@ -189,26 +193,25 @@ test('controller: the embedded etcd and Prometheus are where both configurations
   const docs = releaseDocs(controller);
   const host = (url: unknown) => new URL(String(url)).host;
   for (const c of CHARTS) {
-    const config = values(c).config;
+    const config = defaultConfig(c.dir as 'sluice-agent' | 'sluice-controller');
     assert.equal(host(arr(at(config, 'etcd.endpoints'), 'endpoints')[0]), `${String(at(objectNamed(docs, 'Service', 'etcd'), 'metadata.name'))}.sluice-system.svc.cluster.local:2379`);
     assert.equal(host(at(config, 'prometheus.address')), `${String(at(objectNamed(docs, 'Service', 'prometheus'), 'metadata.name'))}.sluice-system.svc.cluster.local:9090`);
   }
   const v = values(controller);
   const sts = objectNamed(docs, 'StatefulSet', 'etcd');
   const etcdCtr = obj(arr(at(sts, 'spec.template.spec.containers'), 'c')[0], 'etcd');
-  assert.equal(etcdCtr.image, at(v, 'etcd.image'));
+  assert.equal(etcdCtr.image, `${String(at(v, 'etcd.image.registry'))}/${String(at(v, 'etcd.image.repository'))}:${String(at(v, 'etcd.image.tag'))}`);
   assert.deepEqual(etcdCtr.resources, at(v, 'etcd.resources'));
   assert.equal(at(obj(arr(at(sts, 'spec.volumeClaimTemplates'), 'pvc')[0], 'pvc'), 'spec.resources.requests.storage'), at(v, 'etcd.storage'));
   assert.ok(arr(etcdCtr.command, 'command').includes('--listen-client-urls=http://0.0.0.0:2379'));
   const prom = objectNamed(docs, 'Deployment', 'prometheus');
   const promCtr = obj(arr(at(prom, 'spec.template.spec.containers'), 'c')[0], 'prometheus');
-  assert.equal(promCtr.image, at(v, 'prometheus.image'));
+  assert.equal(promCtr.image, `${String(at(v, 'prometheus.image.repository'))}:${String(at(v, 'prometheus.image.tag'))}`);
   assert.ok(arr(promCtr.args, 'args').includes(`--storage.tsdb.retention.time=${String(at(v, 'prometheus.retention'))}`));
   const promYaml = String(obj(objectNamed(docs, 'ConfigMap', 'prometheus').data, 'data')['prometheus.yml']);
   const scrape = parse(promYaml) as { scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[] };
   const agents = scrape.scrape_configs.find((j) => j.job_name === 'sluice-agent');
-  assert.deepEqual(agents?.dns_sd_configs?.[0].names, [at(v, 'prometheus.agentPeers')]);
-  assert.equal(at(v, 'prometheus.agentPeers'), 'sluice-agent-peers.sluice-system.svc.cluster.local', 'the agent chart\'s headless Service');
+  assert.deepEqual(agents?.dns_sd_configs?.[0].names, ['sluice-agent-peers.sluice-system.svc.cluster.local'], 'the agent chart\'s headless Service');
   // The real promtool accepts the configuration.
   const dir = mkdtempSync(join(tmpdir(), 'sluice-prom-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultConfig, defaultWorkload } from './support/helm-render.js';
 import { ROOT, read, obj, arr, at, AGENT_TREE, CONTROLLER_TREE, AGENT_TOP, CONTROLLER_TOP, unknownConfigKeys, envNames, defines, detemplate, missingValues, includesOf, CHARTS, templateFiles, template, values, docsOf, releaseDocs, templateDocs, objectNamed, CRD_COPIES, manifestDocs, one, workload, firstContainer } from './support/chart-checks.js';
 
 test('the key tables give the reference top-level key sets', () => {
@@ -55,10 +56,12 @@ for (const c of CHARTS) {
     assert.equal(at(v, 'readinessProbe.httpGet.path'), '/v1/status/system/readiness');
     assert.equal(at(v, 'livenessProbe.httpGet.port'), 'server');
     assert.equal(at(v, 'readinessProbe.httpGet.port'), 'server');
-    assert.deepEqual(v.podAnnotations, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8080', 'prometheus.io/path': '/metrics' });
+    // The Prometheus annotations are derived (port and scheme from the server); podAnnotations adds to them.
+    assert.deepEqual(v.podAnnotations, {});
     assert.equal(at(v, 'config.server.listener.addr'), ':8080');
-    assert.ok(arr(at(v, 'config.etcd.endpoints'), 'etcd.endpoints').length > 0);
-    assert.equal(typeof at(v, 'config.prometheus.address'), 'string');
+    // etcd and Prometheus are derived from the release namespace unless set.
+    assert.equal(at(v, 'config.etcd'), undefined);
+    assert.equal(at(v, 'config.prometheus'), undefined);
     assert.equal(at(v, 'config.log.level'), 'info');
     for (const name of Object.keys(obj(v.env, 'env'))) assert.ok(name.startsWith(c.prefix), name);
     if (c.dir === 'sluice-agent') {
@@ -131,25 +134,33 @@ for (const c of CHARTS) {
     // The plain manifests hold the same objects, the chart's own (templated names) and the embedded
     // ones (fixed names), less the webhook's Secret, which webhook-certificate.sh creates there.
     const plain = releaseDocs(c).map((d) => `${String(d.kind)}/${at(d, 'metadata.labels') && obj(at(d, 'metadata.labels'), 'labels')['app.kubernetes.io/name'] === c.dir ? '' : String(at(d, 'metadata.name'))}`);
-    assert.deepEqual(kinds.filter((k) => k !== 'Secret/').sort(), plain.sort());
+    // Off by default, so not in the plain manifests: NetworkPolicies, ServiceMonitor, PodMonitor.
+    const optional = /^(NetworkPolicy|ServiceMonitor|PodMonitor)\//;
+    assert.deepEqual(kinds.filter((k) => k !== 'Secret/' && !optional.test(k)).sort(), plain.sort());
     const configMap = detemplate(template(c, 'configmap.yaml'));
     assert.ok(configMap.includes(`  ${c.configFile}: |\n`), 'ConfigMap holds the config file');
-    assert.ok(template(c, 'configmap.yaml').includes('toYaml .Values.config'));
+    // .Values.config with the addresses it leaves out derived from the release (the chart's config helper).
+    assert.ok(template(c, 'configmap.yaml').includes(`include "${c.dir}.config" . | nindent 4`));
+    assert.match(defines(template(c, '_helpers.tpl')).get(`${c.dir}.config`) ?? '', /deepCopy \.Values\.config/);
   });
 
   test(`${c.dir}: plain manifests match the default values`, () => {
     const v = values(c);
     const docs = docsOf(c);
     const configMap = one(docs, 'ConfigMap');
-    assert.deepEqual(parse(String(obj(configMap.data, 'data')[c.configFile])), v.config, 'same configuration');
+    assert.deepEqual(parse(String(obj(configMap.data, 'data')[c.configFile])), defaultConfig(c.dir as 'sluice-agent' | 'sluice-controller'), 'same configuration');
     const w = workload(c);
     const pod = obj(at(w, 'spec.template.spec'), 'pod spec');
     const ctr = firstContainer(w);
     assert.equal(ctr.image, `${c.image}:0.1.0`);
     assert.deepEqual(ctr.command, v.command);
-    for (const k of ['livenessProbe', 'readinessProbe', 'resources', 'securityContext']) assert.deepEqual(ctr[k], v[k], k);
+    for (const k of ['resources', 'securityContext']) assert.deepEqual(ctr[k], v[k], k);
     assert.deepEqual(pod.securityContext, v.podSecurityContext);
-    assert.deepEqual(at(w, 'spec.template.metadata.annotations'), v.podAnnotations);
+    const rendered = defaultWorkload(c.dir as 'sluice-agent' | 'sluice-controller');
+    const annotations = { ...obj(at(rendered, 'spec.template.metadata.annotations'), 'annotations') };
+    delete annotations['checksum/config'];
+    assert.deepEqual(at(w, 'spec.template.metadata.annotations'), annotations);
+    for (const k of ['livenessProbe', 'readinessProbe']) assert.deepEqual(ctr[k], firstContainer(rendered)[k], k);
     assert.notEqual(pod.hostNetwork, true);
     // The config file lands at the process's default path.
     const mount = arr(ctr.volumeMounts, 'volumeMounts').map((m) => obj(m, 'mount')).find((m) => m.name === 'config');

@@ -8,7 +8,8 @@ import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { startTestKubeApi } from './kube-api/index.js';
-import { CHARTS, ROOT, at, obj, template, templateDocs, templateFiles, type Obj } from './support/chart-checks.js';
+import { CHARTS, ROOT, at, obj, type Obj } from './support/chart-checks.js';
+import { render } from './support/helm-render.js';
 
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration']);
 
@@ -32,18 +33,15 @@ test('deploy/kubernetes builds with kustomize, applies to an API server, and hol
   await kubectl(['apply', '-f', join(ROOT, 'deploy', 'examples', 'rate-limit.yaml')]);
   assert.match(await kubectl(['get', 'policies', '-A']), /rate-limit-per-user/);
 
-  // Every object the charts' templates render with the default values is there (the names the
-  // templates compute are those of the releases sluice-agent and sluice-controller in sluice-system).
+  // Every object the charts render with the default values (helm template, releases sluice-agent
+  // and sluice-controller in sluice-system) is there.
   const have = new Set(expected);
   for (const c of CHARTS) {
-    for (const f of templateFiles(c).filter((n) => n.endsWith('.yaml'))) {
-      for (const d of templateDocs(template(c, f), f)) {
-        if (d.kind === 'Secret') continue; // the webhook's certificate: webhook-certificate.sh below
-        const raw = String(at(d, 'metadata.name'));
-        const name = raw.replace('TEMPLATE', CLUSTER_SCOPED.has(String(d.kind)) ? `${c.dir}-sluice-system` : c.dir);
-        const ns = CLUSTER_SCOPED.has(String(d.kind)) ? '' : 'sluice-system';
-        assert.ok(have.has(`${String(d.kind)} ${ns}/${name}`), `${c.dir}/templates/${f}: ${String(d.kind)} ${ns}/${name} is in deploy/kubernetes`);
-      }
+    for (const d of render(c.dir, 'sluice-system')) {
+      if (d.kind === 'Secret') continue; // the webhook's certificate: webhook-certificate.sh below
+      const ns = CLUSTER_SCOPED.has(String(d.kind)) ? '' : 'sluice-system';
+      const id = `${String(d.kind)} ${ns}/${String(at(d, 'metadata.name'))}`;
+      assert.ok(have.has(id), `${c.dir}: ${id} is in deploy/kubernetes`);
     }
   }
 

@@ -83,8 +83,8 @@ test('the controller injects the tap into a pod over TLS; the patched pod is val
   const tap = stored.spec.containers[1];
   assert.equal(tap.image, 'registry.example/sluice-tap:test');
   assert.deepEqual(tap.args, ['--listen', '0.0.0.0:8081', '--upstream', 'http://127.0.0.1:3000', '--agent',
-    'sluice-agent.sluice-system.svc.cluster.local:8080', '--control-point', 'checkout', '--fail-closed']);
-  assert.deepEqual(tap.ports, [{ name: 'http', containerPort: 8081, protocol: 'TCP' }]);
+    'sluice-agent.sluice-system.svc.cluster.local:8080', '--control-point', 'checkout', '--admin', '0.0.0.0:9091', '--fail-closed']);
+  assert.deepEqual(tap.ports, [{ name: 'http', containerPort: 8081, protocol: 'TCP' }, { name: 'sluice-admin', containerPort: 9091, protocol: 'TCP' }]);
   assert.equal(stored.metadata.annotations['sluice.dev/injected'], 'true');
 
   // Idempotent: the stored pod sent again (say, by the namespace webhook) gets no patch.

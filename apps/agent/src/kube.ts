@@ -62,11 +62,17 @@ const contexts = new WeakMap<ProcessRuntime, KubeContext>();
  * Dist-cache peers from the Kubernetes API (source `kubernetes`): the ready endpoints of the peers
  * Service (`peer_discovery.kubernetes_service`, default `sluice-agent-peers`) in POD_NAMESPACE, through the
  * client service discovery made (the same shared informers), else a client of its own started here.
- * Undefined when no Kubernetes API is usable or POD_NAMESPACE is not set. Call it after installKubernetes.
+ * Undefined when no Kubernetes API is usable, POD_NAMESPACE is not set or the agent is a sidecar
+ * (cloudext.installation_mode KUBERNETES_SIDECAR: its peers are in etcd). Call it after installKubernetes.
  */
 export async function startKubernetesPeers(runtime: ProcessRuntime, group: string, sink: KubePeerSink): Promise<{ stop(): void } | undefined> {
   const ctx = contexts.get(runtime);
   if (ctx === undefined || kubeConfigSource({ env: ctx.env }) === undefined) return undefined;
+  if (ctx.config.cloudext.installation_mode === 'KUBERNETES_SIDECAR') {
+    // Injected beside a workload: no peers Service is made for it; etcd (<namespace>/peers/<group>/) names its peers.
+    runtime.logger.info('Kubernetes peer discovery skipped: a sidecar agent (cloudext.installation_mode KUBERNETES_SIDECAR) finds its peers through etcd');
+    return undefined;
+  }
   const namespace = ctx.env.POD_NAMESPACE;
   if (namespace === undefined || namespace === '') {
     runtime.logger.info('Kubernetes peer discovery skipped: POD_NAMESPACE is not set');

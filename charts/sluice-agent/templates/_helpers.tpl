@@ -66,7 +66,71 @@ An image reference from (dict "image" <repository/tag values> "root" $); the tag
 the chart's appVersion.
 */}}
 {{- define "sluice-agent.image" -}}
-{{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag | toString) }}
+{{- $registry := .root.Values.global.imageRegistry | default .image.registry | default "" }}
+{{- $ref := printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag | toString) }}
+{{- if $registry }}{{ printf "%s/%s" (trimSuffix "/" $registry) $ref }}{{ else }}{{ $ref }}{{ end }}
+{{- end }}
+
+{{/*
+"true" when the agent serves TLS (config.server.tls.enabled), else "".
+*/}}
+{{- define "sluice-agent.tls" -}}
+{{- if dig "server" "tls" "enabled" false .Values.config }}true{{ end }}
+{{- end }}
+
+{{/*
+A Service's DNS name in the controller's namespace, from (list $ <service>).
+*/}}
+{{- define "sluice-agent.controllerHost" -}}
+{{- $root := index . 0 }}
+{{- printf "%s.%s.svc.%s" (index . 1) (default $root.Release.Namespace $root.Values.controller.namespace) (trimSuffix "." $root.Values.clusterDomain) }}
+{{- end }}
+
+{{/*
+The configuration file: .Values.config with etcd.endpoints and prometheus.address, when left out,
+the controller chart's (its Services etcd and prometheus), and the TLS files of the mounted
+Secret (tls.secretName) when server.tls is on without them.
+*/}}
+{{- define "sluice-agent.config" -}}
+{{- $config := deepCopy .Values.config }}
+{{- if not (hasKey $config "etcd") }}{{ $_ := set $config "etcd" dict }}{{ end }}
+{{- if not $config.etcd.endpoints }}
+{{- $_ := set $config.etcd "endpoints" (list (printf "http://%s:2379" (include "sluice-agent.controllerHost" (list . "etcd")))) }}
+{{- end }}
+{{- if not (hasKey $config "prometheus") }}{{ $_ := set $config "prometheus" dict }}{{ end }}
+{{- if not $config.prometheus.address }}
+{{- $_ := set $config.prometheus "address" (printf "http://%s:9090" (include "sluice-agent.controllerHost" (list . "prometheus"))) }}
+{{- end }}
+{{- if eq (include "sluice-agent.tls" .) "true" }}
+{{- $tls := $config.server.tls }}
+{{- if .Values.tls.secretName }}
+{{- if not $tls.cert_file }}{{ $_ := set $tls "cert_file" "/etc/sluice/agent/tls/tls.crt" }}{{ end }}
+{{- if not $tls.key_file }}{{ $_ := set $tls "key_file" "/etc/sluice/agent/tls/tls.key" }}{{ end }}
+{{- else if not (and $tls.cert_file $tls.key_file) }}
+{{- fail "config.server.tls.enabled needs tls.secretName (a kubernetes.io/tls Secret) or config.server.tls.cert_file and key_file" }}
+{{- end }}
+{{- end }}
+{{- toYaml $config }}
+{{- end }}
+
+{{/*
+A probe of the agent from (list $ <probe values>): httpGet.scheme follows server.tls.enabled.
+*/}}
+{{- define "sluice-agent.probe" -}}
+{{- $root := index . 0 }}
+{{- $probe := deepCopy (index . 1) }}
+{{- if $probe.httpGet }}
+{{- $_ := set $probe.httpGet "scheme" (ternary "HTTPS" "HTTP" (eq (include "sluice-agent.tls" $root) "true")) }}
+{{- end }}
+{{- toYaml $probe }}
+{{- end }}
+
+{{/*
+The agent pod's annotations: Prometheus's (port and scheme from the server), then .Values.podAnnotations.
+*/}}
+{{- define "sluice-agent.podAnnotations" -}}
+{{- $a := dict "prometheus.io/scrape" "true" "prometheus.io/port" (include "sluice-agent.serverPort" .) "prometheus.io/path" "/metrics" "prometheus.io/scheme" (ternary "https" "http" (eq (include "sluice-agent.tls" .) "true")) }}
+{{- toYaml (merge (deepCopy .Values.podAnnotations) $a) }}
 {{- end }}
 
 {{/*
@@ -129,11 +193,11 @@ env:
   {{- include "sluice-agent.env" . | nindent 2 }}
 {{- with .Values.livenessProbe }}
 livenessProbe:
-  {{- include "sluice-agent.probe" (dict "probe" . "root" $) | nindent 2 }}
+  {{- include "sluice-agent.probe" (list $ .) | nindent 2 }}
 {{- end }}
 {{- with .Values.readinessProbe }}
 readinessProbe:
-  {{- include "sluice-agent.probe" (dict "probe" . "root" $) | nindent 2 }}
+  {{- include "sluice-agent.probe" (list $ .) | nindent 2 }}
 {{- end }}
 {{- with .Values.resources }}
 resources:
@@ -151,26 +215,16 @@ volumeMounts:
     mountPath: /tmp
   - name: logs
     mountPath: /var/log/sluice
+  {{- if .Values.tls.secretName }}
+  - name: tls
+    mountPath: /etc/sluice/agent/tls
+    readOnly: true
+  {{- end }}
   {{- with .Values.extraVolumeMounts }}
   {{- toYaml . | nindent 2 }}
   {{- end }}
 {{- end }}
 
-{{/*
-A probe of the agent's server port: its httpGet scheme follows config.server.tls.enabled (HTTPS when on,
-HTTP when off), whatever the probe's values say.
-*/}}
-{{- define "sluice-agent.probe" -}}
-{{- $p := deepCopy .probe -}}
-{{- if hasKey $p "httpGet" -}}
-{{- if dig "server" "tls" "enabled" false .root.Values.config -}}
-{{- $_ := set $p.httpGet "scheme" "HTTPS" -}}
-{{- else if hasKey $p.httpGet "scheme" -}}
-{{- $_ := set $p.httpGet "scheme" "HTTP" -}}
-{{- end -}}
-{{- end -}}
-{{- toYaml $p -}}
-{{- end -}}
 
 {{/*
 The agent's environment: the downward API (node name, pod name/namespace/IP), the pod IP
@@ -231,6 +285,11 @@ The pod volumes the agent container mounts.
   emptyDir: {}
 - name: logs
   emptyDir: {}
+{{- if .Values.tls.secretName }}
+- name: tls
+  secret:
+    secretName: {{ .Values.tls.secretName }}
+{{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}
 {{- end }}

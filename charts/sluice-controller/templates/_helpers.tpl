@@ -68,10 +68,112 @@ Cluster-scoped names carry the namespace, so releases in several namespaces do n
 {{- end }}
 
 {{/*
-The controller image; the tag defaults to the chart's appVersion.
+An image reference from (dict "image" <registry/repository/tag values> "root" $):
+`<registry>/<repository>:<tag>`, the registry from the image or global.imageRegistry (none when
+both are empty), the tag defaulting to the chart's appVersion.
 */}}
 {{- define "sluice-controller.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag | toString) }}
+{{- $registry := .root.Values.global.imageRegistry | default .image.registry | default "" }}
+{{- $ref := printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag | toString) }}
+{{- if $registry }}{{ printf "%s/%s" (trimSuffix "/" $registry) $ref }}{{ else }}{{ $ref }}{{ end }}
+{{- end }}
+
+{{/*
+"true" when the controller serves TLS (config.server.tls.enabled), else "".
+*/}}
+{{- define "sluice-controller.tls" -}}
+{{- if dig "server" "tls" "enabled" false .Values.config }}true{{ end }}
+{{- end }}
+
+{{/*
+A Service's DNS name in a namespace, from (list $ <service> <namespace>).
+*/}}
+{{- define "sluice-controller.serviceHost" -}}
+{{- $root := index . 0 }}
+{{- printf "%s.%s.svc.%s" (index . 1) (index . 2) (trimSuffix "." $root.Values.clusterDomain) }}
+{{- end }}
+
+{{/*
+The agent chart's full name and namespace (values `agent`), as that chart names its objects.
+*/}}
+{{- define "sluice-controller.agentFullname" -}}
+{{- if .Values.agent.fullnameOverride }}
+{{- .Values.agent.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else if contains "sluice-agent" .Values.agent.releaseName }}
+{{- .Values.agent.releaseName | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-sluice-agent" .Values.agent.releaseName | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{- define "sluice-controller.agentNamespace" -}}
+{{- default .Release.Namespace .Values.agent.namespace }}
+{{- end }}
+
+{{/*
+The configuration file: .Values.config with the addresses it leaves out derived from the
+release: etcd.endpoints, prometheus.address, injector.agent_address, injector.tap_image and
+agent_image, and the sidecar agents' etcd and Prometheus variables.
+*/}}
+{{- define "sluice-controller.config" -}}
+{{- $config := deepCopy .Values.config }}
+{{- $etcd := printf "http://%s:2379" (include "sluice-controller.serviceHost" (list . "etcd" .Release.Namespace)) }}
+{{- $prometheus := printf "http://%s:9090" (include "sluice-controller.serviceHost" (list . "prometheus" .Release.Namespace)) }}
+{{- if not (hasKey $config "etcd") }}{{ $_ := set $config "etcd" dict }}{{ end }}
+{{- if not $config.etcd.endpoints }}
+{{- if not .Values.etcd.enabled }}{{ fail "config.etcd.endpoints is required when etcd.enabled is false" }}{{ end }}
+{{- $_ := set $config.etcd "endpoints" (list $etcd) }}
+{{- else }}
+{{- $etcd = first $config.etcd.endpoints }}
+{{- end }}
+{{- if not (hasKey $config "prometheus") }}{{ $_ := set $config "prometheus" dict }}{{ end }}
+{{- if not $config.prometheus.address }}
+{{- if not .Values.prometheus.enabled }}{{ fail "config.prometheus.address is required when prometheus.enabled is false" }}{{ end }}
+{{- $_ := set $config.prometheus "address" $prometheus }}
+{{- else }}
+{{- $prometheus = $config.prometheus.address }}
+{{- end }}
+{{- if not (hasKey $config "injector") }}{{ $_ := set $config "injector" dict }}{{ end }}
+{{- $injector := $config.injector }}
+{{- if not $injector.tap_image }}{{ $_ := set $injector "tap_image" (include "sluice-controller.image" (dict "image" .Values.injector.tapImage "root" .)) }}{{ end }}
+{{- if not $injector.agent_image }}{{ $_ := set $injector "agent_image" (include "sluice-controller.image" (dict "image" .Values.injector.agentImage "root" .)) }}{{ end }}
+{{- if not $injector.agent_address }}
+{{- $_ := set $injector "agent_address" (printf "%s:%v" (include "sluice-controller.serviceHost" (list . (include "sluice-controller.agentFullname" .) (include "sluice-controller.agentNamespace" .))) .Values.agent.port) }}
+{{- end }}
+{{- $env := deepCopy ($injector.sidecar_agent_env | default dict) }}
+{{- if not (hasKey $env "SLUICE_AGENT_ETCD_ENDPOINTS") }}{{ $_ := set $env "SLUICE_AGENT_ETCD_ENDPOINTS" (toJson $config.etcd.endpoints) }}{{ end }}
+{{- if not (hasKey $env "SLUICE_AGENT_PROMETHEUS_ADDRESS") }}{{ $_ := set $env "SLUICE_AGENT_PROMETHEUS_ADDRESS" $prometheus }}{{ end }}
+{{- $_ := set $injector "sidecar_agent_env" $env }}
+{{- toYaml $config }}
+{{- end }}
+
+{{/*
+A probe of the controller from (list $ <probe values>): httpGet.scheme follows server.tls.enabled.
+*/}}
+{{- define "sluice-controller.probe" -}}
+{{- $root := index . 0 }}
+{{- $probe := deepCopy (index . 1) }}
+{{- if $probe.httpGet }}
+{{- $_ := set $probe.httpGet "scheme" (ternary "HTTPS" "HTTP" (eq (include "sluice-controller.tls" $root) "true")) }}
+{{- end }}
+{{- toYaml $probe }}
+{{- end }}
+
+{{/*
+The controller pod's annotations: Prometheus's (scheme from server.tls.enabled), then .Values.podAnnotations.
+*/}}
+{{- define "sluice-controller.podAnnotations" -}}
+{{- $a := dict "prometheus.io/scrape" "true" "prometheus.io/port" (include "sluice-controller.serverPort" .) "prometheus.io/path" "/metrics" "prometheus.io/scheme" (ternary "https" "http" (eq (include "sluice-controller.tls" .) "true")) }}
+{{- toYaml (merge (deepCopy .Values.podAnnotations) $a) }}
+{{- end }}
+
+{{/*
+Stops the render on values the chart cannot honour.
+*/}}
+{{- define "sluice-controller.validate" -}}
+{{- if and .Values.webhook.enabled (ne (include "sluice-controller.tls" .) "true") }}
+{{- fail "webhook.enabled needs config.server.tls.enabled: the API server calls webhooks over HTTPS only (or set webhook.enabled: false)" }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -125,18 +227,3 @@ app.kubernetes.io/part-of: sluice
 app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 
-{{/*
-A probe of the controller's server port: its httpGet scheme follows config.server.tls.enabled (HTTPS when on,
-HTTP when off), whatever the probe's values say.
-*/}}
-{{- define "sluice-controller.probe" -}}
-{{- $p := deepCopy .probe -}}
-{{- if hasKey $p "httpGet" -}}
-{{- if dig "server" "tls" "enabled" false .root.Values.config -}}
-{{- $_ := set $p.httpGet "scheme" "HTTPS" -}}
-{{- else if hasKey $p.httpGet "scheme" -}}
-{{- $_ := set $p.httpGet "scheme" "HTTP" -}}
-{{- end -}}
-{{- end -}}
-{{- toYaml $p -}}
-{{- end -}}

@@ -81,6 +81,7 @@ const BUILT_IN: Row[] = [
   { gv: 'admissionregistration.k8s.io/v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false },
   { gv: 'admissionregistration.k8s.io/v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false },
   { gv: 'coordination.k8s.io/v1', resource: 'leases', kind: 'Lease', namespaced: true },
+  { gv: 'policy/v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], status: true },
   { gv: 'apiextensions.k8s.io/v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], status: true },
 ];
 

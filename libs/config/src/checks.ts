@@ -26,6 +26,11 @@ const CHECKS = new Map<TSchema, Check>([
     if (injector.tap_port === injector.sidecar_agent_port) {
       found.push({ key: 'tap_port', value: injector.tap_port, rule: 'invalid', detail: `value ${showValue(injector.tap_port)} is also ${path}.sidecar_agent_port: the tap and the sidecar agent need ports of their own` });
     }
+    for (const other of ['tap_port', 'sidecar_agent_port'] as const) {
+      if (injector.tap_admin_port === injector[other]) {
+        found.push({ key: 'tap_admin_port', value: injector.tap_admin_port, rule: 'invalid', detail: `value ${showValue(injector.tap_admin_port)} is also ${path}.${other}: the tap's admin port needs a port of its own` });
+      }
+    }
     // The injected agent reads these variables as its configuration: names it has no key for, and
     // values its keys' types refuse, would stop every injected agent at start. (Its listener
     // address is sidecar_agent_port's.)

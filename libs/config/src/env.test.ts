@@ -41,6 +41,7 @@ const FORMAT_ARBS: Record<string, fc.Arbitrary<string>> = {
   signed_duration: fc.integer({ min: -100_000_000, max: 100_000_000 }).map(formatDuration),
   image: fc.tuple(fc.constantFrom('', 'registry.example/', 'localhost:5000/', '10.0.0.1:5000/'), fc.constantFrom('tap', 'sluice/tap', 'a/b-c/d__e.f'),
     fc.constantFrom('', ':0.1.0', ':latest', ':v1_2-rc.3'), fc.constantFrom('', `@sha256:${'a0'.repeat(32)}`)).map((parts) => parts.join('')),
+  memory_limit: fc.tuple(fc.integer({ min: 1, max: 999_999 }), fc.constantFrom('Mi', 'Gi')).map(([n, u]) => `${n}${u}`),
   dns_label: fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?$/),
   dns_subdomain: fc.array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/), { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
 };

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FailOpenReason } from './check/fail-open.js';
 import type { FlowEndFailure } from './check/flow-end.js';
 
@@ -15,6 +15,8 @@ export interface TapMetrics {
   checkDuration(seconds: number): void;
   upstreamError(reason: UpstreamErrorReason): void;
   flowEndFailure(reason: FlowEndFailure): void;
+  /** 1 while the agent is reachable (or within the grace after start or loss), 0 past it. */
+  agentReachable(up: boolean): void;
 }
 
 /** The tap's metrics, registered in `registry`. */
@@ -49,6 +51,12 @@ export function createTapMetrics(registry: Registry): TapMetrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const agentReachable = new Gauge({
+    name: 'tap_agent_reachable',
+    help: 'Whether the tap has a connection to its agent: 0 once it has had none for --agent-unavailable-grace (requests then go through unchecked).',
+    registers: [registry],
+  });
+  agentReachable.set(1);
   for (const r of ['dropped', 'error'] as const) flowEndFailures.inc({ reason: r }, 0);
   for (const d of ['accepted', 'rejected', 'fail_open', 'fail_closed'] as const) requests.inc({ decision: d }, 0);
   for (const r of ['unavailable', 'deadline', 'error'] as const) failOpen.inc({ reason: r }, 0);
@@ -67,5 +75,6 @@ export function createTapMetrics(registry: Registry): TapMetrics {
     checkDuration: (seconds) => checkDuration.observe(seconds),
     upstreamError: (reason) => upstreamErrors.inc({ reason }),
     flowEndFailure: (reason) => flowEndFailures.inc({ reason }),
+    agentReachable: (up) => agentReachable.set(up ? 1 : 0),
   };
 }

@@ -30,6 +30,24 @@ export interface TapOptions {
   maxResponseHeaders: number;
   /** Merge runs of `/` in request paths into one before the check and the forward. */
   mergeSlashes: boolean;
+  /** TLS to the agent: files of the CA that signed its certificate and of this tap's client certificate and key ('' for none); plaintext when all are ''. */
+  agentTls: AgentTlsFiles;
+  /** How long the agent may be unreachable before the tap says so (log, metric) and reports itself not ready. */
+  agentUnavailableGraceMs: number;
+  /** Stay ready while the agent is unreachable (requests still go through unchecked, logged and counted). */
+  failOpenSilently: boolean;
+}
+
+/** PEM files of TLS to the agent; '' when not given. */
+export interface AgentTlsFiles {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/** Whether the tap talks TLS to the agent. */
+export function agentTlsOn(t: AgentTlsFiles): boolean {
+  return t.ca !== '' || t.cert !== '' || t.key !== '';
 }
 
 export const BODY_BYTES_MAX = 1024 * 1024;

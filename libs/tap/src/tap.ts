@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import type tls from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { createAdminServer } from './admin.js';
+import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
 import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
@@ -11,7 +15,7 @@ import { createUpstreamPool } from './proxy/pooled-forward.js';
 import type { TapLogger } from './logger.js';
 import { createTapLogger } from './telemetry.js';
 import { createTapMetrics, type TapMetrics } from './metrics.js';
-import type { HostPort, TapOptions } from './options.js';
+import { agentTlsOn, type AgentTlsFiles, type HostPort, type TapOptions } from './options.js';
 import type { TunnelSet } from './proxy/upgrade.js';
 
 export interface TapDeps {
@@ -41,15 +45,41 @@ export interface Tap {
 
 const IDLE_SWEEP_MS = 50;
 
+/** The PEM contents of the TLS files to the agent; throws naming the flag of a file that cannot be read. */
+function agentTlsMaterial(files: AgentTlsFiles): { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined {
+  if (!agentTlsOn(files)) return undefined;
+  const read = (flag: string, file: string): Buffer | undefined => {
+    if (file === '') return undefined;
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`--${flag} ${file}: cannot be read: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  };
+  return { ca: read('agent-tls-ca', files.ca), cert: read('agent-tls-cert', files.cert), key: read('agent-tls-key', files.key) };
+}
+
 /** Starts the proxy and the admin server; rejects (having closed everything) when a port cannot be bound. */
 export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise<Tap> {
   const registry = deps.registry ?? new Registry();
   const ownLogger = deps.logger === undefined ? createTapLogger(options.logLevel, registry) : undefined;
   const logger: TapLogger = deps.logger ?? (ownLogger as TapLogger);
   const metrics = createTapMetrics(registry);
-  const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent) : undefined;
+  let material: ReturnType<typeof agentTlsMaterial>;
+  try {
+    material = agentTlsMaterial(options.agentTls);
+  } catch (err) {
+    await ownLogger?.close();
+    throw err;
+  }
+  const connectionTls: tls.ConnectionOptions | undefined = material === undefined ? undefined
+    : { ...(material.ca ? { ca: material.ca } : {}), ...(material.cert ? { cert: material.cert } : {}), ...(material.key ? { key: material.key } : {}) };
+  const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent, connectionTls === undefined ? {} : { connection: { tls: connectionTls } }) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
-  const ownFlowEnds = deps.flowEnds === undefined ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason) }) : undefined;
+  const credentials = material === undefined ? undefined : grpc.credentials.createSsl(material.ca ?? null, material.key ?? null, material.cert ?? null);
+  const ownFlowEnds = deps.flowEnds === undefined
+    ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason), ...(credentials === undefined ? {} : { credentials }) })
+    : undefined;
   const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndClient);
   const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
@@ -87,7 +117,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   server.on('upgrade', upgradeHandler(ctx));
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
   // writes into a response already under way on the connection.
-  const admin = createAdminServer(registry, () => !draining);
+  let watch: AgentWatch | undefined;
+  const admin = createAdminServer(registry, () => !draining, () => watch?.notReady());
 
   let address: HostPort;
   let adminAddress: HostPort;
@@ -104,7 +135,12 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     throw err;
   }
   ownClient?.connect(); // dial the agent now, not on the first request
-  logger.info('tap started', { listen: address, admin: adminAddress, upstream: options.upstream, agent: options.agent, control_point: options.controlPoint });
+  if (ownClient !== undefined) {
+    watch = watchAgent({ agent: ownClient, address: options.agent, graceMs: options.agentUnavailableGraceMs, failOpenSilently: options.failOpenSilently, logger, metrics });
+  }
+  logger.info('tap started', {
+    listen: address, admin: adminAddress, upstream: options.upstream, agent: options.agent, control_point: options.controlPoint, agent_tls: material !== undefined,
+  });
 
   let stopping: Promise<void> | undefined;
   const shutdown = async (deadlineMs: number): Promise<void> => {
@@ -122,6 +158,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     server.closeAllConnections();
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
+    watch?.stop();
     ownClient?.close();
     ownFlowEnds?.close();
     upstreamAgent.destroy();

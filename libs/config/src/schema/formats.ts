@@ -89,6 +89,7 @@ const BASE: Readonly<Record<string, (value: string) => boolean>> = {
   image: isImageReference,
   dns_label: isDnsLabel,
   dns_subdomain: isDnsSubdomain,
+  memory_limit: (value) => /^[1-9][0-9]{0,5}(Mi|Gi)$/.test(value),
   duration: (value) => {
     const ms = tryParseDuration(value);
     return ms !== undefined && ms >= 0;
@@ -106,6 +107,7 @@ export const FORMAT_HINTS: Readonly<Record<string, string>> = {
   image: 'a container image reference such as sluice/tap:0.1.0 or registry.example:5000/sluice/tap@sha256:<hex>',
   dns_label: 'a DNS label such as sluice-agent-peers: lower case letters, digits and -, at most 63 characters',
   dns_subdomain: 'a DNS subdomain such as sluice-agent.sidecar: lower case labels joined by ., at most 253 characters',
+  memory_limit: 'a Kubernetes memory quantity in Mi or Gi such as 256Mi or 1Gi',
   duration: 'a non-negative Go duration such as 10s, 1m30s, 250ms',
   signed_duration: 'a Go duration such as 10s, 1m30s, -1s',
 };

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { address, formatted, oldEnv, oneOf, port } from './fields.js';
+import { address, bool, formatted, oldEnv, oneOf, port } from './fields.js';
 
 const ENV_NAME = '^[A-Z_][A-Z0-9_]*$';
 
@@ -27,6 +27,12 @@ export const InjectorConfigSchema = Type.Object({
     'SLUICE_INJECTOR_SIDECAR_AGENT_PORT'),
   sidecar_agent_config_map: formatted('dns_subdomain', 'sluice-agent-sidecar',
     'ConfigMap holding the injected agent\'s config file (sidecar mode; optional in the pod).'),
+  tap_admin_port: port(9091, 'Port of the injected tap\'s /metrics, /healthz (its liveness probe) and /readyz (its readiness probe: 503 while its agent is unreachable); not tap_port or sidecar_agent_port.'),
+  agent_tls_secret: formatted('empty|dns_subdomain', '',
+    'Secret in the pod\'s namespace holding ca.crt, the CA of the agents\' certificate (agents with server.tls.enabled): mounted into the tap, which then talks TLS to its agent (--agent-tls-ca). Empty: plaintext.'),
+  agent_tls_client_cert: bool(false, 'The tap also shows the tls.crt and tls.key of agent_tls_secret to its agent (agents with server.tls.client_ca_file).'),
+  sidecar_agent_memory_limit: formatted('memory_limit', '256Mi',
+    'Memory limit of the injected agent (sidecar mode), in Mi or Gi; its V8 old generation is bounded at 75% of it (SLUICE_NODE_FLAGS=--max-old-space-size).'),
   sidecar_agent_env: oldEnv(Type.Record(Type.String(), Type.String(), {
     default: {},
     description: 'Environment of the injected agent (sidecar mode), variable name to value, such as SLUICE_AGENT_ETCD_ENDPOINTS (JSON object in the env variable).',

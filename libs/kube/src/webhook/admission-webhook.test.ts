@@ -72,8 +72,8 @@ test('an annotated pod gets the tap, which takes over the workload port name', (
   const [web, tap] = containers(out);
   assert.equal(tap.name, 'sluice-tap');
   assert.deepEqual(tap.args, ['--listen', '0.0.0.0:8081', '--upstream', 'http://127.0.0.1:8080', '--agent',
-    DEFAULT_INJECT_OPTIONS.agentAddress, '--control-point', 'checkout']);
-  assert.deepEqual(tap.ports, [{ name: 'http', containerPort: 8081, protocol: 'TCP' }]);
+    DEFAULT_INJECT_OPTIONS.agentAddress, '--control-point', 'checkout', '--admin', '0.0.0.0:9091']);
+  assert.deepEqual(tap.ports, [{ name: 'http', containerPort: 8081, protocol: 'TCP' }, { name: 'sluice-admin', containerPort: 9091, protocol: 'TCP' }]);
   assert.deepEqual(web.ports, [{ name: 'sluice-upstream', containerPort: 8080, protocol: 'TCP' }]);
   // The workload's probe that named the port now names its number.
   assert.deepEqual(web.readinessProbe, { httpGet: { path: '/ready', port: 8080 } });
@@ -217,7 +217,7 @@ test('injector options from the controller configuration; bad values are refused
   assert.deepEqual(DEFAULT_INJECT_OPTIONS, {
     mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
     agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
-    controlPoint: 'ingress', sidecarAgentEnv: {},
+    controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentMemoryLimit: '256Mi',
   });
   assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);
   const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '9999', SLUICE_CONTROLLER_INJECTOR_CONTROL_POINT: 'edge',

@@ -20,6 +20,14 @@ export interface InjectOptions {
   sidecarAgentConfigMap: string;
   /** Default control point, overridden by the `sluice.dev/control-point` annotation. */
   controlPoint: string;
+  /** Port of the tap's /metrics, /healthz and /readyz (its probes). */
+  tapAdminPort: number;
+  /** Secret (pod's namespace) with the CA of the agents' certificate; '' for plaintext to the agent. */
+  agentTlsSecret: string;
+  /** The tap also shows the Secret's tls.crt/tls.key to the agent. */
+  agentTlsClientCert: boolean;
+  /** Memory limit of the sidecar agent, e.g. 256Mi. */
+  sidecarAgentMemoryLimit: string;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
   sidecarAgentEnv: Record<string, string>;
 }
@@ -39,6 +47,10 @@ export function injectOptionsOf(c: InjectorConfig): InjectOptions {
     sidecarAgentPort: c.sidecar_agent_port,
     sidecarAgentConfigMap: c.sidecar_agent_config_map,
     controlPoint: c.control_point,
+    tapAdminPort: c.tap_admin_port,
+    agentTlsSecret: c.agent_tls_secret,
+    agentTlsClientCert: c.agent_tls_client_cert,
+    sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
   };
 }

@@ -18,7 +18,16 @@ export const ANNOTATIONS = {
   upstreamPort: 'sluice.dev/upstream-port',
   /** "true" (default): requests go through when the agent does not answer; "false": 503. */
   failOpen: 'sluice.dev/fail-open',
+  /** Sidecar mode: the agent group of the injected agent (agent_info.agent_group). */
+  agentGroup: 'sluice.dev/agent-group',
+  /** Daemonset mode: the agent the tap asks, host:port (instead of injector.agent_address). */
+  agentAddress: 'sluice.dev/agent-address',
 } as const;
+
+/** Where the injected tap finds the agents' CA (injector.agent_tls_secret). */
+export const TAP_TLS_DIR = '/etc/sluice/tap/agent-tls';
+/** The user and group of the injected containers (numeric, so the kubelet can check runAsNonRoot). */
+export const INJECTED_UID = 65532;
 
 /** The namespace label that asks for injection of every pod in it. */
 export const NAMESPACE_LABEL = 'sluice.dev/inject';
@@ -28,6 +37,8 @@ export const AGENT_CONTAINER = 'sluice-agent';
 export const UPSTREAM_PORT_NAME = 'sluice-upstream';
 const TAP_PORT_NAME = 'sluice-tap';
 const AGENT_CONFIG_VOLUME = 'sluice-agent-config';
+const TAP_TLS_VOLUME = 'sluice-agent-tls';
+const TAP_ADMIN_PORT_NAME = 'sluice-admin';
 /** Ports a sidecar agent binds besides its server port (dist_cache defaults). */
 const SIDECAR_AGENT_EXTRA_PORTS = [3320, 3322];
 
@@ -104,26 +115,39 @@ function fieldRef(name: string, fieldPath: string): Obj {
   return { name, valueFrom: { fieldRef: { fieldPath } } };
 }
 
-const SECURITY_CONTEXT = { runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
+const SECURITY_CONTEXT = {
+  runAsNonRoot: true, runAsUser: INJECTED_UID, runAsGroup: INJECTED_UID, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] },
+};
 
-function tapContainer(o: InjectOptions, portName: string, upstream: number, controlPoint: string, failOpen: boolean): Obj {
-  const agent = o.mode === 'sidecar' ? `127.0.0.1:${o.sidecarAgentPort}` : o.agentAddress;
+/** The V8 old generation of a sidecar agent: 75% of its memory limit (Mi or Gi), in MB. */
+export function oldSpaceMb(limit: string): number {
+  const m = /^(\d+)(Mi|Gi)$/.exec(limit);
+  if (m === null) throw new Error(`memory limit ${limit} is not <n>Mi or <n>Gi`);
+  const mib = Number(m[1]) * (m[2] === 'Gi' ? 1024 : 1);
+  return Math.max(16, Math.floor(mib * 0.75));
+}
+
+function tapContainer(o: InjectOptions, portName: string, upstream: number, controlPoint: string, failOpen: boolean, agent: string): Obj {
+  const tls = o.agentTlsSecret === '' ? [] : ['--agent-tls-ca', `${TAP_TLS_DIR}/ca.crt`,
+    ...(o.agentTlsClientCert ? ['--agent-tls-cert', `${TAP_TLS_DIR}/tls.crt`, '--agent-tls-key', `${TAP_TLS_DIR}/tls.key`] : [])];
   return {
     name: TAP_CONTAINER,
     image: o.tapImage,
     imagePullPolicy: o.imagePullPolicy,
     args: ['--listen', `0.0.0.0:${o.tapPort}`, '--upstream', `http://127.0.0.1:${upstream}`, '--agent', agent,
-      '--control-point', controlPoint, ...(failOpen ? [] : ['--fail-closed'])],
-    ports: [{ name: portName, containerPort: o.tapPort, protocol: 'TCP' }],
+      '--control-point', controlPoint, '--admin', `0.0.0.0:${o.tapAdminPort}`, ...tls, ...(failOpen ? [] : ['--fail-closed'])],
+    ports: [{ name: portName, containerPort: o.tapPort, protocol: 'TCP' }, { name: TAP_ADMIN_PORT_NAME, containerPort: o.tapAdminPort, protocol: 'TCP' }],
     env: [fieldRef('POD_NAME', 'metadata.name'), fieldRef('POD_NAMESPACE', 'metadata.namespace')],
-    readinessProbe: { tcpSocket: { port: o.tapPort }, periodSeconds: 5 },
-    livenessProbe: { tcpSocket: { port: o.tapPort }, periodSeconds: 10, failureThreshold: 6 },
+    // Not ready while its agent is unreachable (past the tap's grace): its requests would go through unchecked.
+    readinessProbe: { httpGet: { path: '/readyz', port: o.tapAdminPort }, periodSeconds: 5 },
+    livenessProbe: { httpGet: { path: '/healthz', port: o.tapAdminPort }, periodSeconds: 10, failureThreshold: 6 },
     resources: { requests: { cpu: '20m', memory: '32Mi' }, limits: { memory: '128Mi' } },
     securityContext: SECURITY_CONTEXT,
+    ...(o.agentTlsSecret === '' ? {} : { volumeMounts: [{ name: TAP_TLS_VOLUME, mountPath: TAP_TLS_DIR, readOnly: true }] }),
   };
 }
 
-function agentContainer(o: InjectOptions): Obj {
+function agentContainer(o: InjectOptions, group: string | undefined): Obj {
   const probe = (path: string) => ({ httpGet: { path, port: o.sidecarAgentPort }, periodSeconds: 10 });
   return {
     name: AGENT_CONTAINER,
@@ -133,17 +157,47 @@ function agentContainer(o: InjectOptions): Obj {
       fieldRef('POD_NAME', 'metadata.name'), fieldRef('POD_NAMESPACE', 'metadata.namespace'),
       fieldRef('NODE_NAME', 'spec.nodeName'), fieldRef('POD_IP', 'status.podIP'),
       { name: 'SLUICE_AGENT_SERVER_LISTENER_ADDR', value: `:${o.sidecarAgentPort}` },
+      // A sidecar: discovery keeps its own pod; peers are found through etcd (<etcd namespace>/peers/<group>/), not a peers Service.
+      { name: 'SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE', value: 'KUBERNETES_SIDECAR' },
       { name: 'SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR', value: '$(POD_IP):3320' },
       { name: 'SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR', value: '$(POD_IP):3322' },
-      ...Object.entries(o.sidecarAgentEnv).filter(([name]) => name !== 'SLUICE_AGENT_SERVER_LISTENER_ADDR').map(([name, value]) => ({ name, value })),
+      ...(group === undefined ? [] : [{ name: 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP', value: group }]),
+      ...Object.entries(o.sidecarAgentEnv)
+        .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP'))
+        .map(([name, value]) => ({ name, value })),
+      { name: 'SLUICE_NODE_FLAGS', value: `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)}` },
     ],
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
     volumeMounts: [{ name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true }],
     livenessProbe: probe('/v1/status/system/liveness'),
     readinessProbe: probe('/v1/status/system/readiness'),
-    resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
+    resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: o.sidecarAgentMemoryLimit } },
     securityContext: SECURITY_CONTEXT,
   };
+}
+
+/** Variables of the sidecar agent the injector sets itself. */
+const OWN_AGENT_ENV = new Set(['SLUICE_AGENT_SERVER_LISTENER_ADDR', 'SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE', 'SLUICE_NODE_FLAGS']);
+
+/** An agent group name: what agent_info.agent_group takes in a policy's selector. */
+const AGENT_GROUP = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
+/** host:port, the host a DNS name, IPv4 or [IPv6]. */
+const AGENT_ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?):(\d{1,5})$/;
+
+/** The agent the tap asks and the sidecar agent's group, from the pod's annotations, or why they are refused. */
+function agentChoice(o: InjectOptions, ann: (k: string) => string | undefined): { address: string; group: string | undefined } | string {
+  const group = ann(ANNOTATIONS.agentGroup);
+  const address = ann(ANNOTATIONS.agentAddress);
+  if (group !== undefined) {
+    if (o.mode !== 'sidecar') return `${ANNOTATIONS.agentGroup}: applies to injected agents (injector.mode sidecar); in daemonset mode choose the agents with ${ANNOTATIONS.agentAddress}`;
+    if (!AGENT_GROUP.test(group)) return `${ANNOTATIONS.agentGroup}: "${group.slice(0, 64)}" is not an agent group (1..63 letters, digits, ".", "_" or "-")`;
+  }
+  if (address !== undefined) {
+    if (o.mode === 'sidecar') return `${ANNOTATIONS.agentAddress}: applies in daemonset mode; in sidecar mode the tap asks the agent injected beside it`;
+    const m = AGENT_ADDRESS.exec(address);
+    if (m === null || Number(m[3]) < 1 || Number(m[3]) > 65535) return `${ANNOTATIONS.agentAddress}: "${address.slice(0, 64)}" is not host:port`;
+  }
+  return { address: o.mode === 'sidecar' ? `127.0.0.1:${o.sidecarAgentPort}` : address ?? o.agentAddress, group };
 }
 
 /** Rewrites the workload container's probes that name `portName` to its number. */
@@ -191,6 +245,8 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
   if (controlPoint === '' || controlPoint.length > 253 || /\s/.test(controlPoint)) {
     return refuse('bad_annotation', `${ANNOTATIONS.controlPoint}: "${controlPoint.slice(0, 64)}" is not a control point (1..253 characters, no spaces)`);
   }
+  const agent = agentChoice(o, ann);
+  if (typeof agent === 'string') return refuse('bad_annotation', agent);
   const upstream = findUpstream(cs, ann(ANNOTATIONS.upstreamPort));
   if (typeof upstream === 'string') return refuse(upstream.startsWith(ANNOTATIONS.upstreamPort) ? 'bad_annotation' : 'no_port', upstream);
 
@@ -199,7 +255,7 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
     for (const c of list) for (const p of portsOf(c)) if (typeof p.containerPort === 'number') taken.add(p.containerPort);
   }
   taken.add(upstream.number);
-  const ours = [o.tapPort, ...(o.mode === 'sidecar' ? [o.sidecarAgentPort, ...SIDECAR_AGENT_EXTRA_PORTS] : [])];
+  const ours = [o.tapPort, o.tapAdminPort, ...(o.mode === 'sidecar' ? [o.sidecarAgentPort, ...SIDECAR_AGENT_EXTRA_PORTS] : [])];
   const clash = ours.find((p) => taken.has(p));
   if (clash !== undefined) return refuse('port_conflict', `the pod already uses port ${clash}, which the injected containers need`);
 
@@ -212,15 +268,24 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
     patch.push(...probePatches(cs[upstream.container], base, upstream.name, upstream.number));
   }
   const failOpen = failOpenText !== 'false';
+  const volumes: Obj[] = [];
   if (o.mode === 'sidecar') {
-    patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o) });
-    const volume = { name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } };
-    if (Array.isArray(spec.volumes)) patch.push({ op: 'add', path: '/spec/volumes/-', value: volume });
-    else patch.push({ op: 'add', path: '/spec/volumes', value: [volume] });
+    patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o, agent.group) });
+    volumes.push({ name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } });
   }
-  patch.push({ op: 'add', path: '/spec/containers/-', value: tapContainer(o, tapPortName, upstream.number, controlPoint, failOpen) });
-  if (metadata === undefined) patch.push({ op: 'add', path: '/metadata', value: { annotations: { [ANNOTATIONS.injected]: 'true' } } });
-  else if (!isObj(annotations)) patch.push({ op: 'add', path: '/metadata/annotations', value: { [ANNOTATIONS.injected]: 'true' } });
-  else patch.push({ op: 'add', path: `/metadata/annotations/${pointerToken(ANNOTATIONS.injected)}`, value: 'true' });
+  if (o.agentTlsSecret !== '') volumes.push({ name: TAP_TLS_VOLUME, secret: { secretName: o.agentTlsSecret } });
+  if (volumes.length > 0) {
+    if (Array.isArray(spec.volumes)) for (const v of volumes) patch.push({ op: 'add', path: '/spec/volumes/-', value: v });
+    else patch.push({ op: 'add', path: '/spec/volumes', value: volumes });
+  }
+  patch.push({ op: 'add', path: '/spec/containers/-', value: tapContainer(o, tapPortName, upstream.number, controlPoint, failOpen, agent.address) });
+  // Marked as injected; a sidecar agent is scraped through the Prometheus annotations unless the pod has its own.
+  const added: Record<string, string> = { [ANNOTATIONS.injected]: 'true' };
+  if (o.mode === 'sidecar' && ann('prometheus.io/scrape') === undefined) {
+    Object.assign(added, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(o.sidecarAgentPort), 'prometheus.io/path': '/metrics' });
+  }
+  if (metadata === undefined) patch.push({ op: 'add', path: '/metadata', value: { annotations: added } });
+  else if (!isObj(annotations)) patch.push({ op: 'add', path: '/metadata/annotations', value: added });
+  else for (const [k, v] of Object.entries(added)) patch.push({ op: 'add', path: `/metadata/annotations/${pointerToken(k)}`, value: v });
   return { action: 'inject', patch, upstreamPort: upstream.number, controlPoint, failOpen };
 }

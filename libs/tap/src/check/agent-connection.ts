@@ -21,7 +21,7 @@ export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'backoff' | 'clo
 
 /**
  * One HTTP/2 connection to the agent, dialled when first needed (or by
- * `connect`) and again after it is lost. A connection that never came up is
+ * `connect`) and again after it is lost; it is up once the agent's SETTINGS arrive. A connection that never came up is
  * dialled again after a backoff with jitter; meanwhile `request` gives no
  * stream, so that checks fail open at once instead of waiting. A GOAWAY
  * from the agent (a restart, a graceful shutdown) lets the streams under way
@@ -42,6 +42,7 @@ export class AgentConnection {
   #failures = 0;
   #dialAfter = 0;
   #closed = false;
+  #lastError = '';
 
   constructor(address: string, opts: AgentConnectionOptions = {}) {
     this.#authority = `${opts.tls === undefined ? 'http' : 'https'}://${address}`;
@@ -57,6 +58,11 @@ export class AgentConnection {
     if (this.#closed) return 'closed';
     if (this.#session !== undefined) return this.#ready ? 'ready' : 'connecting';
     return Date.now() < this.#dialAfter ? 'backoff' : 'idle';
+  }
+
+  /** Why the last connection failed or closed with an error ('' when none has). */
+  lastError(): string {
+    return this.#lastError;
   }
 
   /** Dials now when there is no connection and no backoff. */
@@ -104,15 +110,18 @@ export class AgentConnection {
     let keepalive: NodeJS.Timeout | undefined;
     const connectTimer = setTimeout(() => session.destroy(), this.#connectTimeoutMs);
     connectTimer.unref();
-    session.on('connect', () => {
+    // Up once the agent's SETTINGS arrive: a TCP (or TLS) connection to something that does not
+    // speak HTTP/2 back, such as a TLS listener dialled in plaintext, never counts as up.
+    session.once('remoteSettings', () => {
       clearTimeout(connectTimer);
       up = true;
       if (this.#session === session) this.#ready = true;
       this.#failures = 0;
+      this.#lastError = '';
       keepalive = setInterval(() => this.#ping(session), this.#keepaliveMs);
       keepalive.unref();
     });
-    session.on('error', () => undefined); // 'close' follows
+    session.on('error', (err: Error) => { this.#lastError = err.message; }); // 'close' follows
     session.on('goaway', () => {
       this.#drop(session);
       this.#onGoaway(session);

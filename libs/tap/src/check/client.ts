@@ -81,6 +81,11 @@ export class CheckHttpClient {
     return this.#connection.state();
   }
 
+  /** Why the last connection to the agent failed ('' when none has). */
+  lastError(): string {
+    return this.#connection.lastError();
+  }
+
   /** Dials the agent now rather than at the first check. */
   connect(): void {
     this.#connection.connect();

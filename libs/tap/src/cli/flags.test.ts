@@ -34,7 +34,21 @@ test('defaults', () => {
     maxRequestHeaders: 100,
     maxResponseHeaders: 100,
     mergeSlashes: true,
+    agentTls: { ca: '', cert: '', key: '' },
+    agentUnavailableGraceMs: 30_000,
+    failOpenSilently: false,
   });
+});
+
+test('TLS to the agent and its unavailability: files, grace, fail-open-silently; a certificate needs its key', () => {
+  const o = options([...UP, '--agent-tls-ca', '/tls/ca.crt', '--agent-tls-cert=/tls/tls.crt', '--agent-unavailable-grace', '5s', '--fail-open-silently'],
+    { SLUICE_TAP_AGENT_TLS_KEY: '/tls/tls.key' });
+  assert.deepEqual(o.agentTls, { ca: '/tls/ca.crt', cert: '/tls/tls.crt', key: '/tls/tls.key' });
+  assert.equal(o.agentUnavailableGraceMs, 5000);
+  assert.equal(o.failOpenSilently, true);
+  assert.deepEqual(problems([...UP, '--agent-tls-cert', '/tls/tls.crt']), [
+    '--agent-tls-cert (SLUICE_TAP_AGENT_TLS_CERT) and --agent-tls-key (SLUICE_TAP_AGENT_TLS_KEY): give both or neither']);
+  assert.match(problems([...UP, '--agent-unavailable-grace', 'soon'])[0] ?? '', /^--agent-unavailable-grace \(SLUICE_TAP_AGENT_UNAVAILABLE_GRACE\): "soon" is not a duration/);
 });
 
 test('flags in both spellings, environment variables, and the flag winning over its variable', () => {

@@ -73,6 +73,16 @@ export const TAP_FLAGS: readonly FlagSpec[] = [
     apply: (v, o) => set(integer(v, 1, HEADER_COUNT_MAX), (n) => { o.maxResponseHeaders = n; }) },
   { name: 'merge-slashes', default: 'true', boolean: true, help: 'merge runs of "/" in request paths into one before the check and the forward (false: //a stays //a)',
     apply: (v, o) => set(/^(true|1)$/i.test(v) ? true : /^(false|0)$/i.test(v) ? false : { problem: `"${v}" is not true or false` }, (b) => { o.mergeSlashes = b; }) },
+  { name: 'agent-tls-ca', default: '', help: "PEM file of the CA that signed the agent's certificate: checks go over TLS, the agent verified against it",
+    apply: (v, o) => { (o.agentTls ??= { ca: '', cert: '', key: '' }).ca = v; return undefined; } },
+  { name: 'agent-tls-cert', default: '', help: 'PEM file of the client certificate shown to the agent (with --agent-tls-key; when the agent sets server.tls.client_ca_file)',
+    apply: (v, o) => { (o.agentTls ??= { ca: '', cert: '', key: '' }).cert = v; return undefined; } },
+  { name: 'agent-tls-key', default: '', help: 'PEM file of the key of --agent-tls-cert',
+    apply: (v, o) => { (o.agentTls ??= { ca: '', cert: '', key: '' }).key = v; return undefined; } },
+  { name: 'agent-unavailable-grace', default: '30s', help: 'how long the agent may be unreachable before the tap logs it, sets tap_agent_reachable 0 and answers 503 on /readyz',
+    apply: (v, o) => set(duration(v, 0, 3_600_000), (ms) => { o.agentUnavailableGraceMs = ms; }) },
+  { name: 'fail-open-silently', default: 'false', boolean: true, help: 'stay ready (/readyz 200) while the agent is unreachable; requests still go through unchecked, logged and counted',
+    apply: (v, o) => set(/^(true|1)$/i.test(v) ? true : /^(false|0)$/i.test(v) ? false : { problem: `"${v}" is not true or false` }, (b) => { o.failOpenSilently = b; }) },
   { name: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}`,
     apply: (v, o) => set((LOG_LEVELS as readonly string[]).includes(v) ? (v as LogLevel) : { problem: `"${v}" is not one of ${LOG_LEVELS.join(', ')}` }, (l) => { o.logLevel = l; }) },
 ];
@@ -145,6 +155,10 @@ export function parseTapFlags(argv: readonly string[], env: NodeJS.ProcessEnv): 
     const value = chosen?.value ?? (spec.default as string);
     const issue = spec.apply(value, options);
     if (issue !== undefined) problems.push(`--${spec.name} (${env_}): ${issue}${chosen && chosen.source === env_ ? ` (from ${env_})` : ''}`);
+  }
+  const tls = options.agentTls;
+  if (tls !== undefined && (tls.cert === '') !== (tls.key === '')) {
+    problems.push(`--agent-tls-cert (${envName('agent-tls-cert')}) and --agent-tls-key (${envName('agent-tls-key')}): give both or neither`);
   }
   if (problems.length > 0) return { kind: 'problems', problems };
   return { kind: 'options', options };

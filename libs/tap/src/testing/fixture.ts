@@ -50,6 +50,9 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
   maxRequestHeaders: 100,
   maxResponseHeaders: 100,
   mergeSlashes: true,
+  agentTls: { ca: '', cert: '', key: '' },
+  agentUnavailableGraceMs: 30_000,
+  failOpenSilently: false,
 };
 
 /** A tap in front of `upstream`, asking `agentAddress`, shut down after the test. */
