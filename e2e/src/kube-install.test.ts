@@ -11,7 +11,7 @@ import { startTestKubeApi } from './kube-api/index.js';
 import { CHARTS, ROOT, at, obj, type Obj } from './support/chart-checks.js';
 import { render } from './support/helm-render.js';
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration']);
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
 
 test('deploy/kubernetes builds with kustomize, applies to an API server, and holds every object the charts render', async (t) => {
   const api = await startTestKubeApi(t);
@@ -28,10 +28,12 @@ test('deploy/kubernetes builds with kustomize, applies to an API server, and hol
   const stored = (listed.items as Obj[]).map((o) => `${String(o.kind)} ${String(at(o, 'metadata.namespace') ?? '')}/${String(at(o, 'metadata.name'))}`);
   const expected = docs.map((d) => `${String(d.kind)} ${String(at(d, 'metadata.namespace') ?? '')}/${String(at(d, 'metadata.name'))}`);
   assert.deepEqual(stored.sort(), expected.sort());
-  // The Policy CRD is established: Policies can be applied right away.
+  // The Policy CRD is established; with no controller running to validate them (no pod runs
+  // here), the policy-validation webhook's failurePolicy Fail refuses Policies, naming the webhook.
   await kubectl(['wait', '--for=condition=established', '--timeout=10s', 'crd/policies.sluice.dev']);
-  await kubectl(['apply', '-f', join(ROOT, 'deploy', 'examples', 'rate-limit.yaml')]);
-  assert.match(await kubectl(['get', 'policies', '-A']), /rate-limit-per-user/);
+  const refused = await api.kubectl(['apply', '-f', join(ROOT, 'deploy', 'examples', 'rate-limit.yaml')]);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /policy\.validate\.sluice\.dev/);
 
   // Every object the charts render with the default values (helm template, releases sluice-agent
   // and sluice-controller in sluice-system) is there.
