@@ -137,7 +137,7 @@ test('compile errors name the JSON path of the field', async (t) => {
     ['negative interval', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.interval = '-1s')), `${RL}.parameters.interval`, /positive duration/],
     ['not a duration', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.interval = '10 seconds')), `${RL}.parameters.interval`, /Go syntax/],
     ['missing interval', edited(rateLimiterPolicy(), (s) => delete rl(s).parameters.interval), `${RL}.parameters.interval`, /missing required/],
-    ['zero evaluation interval', edited(rateLimiterPolicy(), (s) => ((s.circuit as Obj).evaluation_interval = '0s')), 'spec.circuit.evaluation_interval', /positive duration/],
+    ['zero evaluation interval', edited(rateLimiterPolicy(), (s) => ((s.circuit as Obj).evaluation_interval = '0s')), 'spec.circuit.evaluation_interval', /at least 100ms/],
     ['num_sync 0', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.lazy_sync = { num_sync: 0 })), `${RL}.parameters.lazy_sync.num_sync`, />= 1/],
     ['bad selector operator', edited(rateLimiterPolicy(), (s) => (rl(s).selectors = [{ control_point: 'a', label_matcher: { match_expressions: [{ key: 'k', operator: 'Like', values: ['x'] }] } }])), `${RL}.selectors[0].label_matcher.match_expressions[0].operator`, /Like/],
     ['bad regex', edited(rateLimiterPolicy(), (s) => (rl(s).selectors = [{ control_point: 'a', label_matcher: { expression: { label_matches: { label: 'a', regex: '(' } } } }])), `${RL}.selectors[0].label_matcher.expression.label_matches.regex`, /does not compile/],
@@ -245,4 +245,19 @@ test('a spec nested deeper than 64 levels is refused without recursing into it',
   assert.equal(problems.length, 1);
   assert.match(problems[0].path, /^spec\.resources\.infra_meters\.x\[0\]/);
   assert.match(problems[0].message, /nested more than 64 levels/);
+});
+
+test('evaluation intervals below 100ms are refused: the circuit, a PromQL query, keep_admitted_rate', () => {
+  for (const bad of ['1ns', '99ms', '0.05s', '1us', '0s', '-1s']) {
+    assertProblem(edited(rateLimiterPolicy(), (s) => { (s.circuit as Obj).evaluation_interval = bad; }), 'spec.circuit.evaluation_interval', /at least 100ms/);
+    assertProblem(
+      edited(promqlCapacityPolicy(), (s) => { ((s.circuit.components[0].query as Obj).promql as Obj).evaluation_interval = bad; }),
+      'spec.circuit.components[0].query.promql.evaluation_interval',
+      /at least 100ms/,
+    );
+  }
+  const ok = edited(rateLimiterPolicy(), (s) => { (s.circuit as Obj).evaluation_interval = '100ms'; });
+  assert.equal(compilePolicy('p', ok).evaluationIntervalMs, 100);
+  const q = edited(promqlCapacityPolicy(), (s) => { ((s.circuit.components[0].query as Obj).promql as Obj).evaluation_interval = '0.1s'; });
+  assert.equal(compilePolicy('p', q).promql[0].evaluationIntervalMs, 100);
 });

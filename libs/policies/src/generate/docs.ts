@@ -1,5 +1,6 @@
 import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
+import { MIN_EVALUATION_INTERVAL } from '../schema/fields.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
 const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
@@ -57,6 +58,7 @@ function boundsOf(n: Node): string {
   if (n.maximum !== undefined) b.push(`≤ ${n.maximum}`);
   if (n.format === 'positive_duration') b.push('> 0');
   if (n.format === 'nonnegative_duration') b.push('≥ 0');
+  if (n.format === 'evaluation_interval') b.push(`≥ ${MIN_EVALUATION_INTERVAL}`);
   if (n.minLength !== undefined && n.minLength > 0) b.push('non-empty');
   if (n.pattern !== undefined) b.push(`matches \`${n.pattern}\``);
   if (n.minItems !== undefined) b.push(`at least ${n.minItems} item${n.minItems === 1 ? '' : 's'}`);
