@@ -110,7 +110,10 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
       if (state === 'stopped') return;
       state = 'stopped';
-      const closed = Promise.all([listener.close(), internal?.close(), grpcServer.shutdown(deadlineMs), h2Rest.close()]);
+      // Once gRPC has stopped (its calls answered, its sessions given a short grace) and the HTTP/2
+      // bridge is closed, an HTTP/2 connection a client still holds open carries nothing: cut it.
+      const http2Done = Promise.all([grpcServer.shutdown(deadlineMs), h2Rest.close()]).then(() => listener.destroyHttp2());
+      const closed = Promise.all([listener.close(), internal?.close(), http2Done]);
       const idle = setInterval(() => {
         listener.closeIdle();
         h2Rest.closeIdle();

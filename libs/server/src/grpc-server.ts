@@ -5,6 +5,9 @@ import type { Registry } from 'prom-client';
 import type { GRPCServerConfig } from './config.js';
 import { GrpcMetrics, splitMethodPath } from './grpc-metrics.js';
 
+/** How long HTTP/2 sessions may stay open at shutdown once no call is in flight. */
+export const SESSION_GRACE_MS = 500;
+
 /** A registered service: its name and definition (for the gateway's serializers and reflection). */
 export interface RegisteredService {
   name: string;
@@ -103,17 +106,30 @@ export class GrpcServer {
 
   /**
    * Stop: open request streams are ended (endStreams), every HTTP/2 session gets GOAWAY (idle ones
-   * close at once), in-flight calls finish, or are cancelled at the deadline.
+   * close at once), in-flight calls finish, or are cancelled at the deadline. A session can outlive
+   * its calls: a client that never half-closes a stream the server already answered (a message
+   * refused for its size, say) keeps it open. So once no call is in flight, sessions still open get
+   * SESSION_GRACE_MS to close by themselves and are then destroyed.
    */
   shutdown(deadlineMs: number): Promise<void> {
     this.endStreams();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      let idleSince: number | undefined;
+      const stop = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
         this.server.forceShutdown();
         resolve();
-      }, deadlineMs);
+      };
+      const timer = setTimeout(stop, deadlineMs);
+      const poll = setInterval(() => {
+        if (this.metrics.inFlight > 0 || this.streams.size > 0) idleSince = undefined;
+        else if (idleSince === undefined) idleSince = Date.now();
+        else if (Date.now() - idleSince >= SESSION_GRACE_MS) stop();
+      }, 25);
       this.server.tryShutdown(() => {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve();
       });
     });
