@@ -32,6 +32,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | number>
 export function installAdmissionWebhook(runtime: ProcessRuntime, injector: InjectorConfig, logger: KubeLogger): AdmissionWebhook {
   const webhook = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
   for (const [path, namespaceEnabled] of [['/v1/admission/inject', false], ['/v1/admission/inject/namespace', true]] as const) {
+    // The API server presents no bearer token: the webhook is authenticated by client certificate
+    // (`server.tls.client_ca_file`), never by `server.auth` (docs/security.md).
+    runtime.server.openPath(path);
     runtime.server.app.post(path, (req, res, next) => {
       readBody(req, MAX_ADMISSION_BYTES).then((body) => {
         const answer = typeof body === 'number' ? webhook.tooLarge(body) : webhook.review(body, namespaceEnabled);

@@ -27,11 +27,12 @@ export class GrpcServer {
   private readonly streams = new Set<grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>>();
   private draining = false;
 
-  constructor(private readonly config: GRPCServerConfig, registry: Registry) {
+  constructor(private readonly config: GRPCServerConfig, registry: Registry, auth?: grpc.ServerInterceptor) {
     this.metrics = new GrpcMetrics(registry, config.latency_buckets_ms);
     // Channelz off: nothing here serves it, and with it on grpc-js tracks every call (a tracker of
     // four closures per call, timestamps per message) and every connection.
-    this.server = new grpc.Server({ interceptors: [this.metrics.interceptor()], 'grpc.enable_channelz': 0 });
+    const interceptors = auth === undefined ? [this.metrics.interceptor()] : [auth, this.metrics.interceptor()];
+    this.server = new grpc.Server({ interceptors, 'grpc.enable_channelz': 0 });
   }
 
   addService(definition: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void {
