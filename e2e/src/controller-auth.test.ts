@@ -1,13 +1,16 @@
 // server.auth.token_file on a real controller: the policy API over HTTP and gRPC needs a bearer token
 // of the file, the probes, /metrics, gRPC health and the admission webhook stay open, and a rewritten
-// file rotates the tokens without a restart.
+// file rotates the tokens without a restart. With server.tls.client_ca_file the same API needs a client
+// certificate with the allowed CN.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { jsonToStruct, LOADER_OPTIONS, PROTO_DIR } from '@sluice/proto';
+import { createTestPki, type TestPki } from '@sluice/server/testing';
 import { unaryCall, type GrpcClient } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { startController, tempDir, until } from './support/processes.js';
@@ -90,4 +93,50 @@ test('server.auth.token_file: policy API over HTTP and gRPC needs a token; probe
 
 test('server.auth.token_file that cannot be read: the controller does not start', { timeout: 60_000 }, async (t) => {
   await assert.rejects(startController(t, { ready: false, startMs: 15_000, env: { SLUICE_CONTROLLER_SERVER_AUTH_TOKEN_FILE: '/nonexistent/tokens' } }));
+});
+
+function httpsRequest(port: number, pki: TestPki, cn: string | undefined, method: string, path: string, body?: string): Promise<number> {
+  const client = cn === undefined ? {} : { cert: readFileSync(pki.client(cn).cert), key: readFileSync(pki.client(cn).key) };
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port, path, method, ca: readFileSync(pki.caCert), agent: false, headers: { 'content-type': 'application/json' }, ...client }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error('timeout')));
+    req.end(body);
+  });
+}
+
+test('server.tls.client_ca_file and allowed_cn: the policy API over HTTP and gRPC needs a client certificate with the allowed CN', { timeout: 120_000 }, async (t) => {
+  const etcd = await startEtcd(t);
+  const pki = createTestPki(['operator.sluice.test', 'intruder.sluice.test']);
+  t.after(() => pki.cleanup());
+  const c = await startController(t, {
+    ready: false,
+    env: {
+      SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcd), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: '127.0.0.1:9',
+      SLUICE_CONTROLLER_SERVER_TLS_ENABLED: 'true', SLUICE_CONTROLLER_SERVER_TLS_CERT_FILE: pki.serverCert, SLUICE_CONTROLLER_SERVER_TLS_KEY_FILE: pki.serverKey,
+      SLUICE_CONTROLLER_SERVER_TLS_CLIENT_CA_FILE: pki.caCert, SLUICE_CONTROLLER_SERVER_TLS_ALLOWED_CN: 'operator.sluice.test',
+    },
+  });
+  const body = JSON.stringify({ policy: spec });
+  await until(async () => (await httpsRequest(c.port, pki, 'operator.sluice.test', 'GET', '/v1/status/system/liveness').catch(() => 0)) === 200, 30_000, 'liveness over mTLS');
+  assert.equal(await httpsRequest(c.port, pki, 'operator.sluice.test', 'POST', '/v1/policies/m', body), 200);
+  await assert.rejects(httpsRequest(c.port, pki, 'intruder.sluice.test', 'POST', '/v1/policies/m', body), 'a certificate with another CN is refused');
+  await assert.rejects(httpsRequest(c.port, pki, undefined, 'GET', '/v1/policies'), 'no certificate is refused');
+
+  const creds = (cn: string | undefined): grpc.ChannelCredentials => (cn === undefined
+    ? grpc.credentials.createSsl(readFileSync(pki.caCert))
+    : grpc.credentials.createSsl(readFileSync(pki.caCert), readFileSync(pki.client(cn).key), readFileSync(pki.client(cn).cert)));
+  const clients: grpc.Client[] = [];
+  t.after(() => clients.forEach((cl) => cl.close()));
+  const upsert = (cn: string | undefined): Promise<unknown> => {
+    const client = new pkg.sluice.policies.v1.PolicyService(c.address, creds(cn));
+    clients.push(client);
+    return grpcUpsert(client, undefined);
+  };
+  await upsert('operator.sluice.test');
+  await assert.rejects(upsert('intruder.sluice.test'), (e: grpc.ServiceError) => e.code === grpc.status.UNAVAILABLE);
+  await assert.rejects(upsert(undefined), (e: grpc.ServiceError) => e.code === grpc.status.UNAVAILABLE);
 });
