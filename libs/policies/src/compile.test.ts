@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compilePolicy, validatePolicy } from './compile.js';
 import { PolicyCompileError } from './problems.js';
+import { POLICY_SPEC_MAX_DEPTH } from './limits.js';
 import { fullPolicy, promqlCapacityPolicy, rateLimiterPolicy } from './test-fixtures.js';
 
 const RL = 'spec.circuit.components[0].flow_control.rate_limiter';
@@ -225,7 +226,8 @@ test('several problems are reported at once; compilePolicy throws PolicyCompileE
 test('policy names are checked', () => {
   assert.throws(() => compilePolicy('a/b', {}), (err: unknown) => err instanceof PolicyCompileError && err.problems[0].path === 'name');
   assert.throws(() => compilePolicy('', {}), PolicyCompileError);
-  assert.equal(compilePolicy('rate-limit.v2_x', {}).name, 'rate-limit.v2_x');
+  assert.equal(compilePolicy('rate-limit.v2-x', {}).name, 'rate-limit.v2-x');
+  assert.throws(() => compilePolicy('rate_limit', {}), PolicyCompileError);
 });
 
 test('inert Aperture parts are accepted and listed as ignored', () => {
@@ -237,14 +239,18 @@ test('inert Aperture parts are accepted and listed as ignored', () => {
   assert.equal(c.components.length, 1);
 });
 
-test('a spec nested deeper than 64 levels is refused without recursing into it', () => {
+test('a spec nested deeper than POLICY_SPEC_MAX_DEPTH (32) levels is refused without recursing into it', () => {
   let deep: unknown = {};
   for (let i = 0; i < 100_000; i++) deep = [deep];
   const spec = { resources: { infra_meters: { x: deep } } };
   const problems = validatePolicy(spec);
   assert.equal(problems.length, 1);
   assert.match(problems[0].path, /^spec\.resources\.infra_meters\.x\[0\]/);
-  assert.match(problems[0].message, /nested more than 64 levels/);
+  assert.match(problems[0].message, /nested more than 32 levels/);
+  let ok: unknown = 1;
+  for (let i = 0; i < POLICY_SPEC_MAX_DEPTH - 3; i++) ok = [ok];
+  assert.deepEqual(validatePolicy({ resources: { infra_meters: { x: ok } } }), [], 'exactly 32 levels (spec, resources, infra_meters, 29 lists) is fine');
+  assert.equal(validatePolicy({ resources: { infra_meters: { x: [ok] } } }).length, 1);
 });
 
 test('evaluation intervals below 100ms are refused: the circuit, a PromQL query, keep_admitted_rate', () => {

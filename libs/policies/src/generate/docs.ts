@@ -1,6 +1,7 @@
 import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
 import { MIN_EVALUATION_INTERVAL } from '../schema/fields.js';
+import { POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH } from '../limits.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
 const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
@@ -165,8 +166,8 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
   language (\`match_labels\`, \`match_expressions\`, \`expression\`; RE2 regular expressions), the same
   rules and messages as the preview;
 - flux meter buckets: at most one bucket member, strictly increasing finite bounds, at most 1000;
-- policy names: 1..253 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit;
-  a spec nested more than 64 levels deep is refused.
+- policy names: ${POLICY_NAME_RULE.replace(/'(.)'/g, '`$1`')}, on every path in (the API, Policy
+  resources, etcd); a spec nested more than ${POLICY_SPEC_MAX_DEPTH} levels deep is refused.
 
 ## Reference
 `;
