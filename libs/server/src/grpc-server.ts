@@ -40,16 +40,19 @@ export class GrpcServer {
     if (first === undefined) throw new TypeError('addService: the service definition has no methods');
     const name = splitMethodPath(first.path)[0];
     const measured: grpc.UntypedServiceImplementation = { ...impl };
+    const served: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     for (const [key, def] of Object.entries(definition)) {
       const own = Object.prototype.hasOwnProperty.call(impl, key) ? key : def.originalName;
       const handler = own === undefined ? undefined : impl[own];
-      if (own !== undefined && typeof handler === 'function' && !def.requestStream && !def.responseStream) {
-        measured[own] = this.metrics.wrapUnary(def, handler as grpc.handleUnaryCall<unknown, unknown>);
+      const unaryCall = !def.requestStream && !def.responseStream;
+      served[key] = unaryCall ? { ...def, requestDeserialize: undecodableAsValue(def.requestDeserialize) } : def;
+      if (own !== undefined && typeof handler === 'function' && unaryCall) {
+        measured[own] = this.metrics.wrapUnary(def, refuseUndecodable(handler as grpc.handleUnaryCall<unknown, unknown>));
       } else if (own !== undefined && typeof handler === 'function' && def.requestStream) {
         measured[own] = this.trackStreams(handler as (call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => void);
       }
     }
-    this.server.addService(definition, measured);
+    this.server.addService(served as grpc.ServiceDefinition, measured);
     this.services.set(name, { name, definition });
   }
 
@@ -141,4 +144,34 @@ export class GrpcServer {
 function endRequestStream(call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void {
   if (call.readableEnded || call.destroyed) return;
   call.emit('end');
+}
+
+/** A request the protobuf decoder refused (too deeply nested, malformed), kept to be answered INVALID_ARGUMENT. */
+class Undecodable {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * grpc-js answers INTERNAL when a request cannot be decoded; the caller sent bad input, so the
+ * decoding error is kept as a value and refuseUndecodable answers it INVALID_ARGUMENT instead.
+ */
+function undecodableAsValue(deserialize: grpc.deserialize<unknown>): grpc.deserialize<unknown> {
+  return (bytes) => {
+    try {
+      return deserialize(bytes);
+    } catch (err) {
+      return new Undecodable(err instanceof Error ? err.message : String(err));
+    }
+  };
+}
+
+function refuseUndecodable(handler: grpc.handleUnaryCall<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const request: unknown = call.request;
+    if (request instanceof Undecodable) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: `the request could not be decoded: ${request.reason}` } as grpc.ServiceError, null);
+      return;
+    }
+    handler(call, callback);
+  };
 }
