@@ -56,7 +56,7 @@ export function ignoredList(description: string) {
  * The shortest evaluation interval a policy may ask for, of its circuit and of each PromQL query. A
  * circuit tick costs a fraction of a millisecond of the controller's event loop and may publish to
  * etcd, a query is an HTTP round trip to Prometheus: at 1 ms one policy alone kept ~6% of a core busy.
- * At 100 ms (ten ticks a second) a policy costs well under 0.1% of a core, and nothing a policy reads
+ * At 100 ms (ten ticks a second) it ticks a hundredth as often, and nothing a policy reads
  * (agent reports, Prometheus samples scraped every few seconds) changes faster than that.
  */
 export const MIN_EVALUATION_INTERVAL = '100ms';
