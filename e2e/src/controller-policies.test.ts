@@ -159,7 +159,9 @@ test('bad policies are refused with 400 naming the field, and disturb nothing; 1
     assert.equal((await call(c, 'POST', '/v1/policies/good', undefined, body)).status, status, body);
   }
   assert.equal((await call(c, 'POST', '/v1/policies/Not_A_Name', { policy: limiter(constant(1)) })).status, 400);
-  assert.equal((await call(c, 'POST', `/v1/policies/${'a'.repeat(64)}`, { policy: limiter(constant(1)) })).status, 400);
+  assert.equal((await call(c, 'POST', `/v1/policies/${'a'.repeat(254)}`, { policy: limiter(constant(1)) })).status, 400, 'longer than 253');
+  assert.equal((await call(c, 'POST', '/v1/policies/a.b', { policy: limiter(constant(1)) })).status, 200, 'a DNS-1123 subdomain, as a Policy resource may be named');
+  assert.equal((await call(c, 'DELETE', '/v1/policies/a.b')).status, 200);
 
   // Random mutations of a valid policy, posted under another name.
   let seed = 12345;

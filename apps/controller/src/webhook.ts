@@ -15,8 +15,16 @@ export const POLICY_VALIDATION_PATH = '/v1/admission/validate/policy';
  */
 export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown) => PolicyCheckResult, logger: KubeLogger): void {
   const inject = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
-  runtime.server.app.post('/v1/admission/inject', admissionRoute(inject.handler(false)));
-  runtime.server.app.post('/v1/admission/inject/namespace', admissionRoute(inject.handler(true)));
   const validate = new PolicyValidationWebhook({ check, registry: runtime.registry, logger });
-  runtime.server.app.post(POLICY_VALIDATION_PATH, admissionRoute(validate));
+  const routes = [
+    ['/v1/admission/inject', admissionRoute(inject.handler(false))],
+    ['/v1/admission/inject/namespace', admissionRoute(inject.handler(true))],
+    [POLICY_VALIDATION_PATH, admissionRoute(validate)],
+  ] as const;
+  for (const [path, route] of routes) {
+    // The API server presents no bearer token: the webhooks are authenticated by client certificate
+    // (`server.tls.client_ca_file`), never by `server.auth` (docs/security.md).
+    runtime.server.openPath(path);
+    runtime.server.app.post(path, route);
+  }
 }

@@ -160,7 +160,7 @@ const CONTROLLER: ControllerConfig = {
   readiness: health,
   crash_report: crashReport,
   injector,
-  server,
+  server: { ...server, auth: { token_file: '' } },
   watchdog: { memory: watchdog },
 };
 

@@ -12,7 +12,7 @@ const WEB = { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', nam
 /** A pod scaler (root.1) with its three out-ports wired, and a decider reading `running` (root.2). */
 const POLICY = {
   circuit: {
-    evaluation_interval: '50ms',
+    evaluation_interval: '100ms',
     components: [
       { variable: { constant_output: { value: 3 }, out_ports: { output: { signal_name: 'want' } } } },
       {
@@ -143,7 +143,7 @@ test('a loop through the pod scaler: the decision the controller publishes follo
   // One more than configured while the variable says overloaded and the last step runs.
   await controller.store.upsert('loop', {
     circuit: {
-      evaluation_interval: '50ms',
+      evaluation_interval: '100ms',
       components: [
         { variable: { constant_output: { value: 1 }, out_ports: { output: { signal_name: 'OVERLOADED' } } } },
         { decider: { operator: 'gte', in_ports: { lhs: { signal_name: 'RUNNING' }, rhs: { signal_name: 'CONFIGURED' } }, out_ports: { output: { signal_name: 'SETTLED' } } } },

@@ -6,13 +6,15 @@ import { PROTO_DIR, LOADER_OPTIONS, jsonToStruct, structToJson, StructConversion
 import { unary } from '@sluice/server';
 import type { PublishedDecision } from '@sluice/policies';
 import { checkPolicyName } from './policy-name.js';
+import { POLICY_SPEC_MAX_DEPTH } from '@sluice/policies';
 import type { PolicyRegistry, PolicyView } from './policy-registry.js';
 import type { PolicyStore } from './policy-store.js';
 
 export const POLICY_SERVICE_NAME = 'sluice.policies.v1.PolicyService';
 export const POLICIES_PROTO_FILE = 'sluice/policies/v1/policies.proto';
 /** How deep a policy spec may nest. */
-export const POLICY_STRUCT_MAX_DEPTH = 48;
+/** How deep a policy spec may nest in a Struct: the one limit of the policy language. */
+export const POLICY_STRUCT_MAX_DEPTH = POLICY_SPEC_MAX_DEPTH;
 /** The largest policy accepted, in bytes of JSON. */
 export const POLICY_BODY_LIMIT_BYTES = 1 << 20;
 export const DECISION_KINDS: readonly PublishedDecision['kind'][] = ['rate_limiter', 'sampler', 'load_scheduler'];

@@ -1,3 +1,4 @@
+import { policyNameProblem } from '@sluice/policies';
 import { PolicyRejectedError } from './policy-errors.js';
 import type { PolicyRegistry } from './policy-registry.js';
 
@@ -13,12 +14,11 @@ export interface PolicySink {
   listed(): void;
 }
 
-const SINK_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const MAX_SINK_NAME = 253;
 
 /**
  * The registry as the CR watcher sees it (source `kubernetes`): a resource that
- * compiles runs (a CR wins over an API policy of the same name); one that does not
+ * compiles runs, unless the policy API holds its name (refused: the first owner of a
+ * name keeps it, and the API refuses names a resource holds); one that does not
  * answers its problems for the CR's status, and the version that compiled before,
  * if any, keeps running. Names are DNS-1123 subdomains (the watcher may qualify
  * them, e.g. with the namespace).
@@ -26,8 +26,11 @@ const MAX_SINK_NAME = 253;
 export function policySink(registry: PolicyRegistry, onListed: () => void = () => undefined): PolicySink {
   return {
     async apply(name, spec) {
-      if (name.length > MAX_SINK_NAME || !SINK_NAME.test(name)) {
-        return { ok: false, message: `policy name ${JSON.stringify(name)} must be a DNS-1123 subdomain of at most ${MAX_SINK_NAME} characters` };
+      const nameProblem = policyNameProblem(name);
+      if (nameProblem !== undefined) return { ok: false, message: nameProblem };
+      // One name, one owner: a resource does not take over a policy the API already holds.
+      if (registry.desiredOf('api', name) !== undefined && registry.desiredOf('kubernetes', name) === undefined) {
+        return { ok: false, message: `a policy named ${JSON.stringify(name)} exists through the policy API; policy names are shared by the API and Policy resources of every namespace: delete the API policy or rename the resource` };
       }
       try {
         const compiled = registry.compile(name, spec);

@@ -1,4 +1,5 @@
 import { GrpcCode, NotFoundError, SluiceError, UnavailableError } from '@sluice/errors';
+import { isPolicyName } from './policy-name.js';
 import { storedPolicyKey, type StoredPolicy } from '@sluice/policies';
 import type { ControllerEtcd } from './controller-etcd.js';
 import { mergePatch } from './merge-patch.js';
@@ -156,7 +157,11 @@ export class PolicyStore {
   /** A stored entry, compiled; a corrupt or no longer valid one shows as failed. */
   private entryOf(key: string, value: string): { name: string; spec: unknown; compiled?: CompiledPolicy; error?: string } | undefined {
     const name = key.slice(this.prefix.length);
-    if (name.length === 0 || name.includes('/')) return undefined;
+    if (!isPolicyName(name)) {
+      // Written into etcd by hand under a name the API refuses: never run.
+      this.logger?.warn('stored policy skipped: not a policy name', { key });
+      return undefined;
+    }
     let stored: Partial<StoredPolicy>;
     try {
       stored = JSON.parse(value) as Partial<StoredPolicy>;

@@ -7,6 +7,7 @@
 // condition), with a Kubernetes Event (PolicyUploaded / PolicyFailed) when the outcome changes.
 // A spec already applied is not applied again, and a status equal to the one stored is not
 // written, so the watcher's own writes do not make it loop.
+import { eventMessage, eventName } from './event-name.js';
 import { hostname } from 'node:os';
 import { silentLogger, type KubeLogger } from './api-state.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
@@ -264,10 +265,10 @@ export class PolicyCrWatcher {
     const ns = cr.metadata?.namespace ?? 'default';
     const component = this.opts.component ?? 'sluice-controller';
     const body: k8s.CoreV1Event = {
-      metadata: { name: `${cr.metadata?.name ?? 'policy'}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`, namespace: ns },
+      metadata: { name: eventName(cr.metadata?.name ?? 'policy', `${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`), namespace: ns },
       involvedObject: { apiVersion: `${POLICY_GROUP}/${POLICY_VERSION}`, kind: POLICY_KIND, name: cr.metadata?.name, namespace: ns, uid: cr.metadata?.uid, resourceVersion: cr.metadata?.resourceVersion },
       reason: REASONS[phase],
-      message: phase === 'uploaded' ? `policy uploaded${message ? ` (${message})` : ''}` : `policy failed: ${message}`,
+      message: eventMessage(phase === 'uploaded' ? `policy uploaded${message ? ` (${message})` : ''}` : `policy failed: ${message}`),
       type: phase === 'uploaded' ? 'Normal' : 'Warning',
       source: { component },
       reportingComponent: component,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { desiredStatus, kubeTime, sameStatus, statusPatch } from './policy-status.js';
+import { MAX_STATUS_MESSAGE_LENGTH, desiredStatus, kubeTime, sameStatus, statusPatch } from './policy-status.js';
 
 test('desiredStatus sets the phase, message, observedGeneration and a Ready condition per phase', () => {
   const up = desiredStatus(undefined, 'uploaded', '', 3, 'h1', 'T1');
@@ -28,4 +28,12 @@ test('sameStatus ignores lastTransitionTime only; statusPatch clears a hash that
   assert.equal(sameStatus(undefined, a), false);
   assert.deepEqual(statusPatch(a, desiredStatus(a, 'failed', 'x', 1, undefined, 'T')).status.hash, null);
   assert.match(kubeTime(0), /^1970-01-01T00:00:00Z$/);
+});
+
+test('a long failure message (thousands of problems) is cut to the bound in the status and its Ready condition', () => {
+  const long = Array.from({ length: 5000 }, (_, i) => `spec.circuit.components[${i}]: in a cycle`).join('; ');
+  const s = desiredStatus(undefined, 'failed', long, 1, undefined, '2026-01-01T00:00:00Z');
+  assert.ok((s.message ?? '').length <= MAX_STATUS_MESSAGE_LENGTH);
+  assert.match(s.message ?? '', /^spec\.circuit\.components\[0\]: in a cycle; .* … \(\d+ characters in all\)$/);
+  assert.equal(s.conditions?.[0].message, s.message);
 });

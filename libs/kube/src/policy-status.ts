@@ -30,7 +30,17 @@ export function kubeTime(ms = Date.now()): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function desiredStatus(current: PolicyStatus | undefined, phase: PolicyPhase, message: string, generation: number, hash: string | undefined, now = kubeTime()): PolicyStatus {
+/** Longest status message written (a policy with thousands of problems would otherwise write them all). */
+export const MAX_STATUS_MESSAGE_LENGTH = 4096;
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_STATUS_MESSAGE_LENGTH) return message;
+  const mark = ` … (${message.length} characters in all)`;
+  return message.slice(0, MAX_STATUS_MESSAGE_LENGTH - mark.length) + mark;
+}
+
+export function desiredStatus(current: PolicyStatus | undefined, phase: PolicyPhase, fullMessage: string, generation: number, hash: string | undefined, now = kubeTime()): PolicyStatus {
+  const message = boundedMessage(fullMessage);
   const prev = current?.conditions?.find((c) => c.type === 'Ready');
   const ready: PolicyCondition = {
     type: 'Ready',

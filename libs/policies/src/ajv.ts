@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { tryParseDuration } from '@sluice/config';
 import { PolicySpecSchema } from './schema/policy.js';
+import { MIN_EVALUATION_INTERVAL, MIN_EVALUATION_INTERVAL_MS } from './schema/fields.js';
 import type { PolicyProblem } from './problems.js';
 import { nearestName } from './nearest.js';
 import { isJsonObject, pathOfSegments, pointerSegments } from './path.js';
@@ -15,6 +16,7 @@ function validator(): ValidateFunction {
     }
     ajv.addKeyword({ keyword: 'x-sluice-type', schemaType: 'string' });
     ajv.addFormat('positive_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) > 0 });
+    ajv.addFormat('evaluation_interval', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) >= MIN_EVALUATION_INTERVAL_MS });
     ajv.addFormat('nonnegative_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? -1) >= 0 });
     validate = ajv.compile(PolicySpecSchema);
   }
@@ -59,7 +61,9 @@ function problemOf(error: ErrorObject): PolicyProblem | undefined {
         message:
           params.format === 'positive_duration'
             ? `${show(error.data)} is not a positive duration in Go syntax (such as 10s, 1m30s, 250ms)`
-            : `${show(error.data)} is not a non-negative duration in Go syntax (such as 0s, 10s, 1m30s)`,
+            : params.format === 'evaluation_interval'
+              ? `${show(error.data)} is not a duration of at least ${MIN_EVALUATION_INTERVAL} in Go syntax (such as 1s, 1m30s, 250ms)`
+              : `${show(error.data)} is not a non-negative duration in Go syntax (such as 0s, 10s, 1m30s)`,
       };
     case 'propertyNames':
       return undefined; // the pattern error that follows names the key

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compilePolicy, validatePolicy } from './compile.js';
 import { PolicyCompileError } from './problems.js';
+import { POLICY_SPEC_MAX_DEPTH } from './limits.js';
 import { fullPolicy, promqlCapacityPolicy, rateLimiterPolicy } from './test-fixtures.js';
 
 const RL = 'spec.circuit.components[0].flow_control.rate_limiter';
@@ -141,7 +142,7 @@ test('compile errors name the JSON path of the field', async (t) => {
     ['negative interval', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.interval = '-1s')), `${RL}.parameters.interval`, /positive duration/],
     ['not a duration', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.interval = '10 seconds')), `${RL}.parameters.interval`, /Go syntax/],
     ['missing interval', edited(rateLimiterPolicy(), (s) => delete rl(s).parameters.interval), `${RL}.parameters.interval`, /missing required/],
-    ['zero evaluation interval', edited(rateLimiterPolicy(), (s) => ((s.circuit as Obj).evaluation_interval = '0s')), 'spec.circuit.evaluation_interval', /positive duration/],
+    ['zero evaluation interval', edited(rateLimiterPolicy(), (s) => ((s.circuit as Obj).evaluation_interval = '0s')), 'spec.circuit.evaluation_interval', /at least 100ms/],
     ['num_sync 0', edited(rateLimiterPolicy(), (s) => (rl(s).parameters.lazy_sync = { num_sync: 0 })), `${RL}.parameters.lazy_sync.num_sync`, />= 1/],
     ['bad selector operator', edited(rateLimiterPolicy(), (s) => (rl(s).selectors = [{ control_point: 'a', label_matcher: { match_expressions: [{ key: 'k', operator: 'Like', values: ['x'] }] } }])), `${RL}.selectors[0].label_matcher.match_expressions[0].operator`, /Like/],
     ['bad regex', edited(rateLimiterPolicy(), (s) => (rl(s).selectors = [{ control_point: 'a', label_matcher: { expression: { label_matches: { label: 'a', regex: '(' } } } }])), `${RL}.selectors[0].label_matcher.expression.label_matches.regex`, /does not compile/],
@@ -229,7 +230,8 @@ test('several problems are reported at once; compilePolicy throws PolicyCompileE
 test('policy names are checked', () => {
   assert.throws(() => compilePolicy('a/b', {}), (err: unknown) => err instanceof PolicyCompileError && err.problems[0].path === 'name');
   assert.throws(() => compilePolicy('', {}), PolicyCompileError);
-  assert.equal(compilePolicy('rate-limit.v2_x', {}).name, 'rate-limit.v2_x');
+  assert.equal(compilePolicy('rate-limit.v2-x', {}).name, 'rate-limit.v2-x');
+  assert.throws(() => compilePolicy('rate_limit', {}), PolicyCompileError);
 });
 
 test('inert Aperture parts are accepted and listed as ignored', () => {
@@ -241,12 +243,31 @@ test('inert Aperture parts are accepted and listed as ignored', () => {
   assert.equal(c.components.length, 1);
 });
 
-test('a spec nested deeper than 64 levels is refused without recursing into it', () => {
+test('a spec nested deeper than POLICY_SPEC_MAX_DEPTH (32) levels is refused without recursing into it', () => {
   let deep: unknown = {};
   for (let i = 0; i < 100_000; i++) deep = [deep];
   const spec = { resources: { infra_meters: { x: deep } } };
   const problems = validatePolicy(spec);
   assert.equal(problems.length, 1);
   assert.match(problems[0].path, /^spec\.resources\.infra_meters\.x\[0\]/);
-  assert.match(problems[0].message, /nested more than 64 levels/);
+  assert.match(problems[0].message, /nested more than 32 levels/);
+  let ok: unknown = 1;
+  for (let i = 0; i < POLICY_SPEC_MAX_DEPTH - 3; i++) ok = [ok];
+  assert.deepEqual(validatePolicy({ resources: { infra_meters: { x: ok } } }), [], 'exactly 32 levels (spec, resources, infra_meters, 29 lists) is fine');
+  assert.equal(validatePolicy({ resources: { infra_meters: { x: [ok] } } }).length, 1);
+});
+
+test('evaluation intervals below 100ms are refused: the circuit, a PromQL query, keep_admitted_rate', () => {
+  for (const bad of ['1ns', '99ms', '0.05s', '1us', '0s', '-1s']) {
+    assertProblem(edited(rateLimiterPolicy(), (s) => { (s.circuit as Obj).evaluation_interval = bad; }), 'spec.circuit.evaluation_interval', /at least 100ms/);
+    assertProblem(
+      edited(promqlCapacityPolicy(), (s) => { ((s.circuit.components[0].query as Obj).promql as Obj).evaluation_interval = bad; }),
+      'spec.circuit.components[0].query.promql.evaluation_interval',
+      /at least 100ms/,
+    );
+  }
+  const ok = edited(rateLimiterPolicy(), (s) => { (s.circuit as Obj).evaluation_interval = '100ms'; });
+  assert.equal(compilePolicy('p', ok).evaluationIntervalMs, 100);
+  const q = edited(promqlCapacityPolicy(), (s) => { ((s.circuit.components[0].query as Obj).promql as Obj).evaluation_interval = '0.1s'; });
+  assert.equal(compilePolicy('p', q).promql[0].evaluationIntervalMs, 100);
 });

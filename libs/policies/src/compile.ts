@@ -8,6 +8,7 @@ import { orderGraph, type GraphNode } from './graph.js';
 import { specHash } from './hash.js';
 import { findMarked } from './markers.js';
 import { isJsonObject, memberPath, tooDeep } from './path.js';
+import { POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';
 import { PolicyCompileError, type PolicyProblem } from './problems.js';
 import type { PublishedComponent, PublishedSelector } from './published.js';
 import { constantValue, type InPort } from './schema/ports.js';
@@ -35,9 +36,7 @@ export interface CompiledPolicy {
 }
 
 /** Deeper specs are refused before anything recurses into them (label filters stop at 32 levels themselves). */
-const MAX_DEPTH = 64;
 
-const POLICY_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
 
 /** The kind a component object names, and the value under its path. */
 function kindOf(component: Record<string, unknown>): { kind: ComponentKind; spec: unknown; key: string } | undefined {
@@ -70,16 +69,15 @@ export function compilePolicy(name: string, spec: unknown): CompiledPolicy {
 
 function compileParts(name: string, spec: unknown): { problems: PolicyProblem[]; compiled?: CompiledPolicy } {
   const problems: PolicyProblem[] = [];
-  if (typeof name !== 'string' || !POLICY_NAME.test(name)) {
-    problems.push({ path: 'name', message: `policy name ${JSON.stringify(name)} must be 1..253 letters, digits, '.', '_' or '-', starting and ending with a letter or digit` });
-  }
+  const nameProblem = policyNameProblem(name);
+  if (nameProblem !== undefined) problems.push({ path: 'name', message: nameProblem });
   if (!isJsonObject(spec)) {
     problems.push({ path: 'spec', message: `a policy spec must be an object, got ${spec === null ? 'null' : Array.isArray(spec) ? 'array' : typeof spec}` });
     return { problems };
   }
-  const deep = tooDeep(spec, 'spec', MAX_DEPTH);
+  const deep = tooDeep(spec, 'spec', POLICY_SPEC_MAX_DEPTH);
   if (deep !== undefined) {
-    problems.push({ path: deep, message: `nested more than ${MAX_DEPTH} levels deep` });
+    problems.push({ path: deep, message: `nested more than ${POLICY_SPEC_MAX_DEPTH} levels deep` });
     return { problems };
   }
   const marked = findMarked(spec);

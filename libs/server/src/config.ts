@@ -46,8 +46,15 @@ export interface ServerTLSConfig {
   enabled: boolean;
 }
 
+/** `server.auth` (the controller's): bearer tokens required on the API. */
+export interface ServerAuthConfig {
+  /** A file of bearer tokens, one a line; empty: no token is asked for. */
+  token_file: string;
+}
+
 /** The SPEC `server.*` subtree. */
 export interface ServerConfig {
+  auth?: ServerAuthConfig;
   listener: ListenerConfig;
   grpc: GRPCServerConfig;
   http: HTTPServerConfig;

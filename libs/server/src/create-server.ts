@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
+import { InvalidArgumentError } from '@sluice/errors';
+import { BearerAuth } from './bearer-auth.js';
+import { BearerTokens } from './bearer-tokens.js';
 import type { ServerConfig } from './config.js';
 import { durationMs } from './durations.js';
 import { GatewayClient, type GatewayTarget } from './gateway-client.js';
@@ -40,13 +43,19 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
   const bounds = [timeouts.headersTimeout, connectionTimeout].filter((v) => v > 0);
   const firstBytesTimeoutMs = bounds.length === 0 ? 0 : Math.min(...bounds);
 
-  const grpcServer = new GrpcServer(config.grpc, registry);
+  // Bearer tokens (`server.auth.token_file`): a file that cannot be read is a start-up error.
+  const auth = config.auth !== undefined && config.auth.token_file !== '' ? new BearerAuth(new BearerTokens(config.auth.token_file)) : undefined;
+  if (auth !== undefined && auth.tokens.size === 0) {
+    throw new InvalidArgumentError(`server.auth.token_file ${JSON.stringify(config.auth?.token_file)} cannot be read or holds no token`, 'server.auth.token_file');
+  }
+  const grpcServer = new GrpcServer(config.grpc, registry, auth?.interceptor());
   const injector = (): grpc.ConnectionInjector => grpcServer.open();
 
   const app = express();
   app.disable('x-powered-by');
   app.use(writeTimeoutMiddleware(timeouts.writeTimeout));
   app.use(httpMetricsMiddleware(registry, config.http.latency_buckets_ms));
+  if (auth !== undefined) app.use(auth.middleware());
   if (config.http.disable_http_keep_alives) {
     app.use((_req, res, next) => {
       res.setHeader('Connection', 'close');
@@ -110,7 +119,10 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
       if (state === 'stopped') return;
       state = 'stopped';
-      const closed = Promise.all([listener.close(), internal?.close(), grpcServer.shutdown(deadlineMs), h2Rest.close()]);
+      // Once gRPC has stopped (its calls answered, its sessions given a short grace) and the HTTP/2
+      // bridge is closed, an HTTP/2 connection a client still holds open carries nothing: cut it.
+      const http2Done = Promise.all([grpcServer.shutdown(deadlineMs), h2Rest.close()]).then(() => listener.destroyHttp2());
+      const closed = Promise.all([listener.close(), internal?.close(), http2Done]);
       const idle = setInterval(() => {
         listener.closeIdle();
         h2Rest.closeIdle();
@@ -132,6 +144,9 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     },
     address() {
       return listener.address();
+    },
+    openPath(path: string) {
+      auth?.open(path);
     },
   };
 }

@@ -21,7 +21,7 @@ export class GatewayClient {
    * Call one unary method. Aborting `signal` cancels the call (the server handler sees
    * `call.cancelled` and its 'cancelled' event); the promise then rejects with CANCELLED.
    */
-  call(path: string, request: Buffer, timeoutMs: number | undefined, signal?: AbortSignal): Promise<Buffer> {
+  call(path: string, request: Buffer, timeoutMs: number | undefined, signal?: AbortSignal, authorization?: string): Promise<Buffer> {
     if (this.client === undefined) {
       const { address, credentials } = this.target();
       this.client = new grpc.Client(address, credentials, { 'grpc.max_receive_message_length': -1 });
@@ -29,7 +29,10 @@ export class GatewayClient {
     const options: grpc.CallOptions = timeoutMs !== undefined && timeoutMs > 0 ? { deadline: Date.now() + timeoutMs } : {};
     const identity = (b: Buffer): Buffer => b;
     return new Promise((resolve, reject) => {
-      const call = this.client!.makeUnaryRequest(path, identity, identity, request, new grpc.Metadata(), options, (err, value) => {
+      const metadata = new grpc.Metadata();
+      // The HTTP caller's credentials, checked again by the gRPC server when it asks for tokens.
+      if (authorization !== undefined) metadata.set('authorization', authorization);
+      const call = this.client!.makeUnaryRequest(path, identity, identity, request, metadata, options, (err, value) => {
         signal?.removeEventListener('abort', onAbort);
         if (err) reject(err);
         else resolve(value ?? Buffer.alloc(0));

@@ -83,7 +83,7 @@ export function gatewayHandler(route: GatewayRoute, services: Map<string, Regist
         throw new PayloadTooLargeError(`request exceeds the gRPC message limit of ${GRPC_MAX_REQUEST_BYTES} bytes`);
       }
       if (closed.signal.aborted) return;
-      const reply = method.responseDeserialize(await client.call(method.path, bytes, route.timeoutMs, closed.signal)) as unknown;
+      const reply = method.responseDeserialize(await client.call(method.path, bytes, route.timeoutMs, closed.signal, req.headers.authorization)) as unknown;
       const json = route.fromResponse !== undefined ? route.fromResponse(reply) : reply;
       if (!res.headersSent) res.status(200).json(json);
     })()

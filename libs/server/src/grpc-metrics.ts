@@ -38,6 +38,12 @@ export class GrpcMetrics {
   private readonly sent: FastCounter<LabelName>;
   private readonly handling: FastHistogram<LabelName>;
   private readonly byPath = new Map<string, MethodChildren>();
+  private calls = 0;
+
+  /** Calls a handler has started and not yet answered (a call refused before its handler, e.g. for size, is none). */
+  get inFlight(): number {
+    return this.calls;
+  }
 
   constructor(registry: Registry, latencyBucketsMs: number[]) {
     this.started = new FastCounter({ name: 'grpcserver_started_total', help: 'Total number of RPCs started on the server.', labelNames: LABEL_NAMES, registers: [registry] });
@@ -71,9 +77,11 @@ export class GrpcMetrics {
   private finisher(c: MethodChildren): (code: number) => void {
     const startedAt = performance.now();
     let done = false;
+    this.calls++;
     return (code) => {
       if (done) return;
       done = true;
+      this.calls--;
       let h = c.handled.get(code);
       if (h === undefined) {
         h = this.handled.child({ ...c.labels, grpc_code: grpcCodeName(code) });

@@ -5,6 +5,9 @@ import type { Registry } from 'prom-client';
 import type { GRPCServerConfig } from './config.js';
 import { GrpcMetrics, splitMethodPath } from './grpc-metrics.js';
 
+/** How long HTTP/2 sessions may stay open at shutdown once no call is in flight. */
+export const SESSION_GRACE_MS = 500;
+
 /** A registered service: its name and definition (for the gateway's serializers and reflection). */
 export interface RegisteredService {
   name: string;
@@ -24,11 +27,12 @@ export class GrpcServer {
   private readonly streams = new Set<grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>>();
   private draining = false;
 
-  constructor(private readonly config: GRPCServerConfig, registry: Registry) {
+  constructor(private readonly config: GRPCServerConfig, registry: Registry, auth?: grpc.ServerInterceptor) {
     this.metrics = new GrpcMetrics(registry, config.latency_buckets_ms);
     // Channelz off: nothing here serves it, and with it on grpc-js tracks every call (a tracker of
     // four closures per call, timestamps per message) and every connection.
-    this.server = new grpc.Server({ interceptors: [this.metrics.interceptor()], 'grpc.enable_channelz': 0 });
+    const interceptors = auth === undefined ? [this.metrics.interceptor()] : [auth, this.metrics.interceptor()];
+    this.server = new grpc.Server({ interceptors, 'grpc.enable_channelz': 0 });
   }
 
   addService(definition: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void {
@@ -36,16 +40,19 @@ export class GrpcServer {
     if (first === undefined) throw new TypeError('addService: the service definition has no methods');
     const name = splitMethodPath(first.path)[0];
     const measured: grpc.UntypedServiceImplementation = { ...impl };
+    const served: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
     for (const [key, def] of Object.entries(definition)) {
       const own = Object.prototype.hasOwnProperty.call(impl, key) ? key : def.originalName;
       const handler = own === undefined ? undefined : impl[own];
-      if (own !== undefined && typeof handler === 'function' && !def.requestStream && !def.responseStream) {
-        measured[own] = this.metrics.wrapUnary(def, handler as grpc.handleUnaryCall<unknown, unknown>);
+      const unaryCall = !def.requestStream && !def.responseStream;
+      served[key] = unaryCall ? { ...def, requestDeserialize: undecodableAsValue(def.requestDeserialize) } : def;
+      if (own !== undefined && typeof handler === 'function' && unaryCall) {
+        measured[own] = this.metrics.wrapUnary(def, refuseUndecodable(handler as grpc.handleUnaryCall<unknown, unknown>));
       } else if (own !== undefined && typeof handler === 'function' && def.requestStream) {
         measured[own] = this.trackStreams(handler as (call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>) => void);
       }
     }
-    this.server.addService(definition, measured);
+    this.server.addService(served as grpc.ServiceDefinition, measured);
     this.services.set(name, { name, definition });
   }
 
@@ -103,17 +110,30 @@ export class GrpcServer {
 
   /**
    * Stop: open request streams are ended (endStreams), every HTTP/2 session gets GOAWAY (idle ones
-   * close at once), in-flight calls finish, or are cancelled at the deadline.
+   * close at once), in-flight calls finish, or are cancelled at the deadline. A session can outlive
+   * its calls: a client that never half-closes a stream the server already answered (a message
+   * refused for its size, say) keeps it open. So once no call is in flight, sessions still open get
+   * SESSION_GRACE_MS to close by themselves and are then destroyed.
    */
   shutdown(deadlineMs: number): Promise<void> {
     this.endStreams();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      let idleSince: number | undefined;
+      const stop = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
         this.server.forceShutdown();
         resolve();
-      }, deadlineMs);
+      };
+      const timer = setTimeout(stop, deadlineMs);
+      const poll = setInterval(() => {
+        if (this.metrics.inFlight > 0 || this.streams.size > 0) idleSince = undefined;
+        else if (idleSince === undefined) idleSince = Date.now();
+        else if (Date.now() - idleSince >= SESSION_GRACE_MS) stop();
+      }, 25);
       this.server.tryShutdown(() => {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve();
       });
     });
@@ -124,4 +144,34 @@ export class GrpcServer {
 function endRequestStream(call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void {
   if (call.readableEnded || call.destroyed) return;
   call.emit('end');
+}
+
+/** A request the protobuf decoder refused (too deeply nested, malformed), kept to be answered INVALID_ARGUMENT. */
+class Undecodable {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * grpc-js answers INTERNAL when a request cannot be decoded; the caller sent bad input, so the
+ * decoding error is kept as a value and refuseUndecodable answers it INVALID_ARGUMENT instead.
+ */
+function undecodableAsValue(deserialize: grpc.deserialize<unknown>): grpc.deserialize<unknown> {
+  return (bytes) => {
+    try {
+      return deserialize(bytes);
+    } catch (err) {
+      return new Undecodable(err instanceof Error ? err.message : String(err));
+    }
+  };
+}
+
+function refuseUndecodable(handler: grpc.handleUnaryCall<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const request: unknown = call.request;
+    if (request instanceof Undecodable) {
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: `the request could not be decoded: ${request.reason}` } as grpc.ServiceError, null);
+      return;
+    }
+    handler(call, callback);
+  };
 }

@@ -1,4 +1,4 @@
-export type { ServerConfig, ListenerConfig, GRPCServerConfig, HTTPServerConfig, GRPCGatewayConfig, ServerTLSConfig } from './config.js';
+export type { ServerConfig, ListenerConfig, GRPCServerConfig, HTTPServerConfig, GRPCGatewayConfig, ServerTLSConfig, ServerAuthConfig } from './config.js';
 export type { SluiceServer, GatewayRoute, GatewayInput, ServerDeps, Logger } from './types.js';
 export { JsonText } from './types.js';
 export { createServer } from './create-server.js';

@@ -29,6 +29,8 @@ const noop = (): void => {};
 export class SharedListener {
   private readonly sockets = new Set<Socket>();
   private readonly sniffing = new Set<Socket>();
+  /** Connections handed to gRPC (HTTP/2). */
+  private readonly http2 = new Set<Socket>();
   private readonly httpHandlers: ((socket: Socket) => void)[];
 
   constructor(
@@ -70,7 +72,11 @@ export class SharedListener {
     this.sniffing.add(socket);
     void sniffProtocol(socket, this.options.firstBytesTimeoutMs).then((protocol) => {
       this.sniffing.delete(socket);
-      if (protocol === 'h2') this.injector().injectConnection(socket);
+      if (protocol === 'h2') {
+        this.http2.add(socket);
+        socket.once('close', () => this.http2.delete(socket));
+        this.injector().injectConnection(socket);
+      }
       else if (protocol === 'http1') for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);
       else {
         if (protocol === 'refuse') this.options.logger?.debug('connection refused: malformed HTTP/2 preface', { remote: socket.remoteAddress });
@@ -114,6 +120,11 @@ export class SharedListener {
   /** Close keep-alive HTTP connections with no request in flight. */
   closeIdle(): void {
     this.httpServer.closeIdleConnections();
+  }
+
+  /** Cut every HTTP/2 connection still open (once gRPC has stopped: no call is left on them). */
+  destroyHttp2(): void {
+    for (const socket of this.http2) socket.destroy();
   }
 
   /** Cut every connection still open. */

@@ -72,6 +72,11 @@ export interface SluiceServer {
   start(): Promise<void>;
   /** Stop accepting, let in-flight requests and calls finish, force what is left at the deadline. */
   shutdown(deadlineMs?: number): Promise<void>;
+  /**
+   * Leave an HTTP path open when `server.auth` asks for bearer tokens (probes and metrics are);
+   * a route authenticated another way, such as the admission webhook by client certificate.
+   */
+  openPath(path: string): void;
   /** The bound address (after start). */
   address(): { host: string; port: number };
 }

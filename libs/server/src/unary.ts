@@ -1,19 +1,22 @@
 import * as grpc from '@grpc/grpc-js';
 import { isSluiceError } from '@sluice/errors';
 import { encodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
+import { boundStatus } from './status-bounds.js';
 
 /**
  * The gRPC status a thrown value travels as: a SluiceError keeps its code, its
  * message and its BadRequest details (in the `grpc-status-details-bin`
- * trailer); anything else is INTERNAL with a generic message.
+ * trailer); anything else is INTERNAL with a generic message. Message and
+ * details are bounded (status-bounds.ts) so the trailers fit what peers accept.
  */
 export function toGrpcStatus(err: unknown): Partial<grpc.StatusObject> {
   if (!isSluiceError(err)) return { code: grpc.status.INTERNAL, details: 'internal error' };
-  const packed = encodeStatusDetails(err.grpcCode, err.message, err.details);
-  if (packed === undefined) return { code: err.grpcCode, details: err.message };
+  const { message, details } = boundStatus(err.message, err.details);
+  const packed = encodeStatusDetails(err.grpcCode, message, details);
+  if (packed === undefined) return { code: err.grpcCode, details: message };
   const metadata = new grpc.Metadata();
   metadata.set(STATUS_DETAILS_KEY, packed);
-  return { code: err.grpcCode, details: err.message, metadata };
+  return { code: err.grpcCode, details: message, metadata };
 }
 
 function isThenable<T>(v: T | Promise<T>): v is Promise<T> {

@@ -9,7 +9,7 @@ import { InjectorConfigSchema } from './injector.js';
 import { JobGroupConfigSchema } from './jobs.js';
 import { LogConfigSchema } from './log.js';
 import { PrometheusTreeSchema } from './prometheus.js';
-import { ServerTreeSchema } from './server.js';
+import { ControllerServerTreeSchema } from './server.js';
 import { ControllerOTelConfigSchema, MetricsConfigSchema, ProfilersConfigSchema } from './telemetry.js';
 import { WatchdogConfigSchema } from './watchdog.js';
 
@@ -33,6 +33,6 @@ export const ControllerConfigSchema = Type.Object({
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
   injector: InjectorConfigSchema,
-  server: ServerTreeSchema,
+  server: ControllerServerTreeSchema,
   watchdog: Type.Object({ memory: WatchdogConfigSchema }, closed),
 }, closed);

@@ -37,6 +37,11 @@ export const ServerTLSConfigSchema = Type.Object({
   key_file: str('', 'Private key file of the server certificate (PEM); required when enabled.'),
 }, { additionalProperties: false });
 
+/** `server.auth`, the controller's only (a Sluice addition): bearer tokens on its API. */
+export const ServerAuthConfigSchema = Type.Object({
+  token_file: str('', 'File of bearer tokens, one a line (# comments); when set, every HTTP route and gRPC method needs `Authorization: Bearer <token>` except the probes, /metrics, gRPC health and the admission webhook paths. Re-read within a second of a change (rotation without restart).'),
+}, { additionalProperties: false });
+
 /** The `server` subtree, the same in both processes. */
 export const ServerTreeSchema = Type.Object({
   grpc: GRPCServerConfigSchema,
@@ -44,4 +49,10 @@ export const ServerTreeSchema = Type.Object({
   http: HTTPServerConfigSchema,
   listener: ListenerConfigSchema,
   tls: ServerTLSConfigSchema,
+}, { additionalProperties: false });
+
+/** The controller's `server` subtree: the common one and `auth`. */
+export const ControllerServerTreeSchema = Type.Object({
+  ...ServerTreeSchema.properties,
+  auth: ServerAuthConfigSchema,
 }, { additionalProperties: false });

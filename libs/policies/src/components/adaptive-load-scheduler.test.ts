@@ -140,7 +140,7 @@ test('keep_admitted_rate: after the load drops, everything is admitted within (m
 });
 
 test('keep_admitted_rate and incoming_token_rate: bad values are refused with their path; the out port shows the reading', () => {
-  for (const bad of [{ window: '0s' }, { window: 'soon' }, { evaluation_interval: '-1s' }, { evaluation_interval: 5 }, { other: true }]) {
+  for (const bad of [{ window: '0s' }, { window: 'soon' }, { evaluation_interval: '-1s' }, { evaluation_interval: '10ms' }, { evaluation_interval: 5 }, { other: true }]) {
     const problems = validatePolicy(policy({ keep_admitted_rate: bad }));
     assert.ok(problems.some((p) => p.path.startsWith('spec.circuit.components[2].flow_control.adaptive_load_scheduler.parameters.keep_admitted_rate')), `${JSON.stringify(bad)}: ${JSON.stringify(problems)}`);
   }

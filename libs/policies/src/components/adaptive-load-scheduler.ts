@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
-import { bool, duration, freeForm, num, obj, str } from '../schema/fields.js';
+import { bool, duration, freeForm, interval, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { gradientOf } from './gradient.js';
 import { GradientParameters } from './gradient-controller.js';
@@ -47,7 +47,7 @@ const schema = obj(
         keep_admitted_rate: Type.Optional(obj(
           {
             window: Type.Optional(duration('The range over which the agents\' incoming token rate is read, as its highest value (`max_over_time`): the demand counts as lower only once it has stayed lower for the whole window, so a pause of traffic shorter than it (a stall of the clients) does not raise the multiplier. It must hold at least one scrape of the agents.', '10s', true)),
-            evaluation_interval: Type.Optional(duration('How often the controller reads the incoming token rate.', '1s', true)),
+            evaluation_interval: Type.Optional(interval('How often the controller reads the incoming token rate.', '1s')),
           },
           'Counts the multiplier against a reference rate, the highest incoming token rate of the agents when an overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(max_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below the reference, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of the reference. An overload that begins at a lower demand (a latency blip after the load dropped) keeps the reference, so its recovery takes the same steps and seconds, not a share of the smaller demand; one at a higher demand raises it. After the load drops, the published multiplier reaches `max_load_multiplier` (every flow admitted) after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload; the scheduler returns to pass-through only once the multiplier itself reaches it, so when the demand comes back (after a pause in traffic, too) the published multiplier falls back with the reading, without waiting for a new overload to be found. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) publishes `max_load_multiplier`. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
         )),

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { duration, obj, str } from '../schema/fields.js';
+import { interval, obj, str } from '../schema/fields.js';
 import { OutputPorts } from '../schema/ports.js';
 import { defineKind } from './kind.js';
 
 const schema = obj(
   {
     query_string: str('The PromQL query; its result must be a scalar or a one-element vector.', { minLength: 1 }),
-    evaluation_interval: Type.Optional(duration('How often the controller runs the query.', '10s', true)),
+    evaluation_interval: Type.Optional(interval('How often the controller runs the query.', '10s')),
     out_ports: Type.Optional(OutputPorts),
   },
   'A PromQL query run by the controller against Prometheus; `output` is its value, invalid when the query fails, times out or answers anything but one number.',

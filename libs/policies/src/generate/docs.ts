@@ -1,6 +1,8 @@
 import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
 import { PolicyStatusSchema } from '../schema/status.js';
+import { MIN_EVALUATION_INTERVAL } from '../schema/fields.js';
+import { POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH } from '../limits.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
 const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
@@ -58,6 +60,7 @@ function boundsOf(n: Node): string {
   if (n.maximum !== undefined) b.push(`≤ ${n.maximum}`);
   if (n.format === 'positive_duration') b.push('> 0');
   if (n.format === 'nonnegative_duration') b.push('≥ 0');
+  if (n.format === 'evaluation_interval') b.push(`≥ ${MIN_EVALUATION_INTERVAL}`);
   if (n.minLength !== undefined && n.minLength > 0) b.push('non-empty');
   if (n.pattern !== undefined) b.push(`matches \`${n.pattern}\``);
   if (n.minItems !== undefined) b.push(`at least ${n.minItems} item${n.minItems === 1 ? '' : 's'}`);
@@ -164,8 +167,8 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
   language (\`match_labels\`, \`match_expressions\`, \`expression\`; RE2 regular expressions), the same
   rules and messages as the preview;
 - flux meter buckets: at most one bucket member, strictly increasing finite bounds, at most 1000;
-- policy names: 1..253 letters, digits, \`.\`, \`_\` or \`-\`, starting and ending with a letter or digit;
-  a spec nested more than 64 levels deep is refused.
+- policy names: ${POLICY_NAME_RULE.replace(/'(.)'/g, '`$1`')}, on every path in (the API, Policy
+  resources, etcd); a spec nested more than ${POLICY_SPEC_MAX_DEPTH} levels deep is refused.
 
 ## Reference
 `;

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { COMPONENT_KINDS, IGNORED_COMPONENTS, UNSUPPORTED_COMPONENTS } from '../components/index.js';
-import { duration, ignored, list, obj, unsupported } from './fields.js';
+import { ignored, interval, list, obj, unsupported } from './fields.js';
 import { Resources } from './resources.js';
 
 export const DEFAULT_EVALUATION_INTERVAL = '10s';
@@ -44,7 +44,7 @@ export const Component = Type.Unsafe<Record<string, unknown>>(
 export const Circuit = obj(
   {
     evaluation_interval: Type.Optional(
-      duration('How often the circuit runs (the first run is at once when the policy is applied).', DEFAULT_EVALUATION_INTERVAL, true),
+      interval('How often the circuit runs (the first run is at once when the policy is applied).', DEFAULT_EVALUATION_INTERVAL),
     ),
     components: Type.Optional(list(Component, 'The components, connected by signal names.')),
   },

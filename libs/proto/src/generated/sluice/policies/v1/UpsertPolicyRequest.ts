@@ -4,7 +4,7 @@ import type { Struct as _google_protobuf_Struct, Struct__Output as _google_proto
 
 export interface UpsertPolicyRequest {
   /**
-   * A DNS-1123 label: lower-case letters, digits and '-', at most 63 characters.
+   * A DNS-1123 subdomain: lower-case letters, digits, '-' and '.', at most 253 characters.
    */
   'name'?: (string);
   /**
@@ -15,7 +15,7 @@ export interface UpsertPolicyRequest {
 
 export interface UpsertPolicyRequest__Output {
   /**
-   * A DNS-1123 label: lower-case letters, digits and '-', at most 63 characters.
+   * A DNS-1123 subdomain: lower-case letters, digits, '-' and '.', at most 253 characters.
    */
   'name': (string);
   /**
