@@ -17,11 +17,12 @@ import { Handover } from './handover.js';
 import { PeerOpsHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 import { MembershipWiring } from './membership-wiring.js';
+import { PacketSealer } from './auth/index.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
 export const TIMED_LOCAL_TAKE_EVERY = 64;
 
-export type { DistCacheOptions, MembershipTimings } from './dist-cache-options.js';
+export type { DistCacheOptions, DistCacheLimits, MembershipTimings } from './dist-cache-options.js';
 export type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
 export type { RemoteTake, Unreached } from './take-outcome.js';
 
@@ -65,7 +66,7 @@ export class DistCache implements PeerSink {
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
     this.counts = new CacheCounters(this.metrics);
-    this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics);
+    this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics, opts.keys);
     this.ring = new Ring([this.selfId]);
     this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
     this.handovers = new Handover({
@@ -101,6 +102,10 @@ export class DistCache implements PeerSink {
       handler: (op) => this.handler.serve(op),
       onPacket: (b) => this.wiring?.onPacket(b),
       onMalformed: () => this.counts.drop('malformed'),
+      onRefused: (why) => {
+        this.metrics.refusedConnections.inc({ reason: why });
+        if (why === 'auth' || why === 'stale' || why === 'replay') this.metrics.authFailures.inc({ channel: 'ops', reason: why });
+      },
     });
     this.ops = ops;
     this.gossip = gossip;
@@ -124,6 +129,7 @@ export class DistCache implements PeerSink {
       table: this.table,
       ready: this.ready,
       sender: () => ({ id: this.id, gossipAddr: this.gossipAddr }),
+      sealer: this.opts.keys === undefined ? undefined : new PacketSealer(this.opts.keys),
       ring: () => this.ring,
       now: () => this.now(),
       rebuildRing: () => this.rebuildRing(),

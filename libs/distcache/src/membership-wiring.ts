@@ -9,6 +9,7 @@ import type { DistCacheMetrics } from './metrics.js';
 import type { CacheCounters } from './cache-counters.js';
 import type { PeerCalls } from './peer-calls.js';
 import type { PeerRegistry } from './peer-registry.js';
+import type { PacketSealer } from './auth/index.js';
 
 /** What the membership wiring uses of its member. */
 export interface MembershipWiringHost {
@@ -22,6 +23,8 @@ export interface MembershipWiringHost {
   readonly ready: Set<string>;
   /** This member as it signs its packets. */
   sender(): Sender;
+  /** With the group's keys: packets are sealed on the way out and opened (or dropped) on the way in. */
+  readonly sealer?: PacketSealer;
   ring(): Ring;
   now(): number;
   /** Rebuild the ring over this member and the ready ones (nothing when it did not change). */
@@ -60,7 +63,18 @@ export class MembershipWiring {
     this.dispatch(this.membership.leave(this.host.now()));
   }
 
-  onPacket(bytes: Buffer): void {
+  onPacket(packet: Buffer): void {
+    let bytes = packet;
+    const { sealer } = this.host;
+    if (sealer !== undefined) {
+      const opened = sealer.open(packet, Date.now());
+      if (!opened.ok) {
+        this.host.counts.drop(opened.reason);
+        this.host.metrics.authFailures.inc({ channel: 'membership', reason: opened.reason });
+        return;
+      }
+      bytes = opened.payload;
+    }
     const d = decodePacket(this.host.group, bytes);
     if (!d.ok) {
       this.host.counts.drop(d.reason);
@@ -72,7 +86,8 @@ export class MembershipWiring {
   dispatch(out: Outbound[]): void {
     const from = this.host.sender();
     for (const o of out) {
-      const bytes = encodePacket(this.host.group, from, o.msg);
+      const plain = encodePacket(this.host.group, from, o.msg);
+      const bytes = this.host.sealer === undefined ? plain : this.host.sealer.seal(plain, Date.now());
       if (o.reliable) this.gossip.sendTcp(o.to, bytes);
       else this.gossip.sendUdp(o.to, bytes);
     }
