@@ -64,7 +64,11 @@ const injector = {
   tap_port: 8081, control_point: 'ingress', agent_address: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecar_agent_port: 8090,
   sidecar_agent_config_map: 'sluice-agent-sidecar', sidecar_agent_env: {},
 };
-const distCache = { bind_addr: ':3320', memberlist_advertise_addr: '', memberlist_bind_addr: ':3322', replica_count: 1, sync_replication: false };
+const distCache = {
+  auth: { key_file: '', keys: '', insecure: false },
+  bind_addr: ':3320', memberlist_advertise_addr: '', memberlist_bind_addr: ':3322', replica_count: 1, sync_replication: false,
+  max_buckets: 200_000, max_bucket_bytes: 64 * 1024 * 1024, max_connections: 1024, idle_timeout: '60s',
+};
 const health = { scheduler: jobGroup, service: job };
 
 const OBJECTS: Array<[string, TSchema, unknown]> = [
@@ -107,6 +111,7 @@ const OBJECTS: Array<[string, TSchema, unknown]> = [
   ['AutoScaleKubernetesConfig', S.AutoScaleKubernetesConfigSchema, { enabled: true }],
   ['FlowPreviewConfig', S.FlowPreviewConfigSchema, { enabled: true }],
   ['DistCacheConfig', S.DistCacheConfigSchema, distCache],
+  ['DistCacheAuthConfig', S.DistCacheAuthConfigSchema, distCache.auth],
   ['PeerDiscoveryConfig', S.PeerDiscoveryConfigSchema, peerDiscovery],
   ['KubernetesDiscoveryConfig', S.KubernetesDiscoveryConfigSchema, { enabled: true }],
   ['StaticDiscoveryConfig', S.StaticDiscoveryConfigSchema, { entities: [] }],

@@ -15,4 +15,4 @@ export { EtcdPeerSource, type EtcdPeerSourceOptions, type PeerEtcd } from './pee
 export { distributedStoreFactory, type DistributedStoreFactoryOptions } from './store-factory.js';
 export { HarnessProcess, HARNESS_SCRIPT, type HarnessReady } from './harness-client.js';
 export { registerDistCacheRoutes, PEERS_PATH, DISTCACHE_STATS_PATH, type RouteApp } from './routes.js';
-export { Keyring, parseKeys, MIN_KEY_BYTES, PacketSealer, HelloVerifier, OpsChannel, clientHello } from './auth/index.js';
+export { Keyring, parseKeys, MIN_KEY_BYTES, PacketSealer, HelloVerifier, OpsChannel, clientHello, keyringFrom, isLoopbackBind, type KeySettings } from './auth/index.js';
