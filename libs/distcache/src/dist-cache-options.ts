@@ -41,6 +41,14 @@ export interface DistCacheOptions {
    * dropped); without, nothing is (ports on loopback, or `insecure`).
    */
   keys?: Keyring;
+  /**
+   * Learn a member only when a discovery source (etcd's peer keys, the
+   * Kubernetes API) lists a peer at its counter and membership addresses.
+   * Default false (static seeds, tests).
+   */
+  admitOnlyPeers?: boolean;
+  /** This member's own packets seem dropped by the group (a message), or no longer (undefined). */
+  onSelfProblem?: (problem: string | undefined) => void;
   /** Bounds on what anyone who reaches the ports can make this member hold. */
   limits?: DistCacheLimits;
   registry?: Registry;

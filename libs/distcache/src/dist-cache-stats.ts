@@ -22,4 +22,9 @@ export interface DistCacheStats {
   fallbacks: number;
   handovers: number;
   droppedPackets: number;
+  /** Why this member's own packets seem dropped by the group, or null. */
+  selfProblem: string | null;
+  /** Buckets held (owned and replicas) and their estimated bytes. */
+  buckets: number;
+  bucketBytes: number;
 }

@@ -18,6 +18,8 @@ import { PeerOpsHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 import { MembershipWiring } from './membership-wiring.js';
 import { PacketSealer } from './auth/index.js';
+import { SelfHealth } from './self-health.js';
+import { INCARNATION_MODULUS } from './member.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
 export const TIMED_LOCAL_TAKE_EVERY = 64;
@@ -54,6 +56,7 @@ export class DistCache implements PeerSink {
   private localTakes = 0;
   private readonly counts: CacheCounters;
   private readonly ringListeners: Array<(ring: Ring) => void> = [];
+  private readonly health: SelfHealth;
   gossipAddr = '';
   opsAddr = '';
 
@@ -66,9 +69,15 @@ export class DistCache implements PeerSink {
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
     this.counts = new CacheCounters(this.metrics);
+    this.health = new SelfHealth(this.metrics, () => Date.now(), opts.onSelfProblem);
     this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics, opts.keys);
     this.ring = new Ring([this.selfId]);
-    this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
+    this.table = new BucketTable({
+      freshWindowMs: opts.handoverWindowMs ?? 5000,
+      maxEntries: opts.limits?.maxBuckets,
+      maxBytes: opts.limits?.maxBucketBytes,
+      onEvict: (reason, n) => this.metrics.evictions.inc({ reason }, n),
+    });
     this.handovers = new Handover({
       table: this.table,
       calls: this.calls,
@@ -117,8 +126,11 @@ export class DistCache implements PeerSink {
     }
     this.membership = new Membership({
       self: { id: this.id, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr },
-      incarnation: Date.now(),
+      incarnation: Date.now() % INCARNATION_MODULUS,
       ...this.opts.membership,
+      admit: this.opts.admitOnlyPeers === true ? (u) => this.peers.admits(u.opsAddr, u.gossipAddr) : undefined,
+      onRefused: () => this.metrics.refusedMembers.inc(),
+      onRefute: () => this.health.refuted(),
     });
     this.wiring = new MembershipWiring(this.membership, gossip, {
       group: this.group,
@@ -130,6 +142,7 @@ export class DistCache implements PeerSink {
       ready: this.ready,
       sender: () => ({ id: this.id, gossipAddr: this.gossipAddr }),
       sealer: this.opts.keys === undefined ? undefined : new PacketSealer(this.opts.keys),
+      health: this.health,
       ring: () => this.ring,
       now: () => this.now(),
       rebuildRing: () => this.rebuildRing(),
@@ -337,6 +350,12 @@ export class DistCache implements PeerSink {
     return known > 1 && this.ring.members.length * 2 <= known;
   }
 
+  /** Whether this member's own packets seem dropped by the group (why), or undefined. */
+  selfProblem(): string | undefined {
+    this.health.update();
+    return this.health.problem;
+  }
+
   countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
     this.counts.fallback(reason, mode);
   }
@@ -357,6 +376,9 @@ export class DistCache implements PeerSink {
       fallbacks: this.counts.fallbacks,
       handovers: this.counts.handovers,
       droppedPackets: this.counts.dropped,
+      selfProblem: this.health.problem ?? null,
+      buckets: this.table.size,
+      bucketBytes: this.table.bytes,
     };
   }
 

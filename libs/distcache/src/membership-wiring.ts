@@ -9,7 +9,8 @@ import type { DistCacheMetrics } from './metrics.js';
 import type { CacheCounters } from './cache-counters.js';
 import type { PeerCalls } from './peer-calls.js';
 import type { PeerRegistry } from './peer-registry.js';
-import type { PacketSealer } from './auth/index.js';
+import { claimedSender, type PacketSealer } from './auth/index.js';
+import type { SelfHealth } from './self-health.js';
 
 /** What the membership wiring uses of its member. */
 export interface MembershipWiringHost {
@@ -25,6 +26,8 @@ export interface MembershipWiringHost {
   sender(): Sender;
   /** With the group's keys: packets are sealed on the way out and opened (or dropped) on the way in. */
   readonly sealer?: PacketSealer;
+  /** Told of refutations and of packets that fail authentication while claiming a peer's or this member's identity. */
+  readonly health?: SelfHealth;
   ring(): Ring;
   now(): number;
   /** Rebuild the ring over this member and the ready ones (nothing when it did not change). */
@@ -71,6 +74,7 @@ export class MembershipWiring {
       if (!opened.ok) {
         this.host.counts.drop(opened.reason);
         this.host.metrics.authFailures.inc({ channel: 'membership', reason: opened.reason });
+        if (opened.reason === 'auth') this.claimedBy(packet);
         return;
       }
       bytes = opened.payload;
@@ -81,6 +85,15 @@ export class MembershipWiring {
       return;
     }
     this.dispatch(this.membership.receive(d.msg, d.from, this.host.now()));
+  }
+
+  /** Who a packet that failed authentication claims to come from: this member, or a peer discovery lists. */
+  private claimedBy(packet: Buffer): void {
+    const claim = claimedSender(packet);
+    if (claim === undefined || this.host.health === undefined) return;
+    const self = this.host.sender();
+    if (claim.id === self.id || claim.gossipAddr === self.gossipAddr) this.host.health.authFailed('self', claim.id);
+    else if (this.host.peers.claims(claim.id, claim.gossipAddr) !== undefined) this.host.health.authFailed('peer', claim.id);
   }
 
   dispatch(out: Outbound[]): void {
@@ -102,10 +115,12 @@ export class MembershipWiring {
     metrics.ringMembers.set(this.host.ring().members.length);
     metrics.keys.set({ role: 'owner' }, table.count('owner'));
     metrics.keys.set({ role: 'replica' }, table.count('replica'));
+    metrics.bucketBytes.set(table.bytes);
   }
 
   private tick(): void {
     const now = this.host.now();
+    this.host.health?.update();
     this.dispatch(this.membership.tick(now));
     if (now >= this.nextSeedMs) {
       this.nextSeedMs = now + 1000;

@@ -18,6 +18,7 @@ export class DistCacheMetrics {
   readonly evictions: Counter<'reason'>;
   readonly bucketBytes: Gauge;
   readonly refutations: Counter;
+  readonly refusedMembers: Counter;
   readonly selfDropped: Gauge;
   /** Takes on buckets held here (operations_total{op="take",target="local"}), bound once. */
   readonly localTakes: FastCounterChild;
@@ -43,6 +44,7 @@ export class DistCacheMetrics {
     this.refusedConnections = new Counter({ name: 'sluice_distcache_refused_connections_total', help: 'Operations connections closed by this agent: auth, stale, replay, idle, truncated (a frame begun and not finished), limit (over max_connections), malformed.', labelNames: ['reason'], registers });
     this.evictions = new Counter({ name: 'sluice_distcache_bucket_evictions_total', help: 'Buckets dropped: idle (full again, nothing lost) or bound (over max_buckets or max_bucket_bytes: the bucket starts full when used again).', labelNames: ['reason'], registers });
     this.bucketBytes = new Gauge({ name: 'sluice_distcache_bucket_bytes', help: 'Estimated bytes of the buckets this agent holds.', registers });
+    this.refusedMembers = new Counter({ name: 'sluice_distcache_refused_members_total', help: 'Membership updates of members no discovery source (etcd, Kubernetes) lists at their addresses, not learnt.', registers });
     this.refutations = new Counter({ name: 'sluice_distcache_refutations_total', help: 'Times this agent refuted a rumour that it is suspect, dead or left.', registers });
     this.selfDropped = new Gauge({ name: 'sluice_distcache_self_dropped', help: '1 while this agent sees its own packets refused by the group (its refutations do not hold, or packets claiming to be it fail authentication), else 0.', registers });
     this.localTakes = this.operations.child({ op: 'take', target: 'local' });

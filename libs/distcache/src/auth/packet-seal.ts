@@ -39,3 +39,19 @@ export class PacketSealer {
     return seen === 'ok' ? { ok: true, payload } : { ok: false, reason: seen };
   }
 }
+
+/**
+ * The sender a packet claims in its (unverified) header, sealed or not:
+ * what a packet that failed authentication says of itself, for diagnosis
+ * only, never trusted.
+ */
+export function claimedSender(bytes: Buffer): { id: string; gossipAddr: string } | undefined {
+  const body = bytes.length > HEAD_BYTES + TAG_BYTES && bytes[0] === SEALED ? bytes.subarray(HEAD_BYTES, bytes.length - TAG_BYTES) : bytes;
+  try {
+    const raw = JSON.parse(body.toString('utf8')) as { f?: unknown; a?: unknown };
+    if (typeof raw.f === 'string' && typeof raw.a === 'string') return { id: raw.f, gossipAddr: raw.a };
+  } catch {
+    // not a membership packet at all
+  }
+  return undefined;
+}
