@@ -49,6 +49,12 @@ export function installDistCache(
     syncReplication: dc.sync_replication,
     registry: runtime.registry,
     keys,
+    // Members are learnt only when etcd's peer keys or the Kubernetes API list them at their addresses.
+    admitOnlyPeers: true,
+    onSelfProblem: (problem) => {
+      if (problem === undefined) runtime.logger.info('dist cache: the group hears this agent again');
+      else runtime.logger.warn('dist cache: this agent\'s own packets seem dropped by the group', { problem });
+    },
     limits: {
       maxBuckets: dc.max_buckets,
       maxBucketBytes: dc.max_bucket_bytes,
@@ -83,6 +89,14 @@ export function installDistCache(
     },
   });
   registerDistCacheRoutes(runtime.server.app, cache);
+  // Not ready while the group seems to drop this agent's packets (see self_problem in the stats).
+  runtime.addReadinessJob({
+    name: 'dist-cache-membership',
+    run: () => {
+      const problem = cache.selfProblem();
+      return problem === undefined ? { healthy: true } : { healthy: false, message: problem };
+    },
+  });
   return { cache, storeFactory: distributedStoreFactory(cache) };
 }
 

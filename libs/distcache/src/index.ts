@@ -16,3 +16,6 @@ export { distributedStoreFactory, type DistributedStoreFactoryOptions } from './
 export { HarnessProcess, HARNESS_SCRIPT, type HarnessReady } from './harness-client.js';
 export { registerDistCacheRoutes, PEERS_PATH, DISTCACHE_STATS_PATH, type RouteApp } from './routes.js';
 export { Keyring, parseKeys, MIN_KEY_BYTES, PacketSealer, HelloVerifier, OpsChannel, clientHello, keyringFrom, isLoopbackBind, type KeySettings } from './auth/index.js';
+export { PeerClient, type PeerClientOptions } from './ops-client.js';
+export { OpsServer, type OpsServerOptions, type OpsRefusal } from './ops-server.js';
+export { INCARNATION_MODULUS, laterIncarnation, nextIncarnation } from './member.js';

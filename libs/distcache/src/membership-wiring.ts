@@ -78,6 +78,7 @@ export class MembershipWiring {
         return;
       }
       bytes = opened.payload;
+      this.host.health?.authOk();
     }
     const d = decodePacket(this.host.group, bytes);
     if (!d.ok) {
@@ -92,8 +93,8 @@ export class MembershipWiring {
     const claim = claimedSender(packet);
     if (claim === undefined || this.host.health === undefined) return;
     const self = this.host.sender();
-    if (claim.id === self.id || claim.gossipAddr === self.gossipAddr) this.host.health.authFailed('self', claim.id);
-    else if (this.host.peers.claims(claim.id, claim.gossipAddr) !== undefined) this.host.health.authFailed('peer', claim.id);
+    if (claim.id === self.id || claim.gossipAddr === self.gossipAddr) this.host.metrics.authFailures.inc({ channel: 'membership', reason: 'claims_self' });
+    else if (this.host.peers.claims(claim.id, claim.gossipAddr) !== undefined) this.host.health.authFailed(claim.id);
   }
 
   dispatch(out: Outbound[]): void {
