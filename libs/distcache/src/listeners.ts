@@ -5,6 +5,13 @@ import { advertised, bindHost, splitHostPort } from './address.js';
 import { DistCacheBindError } from './bind-error.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
 
+/**
+ * Full-state syncs served at once at most (one frame of up to 1 MiB each, for 5 s at most): a sync lasts
+ * milliseconds and each member starts one every 5 s, so this is room for groups of thousands, and bounds
+ * what strangers can make the membership port buffer to 128 MiB.
+ */
+const MAX_SYNCS = 128;
+
 /** Where a member listens, and what arrives there. */
 export interface ListenOptions extends Pick<DistCacheOptions, 'bindAddr' | 'memberlistBindAddr' | 'advertiseAddr' | 'memberlistAdvertiseAddr' | 'keys' | 'limits'> {
   /** Serves the operations of other members. */
@@ -43,7 +50,7 @@ export async function listen(o: ListenOptions): Promise<Listeners> {
   } catch (e) {
     throw new DistCacheBindError('bind_addr', o.bindAddr, e);
   }
-  const gossip = new GossipTransport({ host: bindHost(mlBind.host), port: mlBind.port, onPacket: o.onPacket, onMalformed: o.onMalformed, maxConnections: o.limits?.maxConnections });
+  const gossip = new GossipTransport({ host: bindHost(mlBind.host), port: mlBind.port, onPacket: o.onPacket, onMalformed: o.onMalformed, maxConnections: Math.min(o.limits?.maxConnections ?? MAX_SYNCS, MAX_SYNCS) });
   let mlPort: number;
   try {
     mlPort = await gossip.start();

@@ -34,7 +34,7 @@ export const DistCacheConfigSchema = Type.Object({
   sync_replication: bool(false, 'Copies counters synchronously; asynchronous by default.'),
   max_buckets: int64(200_000, 'Buckets held at most (owned and replicas); past it the least recently used go first (a bucket dropped starts full when next used).', { minimum: 1 }),
   max_bucket_bytes: int64(64 * 1024 * 1024, 'Estimated bytes of buckets held at most (keys and state); past it the least recently used go first.', { minimum: 65_536 }),
-  max_connections: int64(1024, 'Connections to the counter port and to the membership port (full-state sync) served at once; more are closed as they come.', { minimum: 1 }),
+  max_connections: int64(1024, 'Connections to the counter port served at once (full-state syncs to the membership port: at most 128 or this); more are closed as they come.', { minimum: 1 }),
   idle_timeout: duration('60s', 'A counter-port connection that sends nothing for this long is closed (peers reconnect on their next operation); 0s never.'),
 }, { additionalProperties: false });
 
