@@ -131,3 +131,15 @@ test('with admission, members that answer probes but discovery does not list are
     assert.equal(c.inMinority(), false, `${c.id} counts ${c.knownMembers()} members`);
   }
 });
+
+test('a member holds at most max_buckets: a flood of new keys evicts the least recently used, counted', async (t) => {
+  const registry = new Registry();
+  const c = await node('a', undefined, { registry, limits: { maxBuckets: 50, maxBucketBytes: 1 << 20 } });
+  t.after(() => c.shutdown());
+  const params = { capacity: 5, fillAmount: 5, intervalMs: 3_600_000, continuousFill: false };
+  for (let i = 0; i < 500; i++) await c.localTake(`l|flood-${i}`, 1, params);
+  assert.ok(c.stats().buckets <= 50, String(c.stats().buckets));
+  assert.ok(c.stats().bucketBytes <= 50 * 300);
+  const evicted = (await registry.getSingleMetric('sluice_distcache_bucket_evictions_total')?.get())?.values.find((v) => v.labels.reason === 'bound')?.value ?? 0;
+  assert.ok(evicted >= 450, String(evicted));
+});
