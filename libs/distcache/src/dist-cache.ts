@@ -11,7 +11,7 @@ import { Ring } from './ring.js';
 import { DistCacheMetrics } from './metrics.js';
 import type { PeerRecord, PeerSink } from './peers.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
-import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
+import { collectStats, type DistCacheStats } from './dist-cache-stats.js';
 import type { RemoteTake, Unreached } from './take-outcome.js';
 import { Handover } from './handover.js';
 import { PeerOpsHandler } from './op-handler.js';
@@ -361,25 +361,10 @@ export class DistCache implements PeerSink {
   }
 
   stats(): DistCacheStats {
-    const members: MemberInfo[] = [{ id: this.id, state: 'self', incarnation: this.membership?.currentIncarnation ?? 0, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr, inRing: true }];
-    for (const m of this.membership?.view() ?? []) {
-      members.push({ id: m.id, state: m.state, incarnation: m.incarnation, gossipAddr: m.gossipAddr, opsAddr: m.opsAddr, inRing: this.ring.has(m.id) });
-    }
-    return {
-      id: this.id,
-      group: this.group,
-      members,
-      ring: this.ring.members,
-      keysOwned: this.table.count('owner'),
-      replicasHeld: this.table.count('replica'),
-      operations: { local: this.counts.local, remote: this.counts.remote, served: this.counts.served },
-      fallbacks: this.counts.fallbacks,
-      handovers: this.counts.handovers,
-      droppedPackets: this.counts.dropped,
-      selfProblem: this.health.problem ?? null,
-      buckets: this.table.size,
-      bucketBytes: this.table.bytes,
-    };
+    return collectStats({
+      id: this.id, group: this.group, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr, membership: this.membership,
+      ring: this.ring, table: this.table, counts: this.counts, selfProblem: this.health.problem,
+    });
   }
 
   // ---- internals ----
