@@ -23,6 +23,12 @@ export interface PeerClientOptions {
   keys?: Keyring;
   /** An answer whose signature did not verify (the connection is closed). */
   onAuthFailure?: () => void;
+  /**
+   * A connection with nothing in flight for this long is closed here, before
+   * the server's idle timeout (default 60 s) could close it under a batch
+   * being sent. Default 30 s.
+   */
+  idleMs?: number;
 }
 
 /** A batch is sent early once its frame reaches this many bytes (well under the frame bound). */
@@ -135,6 +141,9 @@ export class PeerClient {
       s.write(encodeFrame(hello));
     }
     s.on('data', (chunk: Buffer) => this.onData(s, chunk));
+    s.setTimeout(this.opts.idleMs ?? 30_000, () => {
+      if (this.inFlight.size === 0 && this.batch === undefined) s.destroy();
+    });
     s.on('error', () => s.destroy());
     s.on('close', () => {
       if (this.socket === s) {

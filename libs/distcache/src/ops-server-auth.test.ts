@@ -140,3 +140,14 @@ test('connections past max_connections are closed as they come; those served sta
   t.after(() => c.close());
   assert.deepEqual(await c.call({ o: 'ping' }, 2000), { done: true });
 });
+
+test('a client closes its own idle connection before the server would, and the next call reconnects', async (t) => {
+  const srv = await server(t, { auth: true, idleTimeoutMs: 5000 });
+  const c = new PeerClient(srv.addr, { keys: KEY, idleMs: 150 });
+  t.after(() => c.close());
+  assert.deepEqual(await c.call({ o: 'ping' }, 2000), { done: true });
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(srv.s.connections, 0, 'the idle connection is still open');
+  assert.ok(!srv.refused.includes('idle'), 'the server had to close it');
+  assert.deepEqual(await c.call({ o: 'ping' }, 2000), { done: true });
+});
