@@ -1,6 +1,8 @@
 import type { DistCacheConfig, PeerDiscoveryConfig } from '@sluice/config';
-import { envNameOf } from '@sluice/config';
-import { DistCache, DistCacheBindError, EtcdPeerSource, advertised, distributedStoreFactory, registerDistCacheRoutes, splitHostPort, type PeerEtcd } from '@sluice/distcache';
+import { envNameOf, parseDuration } from '@sluice/config';
+import {
+  DistCache, DistCacheBindError, EtcdPeerSource, advertised, distributedStoreFactory, keyringFrom, registerDistCacheRoutes, splitHostPort, type PeerEtcd,
+} from '@sluice/distcache';
 import { UnavailableError } from '@sluice/errors';
 import type { ProcessRuntime } from '@sluice/runtime';
 import { startKubernetesPeers } from './kube.js';
@@ -19,7 +21,9 @@ export interface AgentDistCache {
  * The agent's id is its advertised server address (unique per agent, the same
  * after a restart); when the listener's port is 0 (known only once bound) it
  * is the advertised counter address instead. Call it after installEtcd and
- * before installPolicies.
+ * before installPolicies. Without a key (`dist_cache.auth`) while a port is
+ * bound beyond loopback, it throws (SLUICE_ERR_DISTCACHE_AUTH) unless
+ * `dist_cache.auth.insecure` is set.
  */
 export function installDistCache(
   runtime: ProcessRuntime, etcd: PeerEtcd, agentGroup: string, listenerAddr: string, dc: DistCacheConfig, pd: PeerDiscoveryConfig,
@@ -27,6 +31,14 @@ export function installDistCache(
   const listener = splitHostPort(listenerAddr);
   const advertisementAddr = advertised(pd.advertisement_addr, listener.host, listener.port);
   const serverKnown = splitHostPort(advertisementAddr).port !== 0;
+  const keys = keyringFrom({
+    keyFile: dc.auth.key_file,
+    keys: dc.auth.keys,
+    insecure: dc.auth.insecure,
+    bound: { 'dist_cache.bind_addr': dc.bind_addr, 'dist_cache.memberlist_bind_addr': dc.memberlist_bind_addr },
+    name: (path) => `${path} (${envNameOf('SLUICE_AGENT_', path)})`,
+  });
+  if (keys === undefined && dc.auth.insecure) runtime.logger.warn('dist cache runs without keys: anyone who reaches its ports can join the group and set limits', { bind_addr: dc.bind_addr });
   const cache = new DistCache({
     id: serverKnown ? advertisementAddr : ({ opsAddr }) => opsAddr,
     group: agentGroup,
@@ -36,6 +48,19 @@ export function installDistCache(
     replicaCount: dc.replica_count,
     syncReplication: dc.sync_replication,
     registry: runtime.registry,
+    keys,
+    // Members are learnt only when etcd's peer keys or the Kubernetes API list them at their addresses.
+    admitOnlyPeers: true,
+    onSelfProblem: (problem) => {
+      if (problem === undefined) runtime.logger.info('dist cache: the group hears this agent again');
+      else runtime.logger.warn('dist cache: this agent\'s own packets seem dropped by the group', { problem });
+    },
+    limits: {
+      maxBuckets: dc.max_buckets,
+      maxBucketBytes: dc.max_bucket_bytes,
+      maxConnections: dc.max_connections,
+      idleTimeoutMs: parseDuration(dc.idle_timeout),
+    },
   });
   let source: EtcdPeerSource | undefined;
   let kubePeers: { stop(): void } | undefined;
@@ -55,7 +80,7 @@ export function installDistCache(
       await source.start(cache);
       // With a Kubernetes API, the peers Service's ready endpoints seed membership too (source `kubernetes`).
       kubePeers = await startKubernetesPeers(runtime, agentGroup, cache);
-      runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr });
+      runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr, authenticated: keys !== undefined, keys: keys?.keys.length ?? 0 });
     },
     shutdown: async () => {
       kubePeers?.stop();
@@ -64,6 +89,14 @@ export function installDistCache(
     },
   });
   registerDistCacheRoutes(runtime.server.app, cache);
+  // Not ready while the group seems to drop this agent's packets (see self_problem in the stats).
+  runtime.addReadinessJob({
+    name: 'dist-cache-membership',
+    run: () => {
+      const problem = cache.selfProblem();
+      return problem === undefined ? { healthy: true } : { healthy: false, message: problem };
+    },
+  });
   return { cache, storeFactory: distributedStoreFactory(cache) };
 }
 
@@ -74,4 +107,9 @@ function bindProblem(e: DistCacheBindError): UnavailableError {
     `${path} (${envNameOf('SLUICE_AGENT_', path)}) ${e.addr}: cannot listen: ${e.reason}; give each agent on a host its own dist-cache ports`,
     'SLUICE_ERR_DISTCACHE_BIND', e,
   );
+}
+
+/** The dist cache's keys are missing (a port beyond loopback) or bad: a configuration problem. */
+export function isDistCacheKeyProblem(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_AUTH';
 }

@@ -6,7 +6,7 @@ import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
-import { installDistCache } from './distcache.js';
+import { installDistCache, isDistCacheKeyProblem } from './distcache.js';
 import { installPodScaler } from './pod-scaler.js';
 import { installEtcd, installPolicies } from './policies.js';
 
@@ -52,8 +52,8 @@ try {
   await installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();
 } catch (err) {
-  // A bad limiters file or an unreadable kubeconfig is a configuration problem: exit 2, like the key tree's, before any port is bound.
-  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError) exitCode = 2;
+  // A bad limiters file, an unreadable kubeconfig or dist-cache keys missing or bad is a configuration problem: exit 2, like the key tree's, before any port is bound.
+  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err)) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
   process.stderr.write(`sluice-agent: ${err instanceof Error ? err.message : String(err)}\n`);
   await runtime.logger.close();

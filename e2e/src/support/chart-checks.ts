@@ -30,13 +30,14 @@ export const SHARED: Record<string, string> = {
 };
 export const AGENT_TREE: Record<string, string> = {
   ...SHARED, agent_info: 'AgentInfoConfig', 'auto_scale.kubernetes': 'AutoScaleKubernetesConfig',
-  dist_cache: 'DistCacheConfig', 'flow_control.preview_service': 'FlowPreviewConfig',
+  dist_cache: 'DistCacheConfig', 'dist_cache.auth': 'DistCacheAuthConfig', 'flow_control.preview_service': 'FlowPreviewConfig',
   agent_functions: 'AgentFunctionsConfig', 'kubernetes_client.http_client': 'HTTPClientConfig',
   otel: 'AgentOTelConfig', peer_discovery: 'PeerDiscoveryConfig',
   'service_discovery.kubernetes': 'KubernetesDiscoveryConfig', 'service_discovery.static': 'StaticDiscoveryConfig',
 };
 // Beyond the reference: the controller's `injector` and the agent's peer_discovery.kubernetes_service
-// (settings that were variables of their own, SLUICE_INJECTOR_* and SLUICE_PEERS_SERVICE).
+// (settings that were variables of their own, SLUICE_INJECTOR_* and SLUICE_PEERS_SERVICE), and the
+// dist cache's `auth` and bounds (max_buckets, max_bucket_bytes, max_connections, idle_timeout).
 export const CONTROLLER_TREE: Record<string, string> = {
   ...SHARED, otel: 'ControllerOTelConfig', 'policies.cr_watcher': 'CRWatcherConfig',
   'policies.promql_jobs_scheduler': 'JobGroupConfig', injector: 'InjectorConfig',
@@ -49,7 +50,9 @@ export const CONTROLLER_TOP = ['client', 'cloudext', 'crash_report', 'etcd', 'in
 // Fields of the objects whose members are checked (others: only their key path is checked).
 export const FIELDS: Record<string, string[]> = {
   ListenerConfig: ['addr', 'keep_alive', 'network'],
-  DistCacheConfig: ['bind_addr', 'memberlist_advertise_addr', 'memberlist_bind_addr', 'replica_count', 'sync_replication'],
+  DistCacheConfig: ['auth', 'bind_addr', 'memberlist_advertise_addr', 'memberlist_bind_addr', 'replica_count', 'sync_replication',
+    'max_buckets', 'max_bucket_bytes', 'max_connections', 'idle_timeout'],
+  DistCacheAuthConfig: ['key_file', 'keys', 'insecure'],
   FlowPreviewConfig: ['enabled'],
   ServerTLSConfig: ['allowed_cn', 'cert_file', 'client_ca_file', 'key_file', 'enabled'],
   LogConfig: ['level', 'non_blocking', 'pretty_console', 'writers'],

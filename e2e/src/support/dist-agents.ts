@@ -36,9 +36,15 @@ export async function startDistAgent(t: TestContext, etcd: EtcdServer, group = '
   return { proc, check: grpcClient(t, 'flowControl', proc.address), group };
 }
 
-/** Dist-cache addresses on `host` (ports picked at bind time), e.g. the root end of a test namespace's link. */
-export function distCacheEnv(host: string): Record<string, string> {
-  return { SLUICE_AGENT_DIST_CACHE_BIND_ADDR: `${host}:0`, SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: `${host}:0` };
+/** The group key of the agents the tests start beyond loopback (dist_cache.auth.keys). */
+export const GROUP_KEY = 'e2e-group-key-0123456789abcdef';
+
+/**
+ * Dist-cache addresses on `host` (ports picked at bind time), e.g. the root end of a test namespace's link,
+ * with the group key (required beyond loopback).
+ */
+export function distCacheEnv(host: string, key = GROUP_KEY): Record<string, string> {
+  return { SLUICE_AGENT_DIST_CACHE_BIND_ADDR: `${host}:0`, SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: `${host}:0`, SLUICE_AGENT_DIST_CACHE_AUTH_KEYS: key };
 }
 
 /**

@@ -65,7 +65,11 @@ const injector = {
   sidecar_agent_config_map: 'sluice-agent-sidecar', sidecar_agent_env: {},
   tap_admin_port: 9091, agent_tls_secret: '', agent_tls_client_cert: false, sidecar_agent_memory_limit: '256Mi',
 };
-const distCache = { bind_addr: ':3320', memberlist_advertise_addr: '', memberlist_bind_addr: ':3322', replica_count: 1, sync_replication: false };
+const distCache = {
+  auth: { key_file: '', keys: '', insecure: false },
+  bind_addr: ':3320', memberlist_advertise_addr: '', memberlist_bind_addr: ':3322', replica_count: 1, sync_replication: false,
+  max_buckets: 200_000, max_bucket_bytes: 64 * 1024 * 1024, max_connections: 1024, idle_timeout: '60s',
+};
 const health = { scheduler: jobGroup, service: job };
 
 const OBJECTS: Array<[string, TSchema, unknown]> = [
@@ -108,6 +112,7 @@ const OBJECTS: Array<[string, TSchema, unknown]> = [
   ['AutoScaleKubernetesConfig', S.AutoScaleKubernetesConfigSchema, { enabled: true }],
   ['FlowPreviewConfig', S.FlowPreviewConfigSchema, { enabled: true }],
   ['DistCacheConfig', S.DistCacheConfigSchema, distCache],
+  ['DistCacheAuthConfig', S.DistCacheAuthConfigSchema, distCache.auth],
   ['PeerDiscoveryConfig', S.PeerDiscoveryConfigSchema, peerDiscovery],
   ['KubernetesDiscoveryConfig', S.KubernetesDiscoveryConfigSchema, { enabled: true }],
   ['StaticDiscoveryConfig', S.StaticDiscoveryConfigSchema, { entities: [] }],

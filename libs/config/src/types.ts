@@ -43,6 +43,7 @@ export type AgentFunctionsConfig = Static<typeof S.AgentFunctionsConfigSchema>;
 export type AutoScaleKubernetesConfig = Static<typeof S.AutoScaleKubernetesConfigSchema>;
 export type FlowPreviewConfig = Static<typeof S.FlowPreviewConfigSchema>;
 export type DistCacheConfig = Static<typeof S.DistCacheConfigSchema>;
+export type DistCacheAuthConfig = Static<typeof S.DistCacheAuthConfigSchema>;
 export type PeerDiscoveryConfig = Static<typeof S.PeerDiscoveryConfigSchema>;
 export type KubernetesDiscoveryConfig = Static<typeof S.KubernetesDiscoveryConfigSchema>;
 export type StaticDiscoveryConfig = Static<typeof S.StaticDiscoveryConfigSchema>;

@@ -20,20 +20,58 @@ interface Entry {
   fresh?: { taken: number; untilMs: number };
 }
 
+/** Why buckets were dropped: full again after idling (nothing lost), or over a bound. */
+export type EvictReason = 'idle' | 'bound';
+
+export interface BucketTableOptions {
+  /** How long a bucket started full counts its takes for a late handover (the cache's handover window). Default 5 s. */
+  freshWindowMs?: number;
+  /** Buckets held at most. Default 200,000. */
+  maxEntries?: number;
+  /** Estimated bytes held at most. Default 64 MiB. */
+  maxBytes?: number;
+  /** Idle buckets that are full again are looked for this often. Default 30 s. */
+  sweepEveryMs?: number;
+  onEvict?: (reason: EvictReason, count: number) => void;
+}
+
+/** Estimated bytes of a bucket beside its key (map slot, entry, state, handover counts). */
+export const ENTRY_BYTES = 240;
+/** Past a bound, buckets are dropped down to this share of it (so eviction runs once per many new buckets). */
+const EVICT_TO = 0.9;
+
 /**
  * The buckets this member holds, as owner or as replica, with the token
  * bucket algorithm of @sluice/flowcontrol (the local limiter's, unchanged).
- * Idle buckets are swept (they would be full again anyway).
+ * Bounded: idle buckets that are full again are swept (nothing is lost:
+ * they would start full anyway); past `maxEntries` or `maxBytes` the least
+ * recently used go first, and one that was not full starts full when next
+ * used.
  */
 export class BucketTable {
   private readonly entries = new Map<string, Entry>();
   private lastSweepMs = 0;
+  private bytesHeld = 0;
+  private readonly freshWindowMs: number;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly sweepEveryMs: number;
 
-  /**
-   * `freshWindowMs`: how long a bucket started full counts its takes for a
-   * late handover (the cache's handover window).
-   */
-  constructor(private readonly maxIdleMs = 7_200_000, private readonly freshWindowMs = 5000) {}
+  constructor(private readonly o: BucketTableOptions = {}) {
+    this.freshWindowMs = o.freshWindowMs ?? 5000;
+    this.maxEntries = o.maxEntries ?? 200_000;
+    this.maxBytes = o.maxBytes ?? 64 * 1024 * 1024;
+    this.sweepEveryMs = o.sweepEveryMs ?? 30_000;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Estimated bytes of the buckets held. */
+  get bytes(): number {
+    return this.bytesHeld;
+  }
 
   take(key: string, tokens: number, params: TokenBucketParams, nowMs: number): TakeResult {
     this.maybeSweep(nowMs);
@@ -85,7 +123,7 @@ export class BucketTable {
   putReplica(key: string, s: BucketSnapshot, params: TokenBucketParams, nowMs: number): void {
     const cur = this.entries.get(key);
     if (cur !== undefined && cur.role === 'owner') return;
-    this.entries.set(key, { state: fromSnapshot(s, params, nowMs), params, role: 'replica' });
+    this.insert(key, { state: fromSnapshot(s, params, nowMs), params, role: 'replica' }, nowMs);
   }
 
   /**
@@ -98,7 +136,7 @@ export class BucketTable {
     const incoming = fromSnapshot(s, params, nowMs);
     const cur = this.entries.get(key);
     if (cur === undefined) {
-      this.entries.set(key, { state: incoming, params, role: 'owner' });
+      this.insert(key, { state: incoming, params, role: 'owner' }, nowMs);
       return;
     }
     refill(cur.state, cur.params, nowMs);
@@ -118,7 +156,7 @@ export class BucketTable {
   }
 
   delete(key: string): void {
-    this.entries.delete(key);
+    if (this.entries.delete(key)) this.bytesHeld -= bytesOf(key);
   }
 
   /** New parameters for every bucket of a limiter (keys `<limiter>|...`): tokens kept, capped. */
@@ -144,7 +182,7 @@ export class BucketTable {
     let e = this.entries.get(key);
     if (e === undefined) {
       e = { state: newBucket(params, nowMs), params, role: 'owner', fresh: { taken: 0, untilMs: nowMs + this.freshWindowMs } };
-      this.entries.set(key, e);
+      this.insert(key, e, nowMs);
     } else if (e.params !== params && !sameParams(e.params, params)) {
       e.params = params;
       e.state.available = Math.min(e.state.available, Math.max(0, params.capacity));
@@ -158,11 +196,53 @@ export class BucketTable {
     else e.fresh.taken += tokens;
   }
 
-  private maybeSweep(nowMs: number): void {
-    if (this.maxIdleMs <= 0 || nowMs - this.lastSweepMs < Math.min(this.maxIdleMs, 60_000)) return;
-    this.lastSweepMs = nowMs;
-    for (const [k, e] of this.entries) if (nowMs - e.state.lastUsedMs >= this.maxIdleMs) this.entries.delete(k);
+  /** Adds a bucket not held yet; past a bound, the least recently used go (this one stays). */
+  private insert(key: string, e: Entry, nowMs: number): void {
+    const had = this.entries.has(key);
+    this.entries.set(key, e);
+    if (!had) this.bytesHeld += bytesOf(key);
+    if (this.entries.size > this.maxEntries || this.bytesHeld > this.maxBytes) this.evict(key, nowMs);
   }
+
+  /** Sweeps the buckets full again, then drops the least recently used down to EVICT_TO of each bound. */
+  private evict(keep: string, nowMs: number): void {
+    this.sweep(nowMs);
+    const entries = this.maxEntries * EVICT_TO;
+    const bytes = this.maxBytes * EVICT_TO;
+    if (this.entries.size <= entries && this.bytesHeld <= bytes) return;
+    const byAge = [...this.entries].filter(([k]) => k !== keep).sort((a, b) => a[1].state.lastUsedMs - b[1].state.lastUsedMs);
+    let n = 0;
+    for (const [k] of byAge) {
+      if (this.entries.size <= entries && this.bytesHeld <= bytes) break;
+      this.delete(k);
+      n++;
+    }
+    if (n > 0) this.o.onEvict?.('bound', n);
+  }
+
+  private maybeSweep(nowMs: number): void {
+    if (nowMs - this.lastSweepMs < this.sweepEveryMs) return;
+    this.sweep(nowMs);
+  }
+
+  /** Drops the buckets idle past the handover window that are full again: nothing is lost. */
+  private sweep(nowMs: number): void {
+    this.lastSweepMs = nowMs;
+    let n = 0;
+    for (const [k, e] of this.entries) {
+      if (nowMs - e.state.lastUsedMs < this.freshWindowMs) continue;
+      refill(e.state, e.params, nowMs);
+      if (e.state.available >= e.params.capacity) {
+        this.delete(k);
+        n++;
+      }
+    }
+    if (n > 0) this.o.onEvict?.('idle', n);
+  }
+}
+
+function bytesOf(key: string): number {
+  return ENTRY_BYTES + 2 * key.length;
 }
 
 function fromSnapshot(s: BucketSnapshot, params: TokenBucketParams, nowMs: number): BucketState {

@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { MembershipOptions } from './membership.js';
+import type { Keyring } from './auth/index.js';
 
 /** Membership timings a member may override (tests and benches shorten them). */
 export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;
@@ -34,7 +35,35 @@ export interface DistCacheOptions {
   /** A new owner pulls a key's state from its previous owner for this long after a ring change. Default 5 s. */
   handoverWindowMs?: number;
   membership?: MembershipTimings;
+  /**
+   * `dist_cache.auth`: the group's keys. With them every membership packet
+   * and every operations frame is signed and checked (unsigned ones are
+   * dropped); without, nothing is (ports on loopback, or `insecure`).
+   */
+  keys?: Keyring;
+  /**
+   * Learn a member only when a discovery source (etcd's peer keys, the
+   * Kubernetes API) lists a peer at its counter and membership addresses.
+   * Default false (static seeds, tests).
+   */
+  admitOnlyPeers?: boolean;
+  /** This member's own packets seem dropped by the group (a message), or no longer (undefined). */
+  onSelfProblem?: (problem: string | undefined) => void;
+  /** Bounds on what anyone who reaches the ports can make this member hold. */
+  limits?: DistCacheLimits;
   registry?: Registry;
   /** The clock of the buckets (ms). Default Date.now. */
   now?: () => number;
+}
+
+/** `dist_cache` bounds (see the guide for what happens past each). */
+export interface DistCacheLimits {
+  /** Buckets held at most (owned and replicas); past it the longest idle go. Default 200,000. */
+  maxBuckets?: number;
+  /** Bytes of buckets held at most (keys and state, estimated); past it the longest idle go. Default 64 MiB. */
+  maxBucketBytes?: number;
+  /** Operations connections served at once. Default 1024. */
+  maxConnections?: number;
+  /** An operations connection idle this long is closed. Default 60 s. */
+  idleTimeoutMs?: number;
 }

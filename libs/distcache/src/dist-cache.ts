@@ -11,17 +11,20 @@ import { Ring } from './ring.js';
 import { DistCacheMetrics } from './metrics.js';
 import type { PeerRecord, PeerSink } from './peers.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
-import type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
+import { collectStats, type DistCacheStats } from './dist-cache-stats.js';
 import type { RemoteTake, Unreached } from './take-outcome.js';
 import { Handover } from './handover.js';
 import { PeerOpsHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './peer-registry.js';
 import { MembershipWiring } from './membership-wiring.js';
+import { PacketSealer } from './auth/index.js';
+import { SelfHealth } from './self-health.js';
+import { INCARNATION_MODULUS } from './member.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
 export const TIMED_LOCAL_TAKE_EVERY = 64;
 
-export type { DistCacheOptions, MembershipTimings } from './dist-cache-options.js';
+export type { DistCacheOptions, DistCacheLimits, MembershipTimings } from './dist-cache-options.js';
 export type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
 export type { RemoteTake, Unreached } from './take-outcome.js';
 
@@ -53,6 +56,7 @@ export class DistCache implements PeerSink {
   private localTakes = 0;
   private readonly counts: CacheCounters;
   private readonly ringListeners: Array<(ring: Ring) => void> = [];
+  private readonly health: SelfHealth;
   gossipAddr = '';
   opsAddr = '';
 
@@ -65,9 +69,15 @@ export class DistCache implements PeerSink {
     this.now = opts.now ?? Date.now;
     this.metrics = new DistCacheMetrics(opts.registry);
     this.counts = new CacheCounters(this.metrics);
-    this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics);
+    this.health = new SelfHealth(this.metrics, () => Date.now(), opts.onSelfProblem);
+    this.calls = new PeerCalls((id) => this.membership?.member(id)?.opsAddr, this.metrics, opts.keys);
     this.ring = new Ring([this.selfId]);
-    this.table = new BucketTable(undefined, opts.handoverWindowMs ?? 5000);
+    this.table = new BucketTable({
+      freshWindowMs: opts.handoverWindowMs ?? 5000,
+      maxEntries: opts.limits?.maxBuckets,
+      maxBytes: opts.limits?.maxBucketBytes,
+      onEvict: (reason, n) => this.metrics.evictions.inc({ reason }, n),
+    });
     this.handovers = new Handover({
       table: this.table,
       calls: this.calls,
@@ -101,6 +111,10 @@ export class DistCache implements PeerSink {
       handler: (op) => this.handler.serve(op),
       onPacket: (b) => this.wiring?.onPacket(b),
       onMalformed: () => this.counts.drop('malformed'),
+      onRefused: (why) => {
+        this.metrics.refusedConnections.inc({ reason: why });
+        if (why === 'auth' || why === 'stale' || why === 'replay') this.metrics.authFailures.inc({ channel: 'ops', reason: why });
+      },
     });
     this.ops = ops;
     this.gossip = gossip;
@@ -112,8 +126,11 @@ export class DistCache implements PeerSink {
     }
     this.membership = new Membership({
       self: { id: this.id, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr },
-      incarnation: Date.now(),
+      incarnation: Date.now() % INCARNATION_MODULUS,
       ...this.opts.membership,
+      admit: this.opts.admitOnlyPeers === true ? (u) => this.peers.admits(u.opsAddr, u.gossipAddr) : undefined,
+      onRefused: () => this.metrics.refusedMembers.inc(),
+      onRefute: () => this.health.refuted(),
     });
     this.wiring = new MembershipWiring(this.membership, gossip, {
       group: this.group,
@@ -124,6 +141,8 @@ export class DistCache implements PeerSink {
       table: this.table,
       ready: this.ready,
       sender: () => ({ id: this.id, gossipAddr: this.gossipAddr }),
+      sealer: this.opts.keys === undefined ? undefined : new PacketSealer(this.opts.keys),
+      health: this.health,
       ring: () => this.ring,
       now: () => this.now(),
       rebuildRing: () => this.rebuildRing(),
@@ -331,27 +350,21 @@ export class DistCache implements PeerSink {
     return known > 1 && this.ring.members.length * 2 <= known;
   }
 
+  /** Whether this member's own packets seem dropped by the group (why), or undefined. */
+  selfProblem(): string | undefined {
+    this.health.update();
+    return this.health.problem;
+  }
+
   countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
     this.counts.fallback(reason, mode);
   }
 
   stats(): DistCacheStats {
-    const members: MemberInfo[] = [{ id: this.id, state: 'self', incarnation: this.membership?.currentIncarnation ?? 0, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr, inRing: true }];
-    for (const m of this.membership?.view() ?? []) {
-      members.push({ id: m.id, state: m.state, incarnation: m.incarnation, gossipAddr: m.gossipAddr, opsAddr: m.opsAddr, inRing: this.ring.has(m.id) });
-    }
-    return {
-      id: this.id,
-      group: this.group,
-      members,
-      ring: this.ring.members,
-      keysOwned: this.table.count('owner'),
-      replicasHeld: this.table.count('replica'),
-      operations: { local: this.counts.local, remote: this.counts.remote, served: this.counts.served },
-      fallbacks: this.counts.fallbacks,
-      handovers: this.counts.handovers,
-      droppedPackets: this.counts.dropped,
-    };
+    return collectStats({
+      id: this.id, group: this.group, gossipAddr: this.gossipAddr, opsAddr: this.opsAddr, membership: this.membership,
+      ring: this.ring, table: this.table, counts: this.counts, selfProblem: this.health.problem,
+    });
   }
 
   // ---- internals ----

@@ -11,7 +11,13 @@ export function encodeFrame(payload: Buffer): Buffer {
 export class FrameDecoder {
   private buf: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly maxBytes = MAX_FRAME_BYTES) {}
+  /** `maxBytes` may be raised later (a connection's first frame is small until it is authenticated). */
+  constructor(public maxBytes = MAX_FRAME_BYTES) {}
+
+  /** Bytes of a frame begun but not complete yet. */
+  get pending(): number {
+    return this.buf.length;
+  }
 
   push(chunk: Buffer): Buffer[] {
     this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);

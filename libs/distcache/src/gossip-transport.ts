@@ -10,6 +10,8 @@ export interface GossipTransportOptions {
   onPacket: (bytes: Buffer) => void;
   /** A TCP stream that broke the framing. */
   onMalformed: () => void;
+  /** Full-state sync connections served at once (more are closed as they come). Default 1024. */
+  maxConnections?: number;
 }
 
 /** Largest full-state sync accepted over TCP. */
@@ -50,6 +52,7 @@ export class GossipTransport {
       }
       const port = udp.address().port;
       const tcp = net.createServer((s) => this.accept(s));
+      tcp.maxConnections = this.opts.maxConnections ?? 1024;
       try {
         await new Promise<void>((resolve, reject) => {
           tcp.once('error', reject);

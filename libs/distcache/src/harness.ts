@@ -14,6 +14,7 @@ import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/fl
 import { DistCache, type MembershipTimings } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 import { LazySyncStore } from './lazy-sync-store.js';
+import { Keyring } from './auth/index.js';
 
 interface HarnessConfig {
   id: string;
@@ -25,6 +26,8 @@ interface HarnessConfig {
   lazyNumSync?: number;
   /** Membership timings; default: fast ones for fault tests (probe every 200 ms, suspicion 1 s). `{}`: the product's defaults. */
   membership?: MembershipTimings;
+  /** The group's key (dist_cache.auth): packets and frames signed and checked. */
+  key?: string;
 }
 
 const cfg = JSON.parse(process.env.SLUICE_DISTCACHE_HARNESS ?? '{}') as HarnessConfig;
@@ -36,6 +39,7 @@ const cache = new DistCache({
   replicaCount: cfg.replicaCount,
   ownerTimeoutMs: cfg.ownerTimeoutMs,
   membership: cfg.membership ?? { probeIntervalMs: 200, probeTimeoutMs: 80, suspicionTimeoutMs: 1000, syncIntervalMs: 1000 },
+  keys: cfg.key === undefined ? undefined : new Keyring([Buffer.from(cfg.key)]),
 });
 const stores = new Map<string, TokenBucketStore>();
 

@@ -1,5 +1,5 @@
 // @sluice/distcache: membership, the hash ring and the distributed token-bucket store of an agent group.
-export { DistCache, type DistCacheOptions, type DistCacheStats, type MemberInfo, type MembershipTimings, type RemoteTake } from './dist-cache.js';
+export { DistCache, type DistCacheOptions, type DistCacheLimits, type DistCacheStats, type MemberInfo, type MembershipTimings, type RemoteTake } from './dist-cache.js';
 export { DistCacheBindError, type DistCacheAddressKey } from './bind-error.js';
 export { DistributedTokenBucketStore, type DistributedStoreOptions } from './distributed-store.js';
 export { LazySyncStore, type LazySyncStoreOptions } from './lazy-sync-store.js';
@@ -15,3 +15,7 @@ export { EtcdPeerSource, type EtcdPeerSourceOptions, type PeerEtcd } from './pee
 export { distributedStoreFactory, type DistributedStoreFactoryOptions } from './store-factory.js';
 export { HarnessProcess, HARNESS_SCRIPT, type HarnessReady } from './harness-client.js';
 export { registerDistCacheRoutes, PEERS_PATH, DISTCACHE_STATS_PATH, type RouteApp } from './routes.js';
+export { Keyring, parseKeys, MIN_KEY_BYTES, PacketSealer, HelloVerifier, OpsChannel, clientHello, keyringFrom, isLoopbackBind, type KeySettings } from './auth/index.js';
+export { PeerClient, type PeerClientOptions } from './ops-client.js';
+export { OpsServer, type OpsServerOptions, type OpsRefusal } from './ops-server.js';
+export { INCARNATION_MODULUS, laterIncarnation, nextIncarnation } from './member.js';

@@ -24,3 +24,26 @@ export interface MemberView extends MemberUpdate {
 export function holdsBuckets(state: MemberState): boolean {
   return state === 'alive' || state === 'suspect';
 }
+
+/**
+ * Incarnations live in [0, INCARNATION_MODULUS) and compare as serial
+ * numbers (the later one is less than half the range ahead): a refutation
+ * always exists (it wraps to 0 past the top), and every value stays a safe
+ * integer, so no member is ever pushed to a number the others drop.
+ */
+export const INCARNATION_MODULUS = 2 ** 52;
+
+export function isIncarnation(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < INCARNATION_MODULUS;
+}
+
+/** The incarnation after `i` (wrapping). */
+export function nextIncarnation(i: number): number {
+  return i + 1 >= INCARNATION_MODULUS ? 0 : i + 1;
+}
+
+/** Whether incarnation `a` is later than `b` (serial-number order over the modulus). */
+export function laterIncarnation(a: number, b: number): boolean {
+  const d = (((a - b) % INCARNATION_MODULUS) + INCARNATION_MODULUS) % INCARNATION_MODULUS;
+  return d !== 0 && d < INCARNATION_MODULUS / 2;
+}

@@ -9,6 +9,8 @@ import type { DistCacheMetrics } from './metrics.js';
 import type { CacheCounters } from './cache-counters.js';
 import type { PeerCalls } from './peer-calls.js';
 import type { PeerRegistry } from './peer-registry.js';
+import { claimedSender, type PacketSealer } from './auth/index.js';
+import type { SelfHealth } from './self-health.js';
 
 /** What the membership wiring uses of its member. */
 export interface MembershipWiringHost {
@@ -22,6 +24,10 @@ export interface MembershipWiringHost {
   readonly ready: Set<string>;
   /** This member as it signs its packets. */
   sender(): Sender;
+  /** With the group's keys: packets are sealed on the way out and opened (or dropped) on the way in. */
+  readonly sealer?: PacketSealer;
+  /** Told of refutations and of packets that fail authentication while claiming a peer's or this member's identity. */
+  readonly health?: SelfHealth;
   ring(): Ring;
   now(): number;
   /** Rebuild the ring over this member and the ready ones (nothing when it did not change). */
@@ -60,7 +66,20 @@ export class MembershipWiring {
     this.dispatch(this.membership.leave(this.host.now()));
   }
 
-  onPacket(bytes: Buffer): void {
+  onPacket(packet: Buffer): void {
+    let bytes = packet;
+    const { sealer } = this.host;
+    if (sealer !== undefined) {
+      const opened = sealer.open(packet, Date.now());
+      if (!opened.ok) {
+        this.host.counts.drop(opened.reason);
+        this.host.metrics.authFailures.inc({ channel: 'membership', reason: opened.reason });
+        if (opened.reason === 'auth') this.claimedBy(packet);
+        return;
+      }
+      bytes = opened.payload;
+      this.host.health?.authOk();
+    }
     const d = decodePacket(this.host.group, bytes);
     if (!d.ok) {
       this.host.counts.drop(d.reason);
@@ -69,10 +88,20 @@ export class MembershipWiring {
     this.dispatch(this.membership.receive(d.msg, d.from, this.host.now()));
   }
 
+  /** Who a packet that failed authentication claims to come from: this member, or a peer discovery lists. */
+  private claimedBy(packet: Buffer): void {
+    const claim = claimedSender(packet);
+    if (claim === undefined || this.host.health === undefined) return;
+    const self = this.host.sender();
+    if (claim.id === self.id || claim.gossipAddr === self.gossipAddr) this.host.metrics.authFailures.inc({ channel: 'membership', reason: 'claims_self' });
+    else if (this.host.peers.claims(claim.id, claim.gossipAddr) !== undefined) this.host.health.authFailed(claim.id);
+  }
+
   dispatch(out: Outbound[]): void {
     const from = this.host.sender();
     for (const o of out) {
-      const bytes = encodePacket(this.host.group, from, o.msg);
+      const plain = encodePacket(this.host.group, from, o.msg);
+      const bytes = this.host.sealer === undefined ? plain : this.host.sealer.seal(plain, Date.now());
       if (o.reliable) this.gossip.sendTcp(o.to, bytes);
       else this.gossip.sendUdp(o.to, bytes);
     }
@@ -87,10 +116,12 @@ export class MembershipWiring {
     metrics.ringMembers.set(this.host.ring().members.length);
     metrics.keys.set({ role: 'owner' }, table.count('owner'));
     metrics.keys.set({ role: 'replica' }, table.count('replica'));
+    metrics.bucketBytes.set(table.bytes);
   }
 
   private tick(): void {
     const now = this.host.now();
+    this.host.health?.update();
     this.dispatch(this.membership.tick(now));
     if (now >= this.nextSeedMs) {
       this.nextSeedMs = now + 1000;

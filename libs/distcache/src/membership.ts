@@ -1,4 +1,4 @@
-import type { MemberAddress, MemberState, MemberUpdate, MemberView } from './member.js';
+import { laterIncarnation, nextIncarnation, type MemberAddress, type MemberState, type MemberUpdate, type MemberView } from './member.js';
 import type { MembershipMessage, Outbound, Sender } from './messages.js';
 
 export interface MembershipOptions {
@@ -21,8 +21,16 @@ export interface MembershipOptions {
   retransmitMult?: number;
   /** Updates piggybacked per message at most. Default 8. */
   maxPiggyback?: number;
+  /** A reaped member is remembered this long: only a later incarnation of it (a restart) is learnt again. Default 5 × reapAfterMs. */
+  tombstoneMs?: number;
   /** Randomness in [0, 1) (injected for tests). */
   random?: () => number;
+  /** Whether a member may be learnt (or change address): discovery says it is a peer. Default: every member. */
+  admit?: (u: MemberUpdate) => boolean;
+  /** An update of a member that `admit` refused. */
+  onRefused?: (u: MemberUpdate) => void;
+  /** This node refuted a rumour about itself (its new incarnation, the rumour). */
+  onRefute?: (incarnation: number, rumour: MemberUpdate) => void;
 }
 
 export type MembershipListener = (member: MemberView, previous: MemberState | undefined) => void;
@@ -64,7 +72,12 @@ export class Membership {
   private seq = 0;
   private nextProbeMs = 0;
   private nextSyncMs = 0;
-  private readonly o: Required<Omit<MembershipOptions, 'self' | 'incarnation'>>;
+  /** Reaped members: their last incarnation, until when it is kept. */
+  private readonly tombstones = new Map<string, { incarnation: number; untilMs: number }>();
+  private readonly o: Required<Omit<MembershipOptions, 'self' | 'incarnation' | 'admit' | 'onRefused' | 'onRefute'>>;
+  private readonly admit: ((u: MemberUpdate) => boolean) | undefined;
+  private readonly onRefused: ((u: MemberUpdate) => void) | undefined;
+  private readonly onRefute: ((incarnation: number, rumour: MemberUpdate) => void) | undefined;
 
   constructor(opts: MembershipOptions) {
     this.self = opts.self;
@@ -78,8 +91,12 @@ export class Membership {
       reapAfterMs: opts.reapAfterMs ?? 60_000,
       retransmitMult: opts.retransmitMult ?? 4,
       maxPiggyback: opts.maxPiggyback ?? 8,
+      tombstoneMs: opts.tombstoneMs ?? 5 * (opts.reapAfterMs ?? 60_000),
       random: opts.random ?? Math.random,
     };
+    this.admit = opts.admit;
+    this.onRefused = opts.onRefused;
+    this.onRefute = opts.onRefute;
   }
 
   get currentIncarnation(): number {
@@ -114,7 +131,7 @@ export class Membership {
   /** Leave the group: tell every member, then stop probing and answering. */
   leave(nowMs: number): Outbound[] {
     if (this.leftGroup) return [];
-    this.incarnation++;
+    this.incarnation = nextIncarnation(this.incarnation);
     const u = this.selfUpdate('left');
     this.leftGroup = true;
     void nowMs;
@@ -167,8 +184,10 @@ export class Membership {
       else if ((m.state === 'dead' || m.state === 'left') && nowMs - m.sinceMs >= this.o.reapAfterMs) {
         this.members.delete(m.id);
         this.queue.delete(m.id);
+        this.tombstones.set(m.id, { incarnation: m.incarnation, untilMs: nowMs + this.o.tombstoneMs });
       }
     }
+    for (const [id, t] of this.tombstones) if (nowMs >= t.untilMs) this.tombstones.delete(id);
     for (const [seq, f] of this.forwards) if (nowMs >= f.expiresMs) this.forwards.delete(seq);
     if (nowMs >= this.nextSyncMs) {
       this.nextSyncMs = nowMs + this.o.syncIntervalMs;
@@ -274,17 +293,39 @@ export class Membership {
     for (const u of updates) this.apply(u, nowMs);
   }
 
-  /** The SWIM precedence rules: a higher incarnation wins; at equal ones, alive < suspect < dead/left. */
+  /**
+   * The SWIM precedence rules: a later incarnation wins; at equal ones,
+   * alive < suspect < dead/left. A member not known is learnt only alive or
+   * suspect (a dead one handed back by a push-pull is kept as a tombstone), only at an
+   * incarnation later than its tombstone's (a restart), and only when
+   * `admit` says it is a peer.
+   */
   private apply(u: MemberUpdate, nowMs: number): void {
     if (u.id === this.self.id) {
-      if (u.state !== 'alive' && u.incarnation >= this.incarnation && !this.leftGroup) {
-        this.incarnation = u.incarnation + 1; // refute: we are alive
+      if (u.state !== 'alive' && !laterIncarnation(this.incarnation, u.incarnation) && !this.leftGroup) {
+        this.incarnation = nextIncarnation(u.incarnation); // refute: we are alive
         this.enqueue(this.selfUpdate('alive'));
+        this.onRefute?.(this.incarnation, u);
       }
       return;
     }
     const known = this.members.get(u.id);
     if (!accepts(known, u)) return;
+    if (known === undefined) {
+      const tomb = this.tombstones.get(u.id);
+      if (u.state === 'dead' || u.state === 'left') {
+        // news of a death this node never saw alive: remembered as a tombstone, not as a member
+        if (tomb === undefined) this.tombstones.set(u.id, { incarnation: u.incarnation, untilMs: nowMs + this.o.tombstoneMs });
+        else if (laterIncarnation(u.incarnation, tomb.incarnation)) tomb.incarnation = u.incarnation;
+        return;
+      }
+      if (tomb !== undefined && !laterIncarnation(u.incarnation, tomb.incarnation)) return;
+    }
+    if ((known === undefined || known.opsAddr !== u.opsAddr || known.gossipAddr !== u.gossipAddr) && this.admit !== undefined && !this.admit(u)) {
+      this.onRefused?.(u);
+      return;
+    }
+    this.tombstones.delete(u.id);
     const view: MemberView = { ...u, sinceMs: known !== undefined && known.state === u.state ? known.sinceMs : nowMs };
     this.members.set(u.id, view);
     this.enqueue(u);
@@ -305,9 +346,8 @@ function toUpdate(m: MemberView): MemberUpdate {
 /** Whether update `u` supersedes what is known. */
 export function accepts(known: MemberView | undefined, u: MemberUpdate): boolean {
   if (known === undefined) return true;
-  if (u.incarnation > known.incarnation) return true;
-  if (u.incarnation < known.incarnation) return false;
-  return rank(u.state) > rank(known.state);
+  if (u.incarnation === known.incarnation) return rank(u.state) > rank(known.state);
+  return laterIncarnation(u.incarnation, known.incarnation);
 }
 
 function rank(s: MemberState): number {

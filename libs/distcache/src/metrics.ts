@@ -13,6 +13,13 @@ export class DistCacheMetrics {
   readonly handovers: Counter<'direction'>;
   readonly droppedPackets: Counter<'reason'>;
   readonly operations: FastCounter<'op' | 'target'>;
+  readonly authFailures: Counter<'channel' | 'reason'>;
+  readonly refusedConnections: Counter<'reason'>;
+  readonly evictions: Counter<'reason'>;
+  readonly bucketBytes: Gauge;
+  readonly refutations: Counter;
+  readonly refusedMembers: Counter;
+  readonly selfDropped: Gauge;
   /** Takes on buckets held here (operations_total{op="take",target="local"}), bound once. */
   readonly localTakes: FastCounterChild;
   /** Take durations by where they ran, bound once (local takes are timed one in TIMED_LOCAL_TAKE_EVERY). */
@@ -33,6 +40,13 @@ export class DistCacheMetrics {
     this.handovers = new Counter({ name: 'sluice_distcache_handovers_total', help: 'Buckets handed over on membership changes.', labelNames: ['direction'], registers });
     this.droppedPackets = new Counter({ name: 'sluice_distcache_dropped_packets_total', help: 'Membership packets dropped: malformed, of another group or protocol version.', labelNames: ['reason'], registers });
     this.operations = new FastCounter({ name: 'sluice_distcache_operations_total', help: 'Counter operations by kind and where they ran.', labelNames: ['op', 'target'], registers });
+    this.authFailures = new Counter({ name: 'sluice_distcache_auth_failures_total', help: 'Membership packets and operations frames whose signature, stamp or nonce did not verify (channel: membership, ops, ops_answer).', labelNames: ['channel', 'reason'], registers });
+    this.refusedConnections = new Counter({ name: 'sluice_distcache_refused_connections_total', help: 'Operations connections closed by this agent: auth, stale, replay, idle, truncated (a frame begun and not finished), limit (over max_connections), malformed.', labelNames: ['reason'], registers });
+    this.evictions = new Counter({ name: 'sluice_distcache_bucket_evictions_total', help: 'Buckets dropped: idle (full again, nothing lost) or bound (over max_buckets or max_bucket_bytes: the bucket starts full when used again).', labelNames: ['reason'], registers });
+    this.bucketBytes = new Gauge({ name: 'sluice_distcache_bucket_bytes', help: 'Estimated bytes of the buckets this agent holds.', registers });
+    this.refusedMembers = new Counter({ name: 'sluice_distcache_refused_members_total', help: 'Membership updates of members no discovery source (etcd, Kubernetes) lists at their addresses, not learnt.', registers });
+    this.refutations = new Counter({ name: 'sluice_distcache_refutations_total', help: 'Times this agent refuted a rumour that it is suspect, dead or left.', registers });
+    this.selfDropped = new Gauge({ name: 'sluice_distcache_self_dropped', help: '1 while this agent sees its own packets refused by the group (its refutations do not hold, or packets claiming to be it fail authentication), else 0.', registers });
     this.localTakes = this.operations.child({ op: 'take', target: 'local' });
     this.takeDuration = { local: this.opDuration.child({ op: 'take', target: 'local' }), remote: this.opDuration.child({ op: 'take', target: 'remote' }) };
   }

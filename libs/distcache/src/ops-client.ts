@@ -1,8 +1,9 @@
 import net from 'node:net';
 import { UnavailableError, DeadlineExceededError, InvalidArgumentError } from '@sluice/errors';
-import { FrameBuilder, FrameDecoder } from './frame.js';
+import { FrameBuilder, FrameDecoder, encodeFrame } from './frame.js';
 import { MAX_BATCH, RequestEncoder, parseResponse, type Op, type OpResult } from './ops.js';
 import { splitHostPort } from './address.js';
+import { clientHello, type Keyring, type OpsChannel } from './auth/index.js';
 
 /** A batch sent, waiting for its answer: one entry per call, in the order of its operations. */
 interface Pending {
@@ -18,6 +19,16 @@ interface Pending {
 export interface PeerClientOptions {
   /** Called with each batch's size when it is sent. */
   onBatch?: (size: number) => void;
+  /** The group's keys: each connection opens with a signed hello and every frame is signed both ways. */
+  keys?: Keyring;
+  /** An answer whose signature did not verify (the connection is closed). */
+  onAuthFailure?: () => void;
+  /**
+   * A connection with nothing in flight for this long is closed here, before
+   * the server's idle timeout (default 60 s) could close it under a batch
+   * being sent. Default 30 s.
+   */
+  idleMs?: number;
 }
 
 /** A batch is sent early once its frame reaches this many bytes (well under the frame bound). */
@@ -33,6 +44,7 @@ const settled = (): void => undefined;
  */
 export class PeerClient {
   private socket: net.Socket | undefined;
+  private channel: OpsChannel | undefined;
   private decoder = new FrameDecoder();
   private readonly out = new FrameBuilder();
   private readonly encoder = new RequestEncoder(this.out);
@@ -106,7 +118,9 @@ export class PeerClient {
     this.flushQueued = false;
     this.seal();
     if (this.out.length === 0 || this.closed) return;
-    this.ensureSocket().write(this.out.take());
+    const s = this.ensureSocket();
+    const frames = this.out.take();
+    s.write(this.channel === undefined ? frames : this.channel.sealFrames(frames));
     if (this.timer === undefined && this.inFlight.size > 0) {
       this.timer = setInterval(() => this.expire(), 10);
       this.timer.unref();
@@ -120,7 +134,16 @@ export class PeerClient {
     s.setNoDelay(true);
     this.socket = s;
     this.decoder = new FrameDecoder();
+    this.channel = undefined;
+    if (this.opts.keys !== undefined) {
+      const { hello, channel } = clientHello(this.opts.keys, Date.now());
+      this.channel = channel;
+      s.write(encodeFrame(hello));
+    }
     s.on('data', (chunk: Buffer) => this.onData(s, chunk));
+    s.setTimeout(this.opts.idleMs ?? 30_000, () => {
+      if (this.inFlight.size === 0 && this.batch === undefined) s.destroy();
+    });
     s.on('error', () => s.destroy());
     s.on('close', () => {
       if (this.socket === s) {
@@ -132,6 +155,7 @@ export class PeerClient {
   }
 
   private onData(s: net.Socket, chunk: Buffer): void {
+    if (s !== this.socket) return;
     let frames: Buffer[];
     try {
       frames = this.decoder.push(chunk);
@@ -139,7 +163,13 @@ export class PeerClient {
       s.destroy();
       return;
     }
-    for (const f of frames) {
+    for (const frame of frames) {
+      const f = this.channel === undefined ? frame : this.channel.openFrame(frame);
+      if (f === undefined) {
+        this.opts.onAuthFailure?.();
+        s.destroy();
+        return;
+      }
       const parsed = parseResponse(f);
       if (parsed === undefined) {
         s.destroy();

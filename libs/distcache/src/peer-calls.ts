@@ -1,6 +1,7 @@
 import { PeerClient } from './ops-client.js';
 import type { Op, OpResult } from './ops.js';
 import type { DistCacheMetrics } from './metrics.js';
+import type { Keyring } from './auth/index.js';
 
 /** Operations sent to other members: one batching client per operations address, dialled on first use. */
 export class PeerCalls {
@@ -10,6 +11,7 @@ export class PeerCalls {
   constructor(
     private readonly opsAddrOf: (member: string) => string | undefined,
     private readonly metrics: DistCacheMetrics,
+    private readonly keys?: Keyring,
   ) {}
 
   call(member: string, op: Op, timeoutMs: number): Promise<OpResult> {
@@ -17,7 +19,11 @@ export class PeerCalls {
     if (addr === undefined) return Promise.reject(new Error(`unknown member ${member}`));
     let c = this.clients.get(addr);
     if (c === undefined) {
-      c = new PeerClient(addr, { onBatch: (n) => this.metrics.batchSize.observe(n) });
+      c = new PeerClient(addr, {
+        onBatch: (n) => this.metrics.batchSize.observe(n),
+        keys: this.keys,
+        onAuthFailure: () => this.metrics.authFailures.inc({ channel: 'ops_answer', reason: 'auth' }),
+      });
       this.clients.set(addr, c);
     }
     this.metrics.operation(op.o, 'remote').inc();

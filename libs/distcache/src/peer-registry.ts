@@ -52,6 +52,20 @@ export class PeerRegistry {
     return out;
   }
 
+  /** Whether a source lists a peer at these addresses (its counter and membership addresses both). */
+  admits(opsAddr: string, gossipAddr: string): boolean {
+    for (const { record } of this.peers.values()) {
+      if (record.distCache.bindAddr === opsAddr && record.distCache.memberlistAddr === gossipAddr) return true;
+    }
+    return false;
+  }
+
+  /** The peer a source lists with this id or at this membership address, if any. */
+  claims(id: string, gossipAddr: string): PeerRecord | undefined {
+    for (const { record } of this.peers.values()) if (record.id === id || record.distCache.memberlistAddr === gossipAddr) return record;
+    return undefined;
+  }
+
   records(): IterableIterator<PeerRecord> {
     return [...this.peers.values()].map((p) => p.record)[Symbol.iterator]();
   }

@@ -34,6 +34,9 @@ export function registerDistCacheRoutes(app: RouteApp, cache: DistCache): void {
       fallbacks: s.fallbacks,
       handovers: s.handovers,
       dropped_packets: s.droppedPackets,
+      self_problem: s.selfProblem,
+      buckets: s.buckets,
+      bucket_bytes: s.bucketBytes,
     });
   });
 }

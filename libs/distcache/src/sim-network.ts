@@ -1,5 +1,6 @@
 import { Membership, type MembershipOptions } from './membership.js';
 import type { MembershipMessage, Sender } from './messages.js';
+import { decodePacket, encodePacket } from './wire.js';
 
 /** A simulated network for membership tests: packets are dropped, delayed and so reordered, on a simulated clock. */
 export interface SimNetworkOptions {
@@ -7,6 +8,8 @@ export interface SimNetworkOptions {
   minDelayMs: number;
   maxDelayMs: number;
   random: () => number;
+  /** Every message goes through the packet codec, as between processes; ones it drops never arrive. */
+  wire?: boolean;
 }
 
 interface InFlight {
@@ -46,6 +49,14 @@ export class SimNetwork {
     return m;
   }
 
+  /** A hostile sender: `msg` arrives at `to` after `delayMs` as if from `from` (nothing checks the claim). */
+  inject(to: string, from: Sender, msg: MembershipMessage, delayMs = 1): void {
+    this.inFlight.push({ at: this.nowMs + delayMs, to, from, msg });
+  }
+
+  /** Messages the packet codec dropped (with `wire`), by sender. */
+  readonly dropped = new Map<string, number>();
+
   /** The node stops (a crash: nothing more in or out). */
   crash(id: string): void {
     this.nodes.delete(id);
@@ -82,7 +93,16 @@ export class SimNetwork {
         const a = this.sides.get(p.from.id);
         const b = this.sides.get(p.to);
         if (a !== undefined && b !== undefined && a !== b) continue;
-        this.dispatch(node, node.receive(p.msg, p.from, this.nowMs));
+        let msg = p.msg;
+        if (this.opts.wire === true) {
+          const d = decodePacket('sim', encodePacket('sim', p.from, p.msg));
+          if (!d.ok) {
+            this.dropped.set(p.from.id, (this.dropped.get(p.from.id) ?? 0) + 1);
+            continue;
+          }
+          msg = d.msg;
+        }
+        this.dispatch(node, node.receive(msg, p.from, this.nowMs));
       }
       for (const node of [...this.nodes.values()]) this.dispatch(node, node.tick(this.nowMs));
     }

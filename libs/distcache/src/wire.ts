@@ -1,4 +1,4 @@
-import type { MemberAddress, MemberState, MemberUpdate } from './member.js';
+import { isIncarnation, type MemberAddress, type MemberState, type MemberUpdate } from './member.js';
 import type { MembershipMessage, Sender } from './messages.js';
 
 /** Protocol version of the membership packets: a member of another version is never merged. */
@@ -70,7 +70,7 @@ function updates(x: unknown): MemberUpdate[] | undefined {
   const out: MemberUpdate[] = [];
   for (const u of x) {
     const a = address(u);
-    if (a === undefined || !isObject(u) || !isSeq(u.incarnation) || !isState(u.state)) return undefined;
+    if (a === undefined || !isObject(u) || !isIncarnation(u.incarnation) || !isState(u.state)) return undefined;
     out.push({ ...a, incarnation: u.incarnation, state: u.state });
   }
   return out;

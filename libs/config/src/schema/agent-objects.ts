@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { address, bool, formatted, int64, objectList, oldEnv, str, stringList } from './fields.js';
+import { address, bool, duration, formatted, int64, objectList, oldEnv, secret, str, stringList } from './fields.js';
 import { ClientConfigSchema } from './clients.js';
 
 export const AgentInfoConfigSchema = Type.Object({
@@ -19,12 +19,23 @@ export const FlowPreviewConfigSchema = Type.Object({
   enabled: bool(true, 'Enables the flow preview service.'),
 }, { additionalProperties: false });
 
+export const DistCacheAuthConfigSchema = Type.Object({
+  key_file: str('', 'File of the group\'s shared keys, one a line (at least 16 bytes each): the first signs, every one is accepted (rotation), e.g. a mounted Kubernetes Secret; read at start.'),
+  keys: secret('The group\'s shared keys, comma-separated (first signs), after those of key_file; for the env variable.'),
+  insecure: bool(false, 'Runs without keys although a port is bound beyond loopback: anyone who reaches the ports can join the group and set limits. Without it, no key and such a port is a start-up error.'),
+}, { additionalProperties: false });
+
 export const DistCacheConfigSchema = Type.Object({
+  auth: DistCacheAuthConfigSchema,
   bind_addr: address('hostname_port', ':3320', 'Address the distributed cache serves counter operations on.'),
   memberlist_advertise_addr: address('empty|hostname_port', '', 'Membership address advertised to peers, for NAT traversal; empty means memberlist_bind_addr.'),
   memberlist_bind_addr: address('hostname_port', ':3322', 'Address of the membership (gossip) protocol.'),
   replica_count: int64(1, 'Number of copies of each counter; at least 1.', { minimum: 1 }),
   sync_replication: bool(false, 'Copies counters synchronously; asynchronous by default.'),
+  max_buckets: int64(200_000, 'Buckets held at most (owned and replicas); past it the least recently used go first (a bucket dropped starts full when next used).', { minimum: 1 }),
+  max_bucket_bytes: int64(64 * 1024 * 1024, 'Estimated bytes of buckets held at most (keys and state); past it the least recently used go first.', { minimum: 65_536 }),
+  max_connections: int64(1024, 'Connections to the counter port served at once (full-state syncs to the membership port: at most 128 or this); more are closed as they come.', { minimum: 1 }),
+  idle_timeout: duration('60s', 'A counter-port connection that sends nothing for this long is closed (peers reconnect on their next operation); 0s never.'),
 }, { additionalProperties: false });
 
 export const PeerDiscoveryConfigSchema = Type.Object({

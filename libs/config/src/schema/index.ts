@@ -14,7 +14,7 @@ export {
   BatchPrerollupConfigSchema, AgentOTelConfigSchema, ControllerOTelConfigSchema,
 } from './telemetry.js';
 export {
-  AgentInfoConfigSchema, AgentFunctionsConfigSchema, AutoScaleKubernetesConfigSchema, FlowPreviewConfigSchema, DistCacheConfigSchema,
+  AgentInfoConfigSchema, AgentFunctionsConfigSchema, AutoScaleKubernetesConfigSchema, FlowPreviewConfigSchema, DistCacheConfigSchema, DistCacheAuthConfigSchema,
   PeerDiscoveryConfigSchema, KubernetesDiscoveryConfigSchema, StaticDiscoveryConfigSchema, EntitySchema,
 } from './agent-objects.js';
 export { CRWatcherConfigSchema } from './controller-objects.js';
