@@ -4,7 +4,7 @@
 // SLUICE_E2E_CONCURRENCY files at a time, default 3; every e2e file picks its
 // own free ports). Usage: node scripts/run-tests.mjs [unit|e2e|all] [filter]
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -23,7 +23,8 @@ function walk(dir, out) {
   return out;
 }
 
-const only = (files) => (filter ? files.filter((f) => f.includes(filter)) : files);
+// The filter is matched against the path from the repository's root (not the checkout's own folder).
+const only = (files) => (filter ? files.filter((f) => relative(root, f).includes(filter)) : files);
 const unit = [];
 for (const top of ['libs', 'apps']) {
   for (const pkg of readdirSync(join(root, top))) walk(join(root, top, pkg, 'dist'), unit);
