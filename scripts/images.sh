@@ -73,4 +73,4 @@ for app in "${apps[@]}"; do
   "${build[@]}" "${args[@]}" --target "$app" -t "$(ref_of "$app")" .
 done
 echo "images: sizes"
-for app in "${apps[@]}"; do printf '  %-40s %s\n' "$(ref_of "$app")" "$(size_of "$tool" "$(ref_of "$app")")"; done
+for app in "${apps[@]}"; do printf '  %-48s %s\n' "$(ref_of "$app")" "$(size_of "$tool" "$(ref_of "$app")")"; done
