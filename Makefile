@@ -1,5 +1,5 @@
 # Entry points of the Sluice workspace.
-.PHONY: setup build lint test test-unit test-e2e demo bench docs proto clean kube-api
+.PHONY: setup build lint test test-unit test-e2e demo bench docs proto clean kube-api images
 
 setup:
 	@bash scripts/setup.sh
@@ -43,6 +43,11 @@ proto: setup
 # SLUICE_KUBE_API_KUBECONFIG, default .kube-api/kubeconfig). See docs/guides/kubernetes-testing.md.
 kube-api: build
 	@node scripts/kube-api.mjs
+
+# The agent, controller and tap images (Containerfile) with buildah, podman or docker, tagged with the
+# package version; IMAGE_REGISTRY, IMAGE_TAG, BASE_IMAGE, CONTAINER_TOOL: docs/guides/images.md.
+images:
+	@bash scripts/images.sh
 
 clean:
 	@npx tsc -b --clean

@@ -4,7 +4,7 @@
 // SLUICE_E2E_CONCURRENCY files at a time, default 3; every e2e file picks its
 // own free ports). Usage: node scripts/run-tests.mjs [unit|e2e|all] [filter]
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -23,15 +23,18 @@ function walk(dir, out) {
   return out;
 }
 
-const only = (files) => (filter ? files.filter((f) => f.includes(filter)) : files);
+// The filter is matched against the path from the repository's root (not the checkout's own folder).
+const only = (files) => (filter ? files.filter((f) => relative(root, f).includes(filter)) : files);
 const unit = [];
 for (const top of ['libs', 'apps']) {
   for (const pkg of readdirSync(join(root, top))) walk(join(root, top, pkg, 'dist'), unit);
 }
 const e2e = walk(join(root, 'e2e', 'dist'), []);
 const phases = [];
-if (which !== 'e2e') phases.push({ name: 'unit', files: only(unit), concurrency: 2 });
-if (which !== 'unit') phases.push({ name: 'e2e', files: only(e2e), concurrency: Number(process.env.SLUICE_E2E_CONCURRENCY ?? 3) });
+if (which !== 'e2e') phases.push({ name: 'unit', files: only(unit), concurrency: 2, fileTimeoutMs: 300_000 });
+// --test-timeout bounds each test file as a whole: e2e/src/images.test.ts builds three images, up to
+// ~10 minutes on a fresh machine.
+if (which !== 'unit') phases.push({ name: 'e2e', files: only(e2e), concurrency: Number(process.env.SLUICE_E2E_CONCURRENCY ?? 3), fileTimeoutMs: 900_000 });
 if (phases.every((p) => p.files.length === 0)) {
   console.error('no test files found: run `make build` first');
   process.exit(1);
@@ -44,7 +47,7 @@ const totals = { pass: 0, fail: 0 };
 /** Runs one phase, passing its output through and adding up its summary lines. */
 function runPhase(phase) {
   return new Promise((resolve) => {
-    const args = ['--enable-source-maps', '--test', `--test-concurrency=${phase.concurrency}`, '--test-timeout=300000', ...phase.files];
+    const args = ['--enable-source-maps', '--test', `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.fileTimeoutMs}`, ...phase.files];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
     const limit = setTimeout(() => { console.error(`${phase.name} tests: out of time, stopping`); child.kill('SIGKILL'); }, Math.max(60_000, deadline - Date.now()));
     let tail = '';

@@ -9,6 +9,10 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v etcd >/dev/null || need+=(etcd-server)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v unzip >/dev/null || need+=(unzip)
+# The images' test (e2e/src/images.test.ts): buildah builds and runs them, debootstrap makes the local
+# base image (scripts/image-test-base.sh).
+command -v buildah >/dev/null || need+=(buildah)
+command -v debootstrap >/dev/null || need+=(debootstrap)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
   command -v nginx >/dev/null || need+=(nginx)
   command -v wrk >/dev/null || need+=(wrk)
