@@ -50,3 +50,4 @@ export {
   registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,
   type SpanConsumer,
 } from './otlp-trace-service.js';
+export { registerOtlpTracesHttpRoute, otlpTracesHttpHandler, decodeOtlpHttpExport, OTLP_TRACES_PATH, OTLP_HTTP_MAX_BODY_BYTES } from './otlp-trace-http.js';
