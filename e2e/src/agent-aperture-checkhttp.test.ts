@@ -2,8 +2,10 @@
 // aperture.flowcontrol.checkhttp.v1 CheckHTTP (Aperture's Go/Java middlewares) through a
 // grpc-js client of Aperture's checkhttp.proto, the HTTP JSON route with the exact body
 // Aperture's nginx/Kong Lua plugin posts, and the published aperture-js SDK reading a
-// sampler's rejection as reject reason 3 (a sampler published in a real etcd).
+// sampler's rejection as reject reason 3 (a sampler published in a real etcd), and the
+// plugin's flow-end spans over OTLP/HTTP /v1/traces measured by a published flux meter.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { ApertureClient } from '@fluxninja/aperture-js';
@@ -105,4 +107,49 @@ test('a published sampler\'s rejection: the aperture-js SDK reads reject reason 
   const denied = await unaryCall<ApertureAnswer>(aperture, 'CheckHTTP', apertureCheckHttpRequest('feature', '/x'));
   assert.equal(denied.denied_response?.status, 403);
   assert.equal(checkResponseOf(denied.dynamic_metadata?.fields['aperture.check_response']?.stringValue).reject_reason, 'REJECT_REASON_REGULATED');
+});
+
+async function fluxMeterCount(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  let n = 0;
+  for (const m of text.matchAll(new RegExp(`^flux_meter_count\\{flux_meter_name="${name}",[^}]*\\} (\\d+)$`, 'gm'))) n += Number(m[1]);
+  return n;
+}
+
+interface OtlpMsg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): { partialSuccess?: { rejectedSpans?: unknown } | null } }
+
+test('the Lua plugin\'s flow end over OTLP/HTTP /v1/traces (protobuf and JSON) lands in a published flux meter; bad exports refused', { timeout: 60_000 }, async (t) => {
+  const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
+    opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: OtlpMsg; ExportTraceServiceResponse: OtlpMsg } } } } };
+  }).opentelemetry.proto.collector.trace.v1;
+  const etcd = await startEtcd(t);
+  const raw = new Etcd3({ hosts: [etcd.endpoint] });
+  t.after(() => raw.close());
+  const agent = await startAgent(t, { env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcd) } });
+  await raw.put('sluice/config/default/gw/flux_meter.lua').value(JSON.stringify({
+    kind: 'flux_meter', policy_name: 'gw', policy_hash: 'h1', component_id: 'flux_meter.lua', agent_group: 'default',
+    selectors: [{ control_point: 'ingress', agent_group: 'default' }], name: 'lua-latency', attribute_key: 'workload_duration_ms', buckets: [10, 100, 1000],
+  }));
+  const url = `${agent.base}/v1/flowcontrol/checkhttp`;
+  const ask = async () => (JSON.parse((await post(url, luaBody('ingress'))).text) as { dynamic_metadata: Record<string, string> }).dynamic_metadata['aperture.check_response'];
+  await until(async () => (checkResponseOf(await ask()) as unknown as { flux_meter_infos: unknown[] }).flux_meter_infos.length === 1, 5000, 'flux meter enforced');
+  const cr = await ask();
+  const now = Date.now();
+  const span = (startMs: number) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{
+    traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', name: 'Aperture CheckHTTP', kind: 2,
+    startTimeUnixNano: String(startMs * 1e6), endTimeUnixNano: String(now * 1e6),
+    attributes: [{ key: 'aperture.source', value: { stringValue: 'lua' } }, { key: 'aperture.check_response', value: { stringValue: cr } }],
+  }] }] }] });
+  const traces = `${agent.base}/v1/traces`;
+  const pb = await fetch(traces, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: otlp.ExportTraceServiceRequest.encode(otlp.ExportTraceServiceRequest.fromObject(span(now - 30))).finish() });
+  assert.equal(pb.status, 200);
+  assert.equal(otlp.ExportTraceServiceResponse.decode(new Uint8Array(await pb.arrayBuffer())).partialSuccess ?? null, null);
+  const js = await post(traces, JSON.stringify(span(now - 15)));
+  assert.equal(js.status, 200, js.text);
+  assert.equal(await fluxMeterCount(agent.base, 'lua-latency'), 2);
+  const capped = JSON.parse((await post(traces, JSON.stringify(span(now - 2 * 3_600_000)))).text) as { partialSuccess: { rejectedSpans: number } };
+  assert.equal(Number(capped.partialSuccess.rejectedSpans), 1, 'past the duration cap');
+  assert.equal((await post(traces, '{"resourceSpans":7}')).status, 400);
+  assert.equal((await post(traces, '{}', { 'content-type': 'text/plain' })).status, 415);
+  assert.equal(await fluxMeterCount(agent.base, 'lua-latency'), 2);
 });
