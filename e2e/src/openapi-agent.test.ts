@@ -90,6 +90,13 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   await expect(CHECK, 'post', 'letters for a port', 400, post(`${base}${CHECK}`, j({ control_point: 'x', source: { port: 'abc' } })));
   await expect(CHECK, 'post', '2 MiB body', 413, post(`${base}${CHECK}`, j({ control_point: 'x', request: { body: 'x'.repeat(2 * 1024 * 1024) } })));
   await expect(CHECK, 'post', 'text/plain', 415, post(`${base}${CHECK}`, '{}', TEXT));
+  // OTLP/HTTP traces (JSON; protobuf bodies are covered in agent-aperture-checkhttp).
+  const traces = await expect('/v1/traces', 'post', 'an empty export', 200, post(`${base}/v1/traces`, j({ resourceSpans: [] })));
+  assert.deepEqual(JSON.parse(traces.text), {});
+  await expect('/v1/traces', 'post', 'a span of an Aperture SDK that cannot be read', 200, post(`${base}/v1/traces`, j({ resourceSpans: [{ scopeSpans: [{ spans: [{ attributes: [{ key: 'aperture.check_response', value: { stringValue: '{' } }] }] }] }] })));
+  await expect('/v1/traces', 'post', 'not an export', 400, post(`${base}/v1/traces`, j({ resourceSpans: 7 })));
+  await expect('/v1/traces', 'post', '5 MiB body', 413, post(`${base}/v1/traces`, j({ pad: 'x'.repeat(5 * 1024 * 1024) })));
+  await expect('/v1/traces', 'post', 'text/plain', 415, post(`${base}/v1/traces`, '{}', TEXT));
   const cps = await expect('/v1/flowcontrol/controlpoints', 'get', 'list', 200, get(`${base}/v1/flowcontrol/controlpoints`));
   assert.ok(cps.text.includes('"deny"'));
 
