@@ -3,7 +3,7 @@
 // schema (good and bad requests), and nothing else is routed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkHttpRequest, get, post, type Reply } from './support/clients.js';
+import { apertureCheckHttpRequest, get, post, type Reply } from './support/clients.js';
 import { conformance, loadSpec } from './support/openapi.js';
 import { startAgent, tempDir, until, writeFile } from './support/processes.js';
 
@@ -34,7 +34,7 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
     return reply;
   };
   const feed = (controlPoint: string, i: number) =>
-    post(`${base}${CHECK}`, j(checkHttpRequest(controlPoint, `/feed/${i}?q=${i}`, { 'content-type': 'application/json' }, 'POST', j({ i }))));
+    post(`${base}${CHECK}`, j(apertureCheckHttpRequest(controlPoint, `/feed/${i}?q=${i}`, { 'content-type': 'application/json' }, 'POST', j({ i }))));
   /** Keeps CheckHTTP traffic coming until `pending` settles. */
   const feedUntil = async (pending: Promise<Reply>): Promise<Reply> => {
     let done = false;
@@ -76,18 +76,27 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   assert.deepEqual(empty.map((r) => JSON.parse(r.text) as unknown), [{ samples: [] }, { samples: [] }]);
 
   // CheckHTTP and control points.
-  const ok = await expect(CHECK, 'post', 'accepted', 200, post(`${base}${CHECK}`, j(checkHttpRequest('ingress', '/ok'))));
+  const ok = await expect(CHECK, 'post', 'accepted', 200, post(`${base}${CHECK}`, j(apertureCheckHttpRequest('ingress', '/ok'))));
   const okJson = JSON.parse(ok.text) as Record<string, unknown>;
   assert.ok('ok_response' in okJson && !('http_response' in okJson), 'proto3 JSON: the oneof member, no discriminator');
-  const denied = await expect(CHECK, 'post', 'denied', 200, post(`${base}${CHECK}`, j(checkHttpRequest('deny', '/no'))));
+  await expect(CHECK, 'post', 'a port as a string (the Lua plugin)', 200, post(`${base}${CHECK}`, j({ ...apertureCheckHttpRequest('ingress', '/lua'), source: { address: '10.0.0.1', port: '5432' } })));
+  const denied = await expect(CHECK, 'post', 'denied', 200, post(`${base}${CHECK}`, j(apertureCheckHttpRequest('deny', '/no'))));
   assert.equal((JSON.parse(denied.text) as { denied_response: { status: number } }).denied_response.status, 429);
   await expect(CHECK, 'post', 'no control point', 400, post(`${base}${CHECK}`, j({ request: {} })));
   await expect(CHECK, 'post', 'no body', 400, post(`${base}${CHECK}`, undefined));
   await expect(CHECK, 'post', 'array body', 400, post(`${base}${CHECK}`, '[1]'));
   await expect(CHECK, 'post', 'request not an object', 400, post(`${base}${CHECK}`, j({ control_point: 'x', request: 'str' })));
-  await expect(CHECK, 'post', 'a string for a bool', 400, post(`${base}${CHECK}`, j({ control_point: 'x', request: { truncated_body: 'no' } })));
+  await expect(CHECK, 'post', 'a field only Sluice\'s own CheckHTTP has', 400, post(`${base}${CHECK}`, j({ control_point: 'x', request: { truncated_body: false } })));
+  await expect(CHECK, 'post', 'letters for a port', 400, post(`${base}${CHECK}`, j({ control_point: 'x', source: { port: 'abc' } })));
   await expect(CHECK, 'post', '2 MiB body', 413, post(`${base}${CHECK}`, j({ control_point: 'x', request: { body: 'x'.repeat(2 * 1024 * 1024) } })));
   await expect(CHECK, 'post', 'text/plain', 415, post(`${base}${CHECK}`, '{}', TEXT));
+  // OTLP/HTTP traces (JSON; protobuf bodies are covered in agent-aperture-checkhttp).
+  const traces = await expect('/v1/traces', 'post', 'an empty export', 200, post(`${base}/v1/traces`, j({ resourceSpans: [] })));
+  assert.deepEqual(JSON.parse(traces.text), {});
+  await expect('/v1/traces', 'post', 'a span of an Aperture SDK that cannot be read', 200, post(`${base}/v1/traces`, j({ resourceSpans: [{ scopeSpans: [{ spans: [{ attributes: [{ key: 'aperture.check_response', value: { stringValue: '{' } }] }] }] }] })));
+  await expect('/v1/traces', 'post', 'not an export', 400, post(`${base}/v1/traces`, j({ resourceSpans: 7 })));
+  await expect('/v1/traces', 'post', '5 MiB body', 413, post(`${base}/v1/traces`, j({ pad: 'x'.repeat(5 * 1024 * 1024) })));
+  await expect('/v1/traces', 'post', 'text/plain', 415, post(`${base}/v1/traces`, '{}', TEXT));
   const cps = await expect('/v1/flowcontrol/controlpoints', 'get', 'list', 200, get(`${base}/v1/flowcontrol/controlpoints`));
   assert.ok(cps.text.includes('"deny"'));
 
@@ -176,15 +185,12 @@ test('the validators built from the spec refuse what it excludes', () => {
   assert.notDeepEqual(conformance(op, reply(500, { code: 13, message: 'x', details: [] })), [], '500 is not documented');
   assert.notDeepEqual(conformance(op, reply(400, { code: 3, message: 'x' })), [], 'details is required');
   const check = spec.operation(CHECK, 'post');
-  const decision = {
-    start: '2026-05-04T10:21:07.123456Z', end: '2026-05-04T10:21:07Z', services: [], control_point: 'cp', flow_label_keys: [],
-    decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_RATE_LIMITED', limiter_decisions: [], wait_time: '1.5s', denied_response_status_code: 'TooManyRequests',
-  };
-  const deniedAnswer = { denied_response: { status: 429, headers: [], body: '' }, check_response: decision };
+  const deniedAnswer = { status: { code: 8, message: 'rejected' }, denied_response: { status: 429, headers: { 'retry-after': '1' }, body: '' }, dynamic_metadata: { 'aperture.check_response': 'CgYIARAA' } };
   assert.deepEqual(conformance(check, reply(200, deniedAnswer)), []);
   assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, http_response: 'denied_response' })), [], 'no loader discriminator');
-  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, ok_response: { headers: [] } })), [], 'one of ok_response and denied_response');
-  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, check_response: { ...decision, start: { seconds: 1, nanos: 0 } } })), [], 'RFC 3339 timestamps');
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, ok_response: { headers: {} } })), [], 'one of ok_response and denied_response');
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, denied_response: { status: 429, headers: [], body: '' } })), [], 'headers are a map');
+  assert.notDeepEqual(conformance(check, reply(200, { ...deniedAnswer, dynamic_metadata: {} })), [], 'the check response is in the dynamic metadata');
   assert.notDeepEqual(conformance(check, reply(200, { denied_response: { status: 500 } })), []);
   const enforcedOp = spec.operation('/v1/policies/enforced', 'get');
   const component = { policy_name: 'p', policy_hash: 'h', component_id: 'root.0', kind: 'rate_limiter', selectors: 1,

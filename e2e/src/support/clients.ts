@@ -79,6 +79,13 @@ export function checkHttpRequest(controlPoint: string, path: string, headers: Re
   };
 }
 
+/** An aperture.flowcontrol.checkhttp.v1 CheckHTTPRequest (what Aperture's middlewares and Lua plugin send). */
+export function apertureCheckHttpRequest(controlPoint: string, path: string, headers: Record<string, string> = {}, method = 'GET', body = ''): object {
+  const { request, ...rest } = checkHttpRequest(controlPoint, path, headers, method, body) as { request: Record<string, unknown> };
+  const { truncated_body: _sluiceOnly, ...http } = request;
+  return { ...rest, request: http };
+}
+
 export interface SeenRequest { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
 /** An in-process workload on 127.0.0.1 that answers every request with what it saw (JSON), closed in t.after. */

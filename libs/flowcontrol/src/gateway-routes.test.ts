@@ -1,11 +1,11 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStaticDiscovery } from '@sluice/discovery';
+import { serviceClient, type CheckResponse__Output } from '@sluice/proto';
 import { Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices } from './index.js';
 import { startTestServer } from './test-support.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
-const DURATION = /^-?\d+(\.\d{1,9})?s$/;
 
 async function setup(t: TestContext, limiters = '- { control_point: ingress, bucket_capacity: 0, fill_amount: 1, interval: 1s }') {
   const engine = new Engine();
@@ -26,14 +26,15 @@ const httpReq = (request: Record<string, unknown> = {}, extra: Record<string, un
   control_point: 'ingress',
   source: { address: '10.9.9.9', port: 51000, protocol: 'TCP' },
   destination: { address: '10.1.2.3', port: 8080 },
-  request: { method: 'GET', path: '/api/items?id=7', host: 'web', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers: { 'x-user': 'u1' }, body: '', truncated_body: false, ...request },
+  request: { method: 'GET', path: '/api/items?id=7', host: 'web', scheme: 'http', size: 0, protocol: 'HTTP/1.1', headers: { 'x-user': 'u1' }, body: '', ...request },
   ...extra,
 });
 
 /** What the loader alone would have coerced or dropped: refused with 400, the field named. */
 const BAD: Array<[string, unknown, string, RegExp]> = [
   ['a number for the control point', { ...httpReq(), control_point: 5 }, 'control_point', /want a string, got number/],
-  ['"no" for a bool', httpReq({ truncated_body: 'no' }), 'request.truncated_body', /want true or false/],
+  ['a field of Sluice\'s own CheckHTTP only', httpReq({ truncated_body: false }), 'request.truncated_body', /unknown field/],
+  ['letters for a port', httpReq({}, { source: { port: 'abc' } }), 'source.port', /whole number|integer/],
   ['letters for an int64', httpReq({ size: 'abc' }), 'request.size', /whole number/],
   ['an array for the headers map', httpReq({ headers: [] }), 'request.headers', /want a JSON object \(map\)/],
   ['a number for the method', httpReq({ method: 7 }), 'request.method', /want a string, got number/],
@@ -59,36 +60,41 @@ test('POST /v1/flowcontrol/checkhttp refuses wrong-typed JSON with 400 naming th
   assert.match(String(missing.json.message), /control_point is required/);
 });
 
-test('POST /v1/flowcontrol/checkhttp takes JSON names as well as .proto names, and int64 as a string', async (t) => {
+/** The flow's CheckResponse, from the answer's `dynamic_metadata["aperture.check_response"]` (base64 protobuf). */
+function checkResponseOf(json: Record<string, unknown>): CheckResponse__Output {
+  const b64 = (json.dynamic_metadata as Record<string, unknown>)['aperture.check_response'];
+  assert.equal(typeof b64, 'string', 'dynamic_metadata carries aperture.check_response');
+  return serviceClient('flowControl').service.Check.responseDeserialize(Buffer.from(b64 as string, 'base64')) as CheckResponse__Output;
+}
+
+test('POST /v1/flowcontrol/checkhttp takes JSON names as well as .proto names, and int64 and ports as strings', async (t) => {
   const { post } = await setup(t, '[]');
-  const r = await post({ controlPoint: 'ingress', destination: { address: '10.1.2.3' }, request: { method: 'POST', size: '12', truncatedBody: true, headers: { baggage: 'tier=gold' } } });
+  const r = await post({ controlPoint: 'ingress', destination: { address: '10.1.2.3', port: '8080' }, request: { method: 'POST', size: '12', headers: { baggage: 'tier=gold' } } });
   assert.equal(r.status, 200);
-  const check = r.json.check_response as Record<string, unknown>;
+  const check = checkResponseOf(r.json);
   assert.equal(check.control_point, 'ingress', 'controlPoint reached the agent');
   assert.deepEqual(check.services, ['web-svc']);
-  assert.ok((check.flow_label_keys as string[]).includes('http.request_content_length'));
-  assert.ok((check.flow_label_keys as string[]).includes('tier'));
+  assert.ok(check.flow_label_keys.includes('http.request_content_length'));
+  assert.ok(check.flow_label_keys.includes('tier'));
 });
 
-test('POST /v1/flowcontrol/checkhttp answers proto3 JSON: RFC 3339 timestamps, duration strings, no oneof discriminators', async (t) => {
+test('POST /v1/flowcontrol/checkhttp answers Aperture\'s proto3 JSON: status, header maps, the check response as dynamic metadata', async (t) => {
   const { post } = await setup(t);
   const r = await post(httpReq());
   assert.equal(r.status, 200);
-  assert.equal('http_response' in r.json, false, 'no loader discriminator');
-  const denied = r.json.denied_response as { status: number; headers: { key: string; value: string }[]; body: string };
+  assert.deepEqual(Object.keys(r.json).sort(), ['denied_response', 'dynamic_metadata', 'status']);
+  const denied = r.json.denied_response as { status: number; headers: Record<string, string>; body: string };
   assert.equal(denied.status, 429, 'capacity 0 rejects');
-  assert.equal('ok_response' in r.json, false, 'the unset member of the oneof is left out');
-  const check = r.json.check_response as Record<string, unknown>;
-  assert.match(String(check.start), ISO);
-  assert.match(String(check.end), ISO);
-  assert.ok(Date.parse(String(check.end)) >= Date.parse(String(check.start)));
-  assert.match(String(check.wait_time), DURATION);
+  assert.equal(denied.headers['content-type'], 'application/json', 'headers are a map');
+  assert.equal((r.json.status as { code: number }).code, 8, 'RESOURCE_EXHAUSTED');
+  const check = checkResponseOf(r.json);
   assert.equal(check.decision_type, 'DECISION_TYPE_REJECTED');
-  assert.equal('cache_lookup_response' in check, false);
-  const limiter = (check.limiter_decisions as Record<string, unknown>[])[0];
-  assert.equal('details' in limiter, false, 'no loader discriminator in a limiter decision');
-  assert.match(String(limiter.wait_time), DURATION);
-  assert.deepEqual(Object.keys(limiter.rate_limiter_info as object).sort(), ['label', 'tokens_info']);
+  assert.equal(check.reject_reason, 'REJECT_REASON_RATE_LIMITED');
+  assert.equal(check.limiter_decisions[0].component_id, 'local-limiter-0');
+  const ok = await post(httpReq({}, { control_point: 'other' }));
+  assert.deepEqual(ok.json.ok_response, { headers: {} }, 'an empty header map, no dynamic_metadata of its own');
+  assert.equal((ok.json.status as { code?: number }).code ?? 0, 0);
+  assert.equal(checkResponseOf(ok.json).decision_type, 'DECISION_TYPE_ACCEPTED');
 });
 
 test('GET /v1/flowcontrol/controlpoints answers last_seen as an RFC 3339 string', async (t) => {

@@ -25,6 +25,7 @@ export { registerFlowControlServices } from './register-services.js';
 export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 export { CallCancellation, type CancelSource, type CancellableCall } from './call-cancellation.js';
 export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
+export { apertureCheckHttpServiceImpl, fromApertureRequest, toApertureResponse, CHECK_RESPONSE_METADATA_KEY } from './aperture-checkhttp.js';
 export { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
 export {
   checkHttpStreamHandler, CHECKHTTP_STREAM_MAX_IN_FLIGHT,
@@ -49,3 +50,4 @@ export {
   registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,
   type SpanConsumer,
 } from './otlp-trace-service.js';
+export { registerOtlpTracesHttpRoute, otlpTracesHttpHandler, decodeOtlpHttpExport, OTLP_TRACES_PATH, OTLP_HTTP_MAX_BODY_BYTES } from './otlp-trace-http.js';

@@ -21,10 +21,11 @@ interface AnyValueMsg {
 }
 interface KeyValueMsg { key?: string | null; value?: AnyValueMsg | null }
 interface SpanMsg { startTimeUnixNano?: Int64; endTimeUnixNano?: Int64; attributes?: KeyValueMsg[] | null }
-interface ExportRequestMsg { resourceSpans?: { scopeSpans?: { spans?: SpanMsg[] | null }[] | null }[] | null }
+export interface ExportRequestMsg { resourceSpans?: { scopeSpans?: { spans?: SpanMsg[] | null }[] | null }[] | null }
 interface ExportResponseMsg { partialSuccess?: { rejectedSpans: number; errorMessage: string } }
 interface MessageType<T> {
   decode(buf: Uint8Array): T;
+  fromObject(obj: Record<string, unknown>): T;
   encode(msg: T): { finish(): Uint8Array };
 }
 interface OtlpRoot {
@@ -37,7 +38,7 @@ interface OtlpRoot {
 const require = createRequire(import.meta.url);
 let messages: OtlpRoot['opentelemetry']['proto']['collector']['trace']['v1'] | undefined;
 
-function otlpMessages(): NonNullable<typeof messages> {
+export function otlpMessages(): NonNullable<typeof messages> {
   if (messages === undefined) {
     const root = require('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as OtlpRoot;
     messages = root.opentelemetry.proto.collector.trace.v1;

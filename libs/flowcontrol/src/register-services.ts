@@ -3,6 +3,7 @@ import { encodeCheckAnswer, encodeCheckHTTPResponse, encodeCheckHTTPStreamRespon
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
+import { apertureCheckHttpServiceImpl } from './aperture-checkhttp.js';
 import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
@@ -28,8 +29,10 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
 /**
  * Register the flow-control gRPC services on the server (before start):
  * FlowControlService (Check, FlowEnd, Cache* answering UNIMPLEMENTED),
- * FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream) and ControlPointsService, with the
- * gateway routes `POST /v1/flowcontrol/checkhttp` and
+ * sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream, what the
+ * tap asks), aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, what Aperture's
+ * middlewares and gateways ask) and ControlPointsService, with the gateway routes
+ * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it) and
  * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
  * types or unknown fields is refused with 400 naming the field; answers have
  * RFC 3339 timestamps, duration strings and no loader oneof discriminators.
@@ -46,16 +49,17 @@ export function registerFlowControlServices(
 ): void {
   server.addService(checkServiceDefinition(), flowControlServiceImpl(engine, discovery, opts.flowEnds));
   server.addService(checkHttpServiceDefinition(), checkHttpServiceImpl(engine, discovery, opts.checkHttpStream, opts.flowEnds));
+  server.addService(serviceClient('apertureFlowControlHttp').service, apertureCheckHttpServiceImpl(engine, discovery));
   server.addService(serviceClient('controlPoints').service, controlPointsServiceImpl(engine));
   server.addGatewayRoute({
     method: 'post',
     path: '/v1/flowcontrol/checkhttp',
-    service: SERVICE_NAMES.flowControlHttp,
+    service: SERVICE_NAMES.apertureFlowControlHttp,
     rpc: 'CheckHTTP',
     requireBody: true,
     timeoutMs: 10_000,
-    toRequest: ({ body }) => fromProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
-    fromResponse: (r) => toProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
+    toRequest: ({ body }) => fromProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
+    fromResponse: (r) => toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
   });
   server.addGatewayRoute({
     method: 'get',

@@ -1,3 +1,5 @@
+import { serviceClient } from '@sluice/proto';
+
 /** An attribute value of a received span (OTLP AnyValue, scalars only). */
 export type SpanAttributeValue = string | number | boolean;
 
@@ -29,6 +31,20 @@ export interface SdkFlowEnd {
 export type SdkSpanReading = { kind: 'flow'; flow: SdkFlowEnd } | { kind: 'not_aperture' } | { kind: 'malformed'; reason: string };
 
 const MAX_CHECK_RESPONSE_LENGTH = 1 << 20;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * A CheckResponse protobuf in base64, as Aperture's gateways (the nginx/Kong Lua plugin) put
+ * on their spans what the agent's CheckHTTP answered in `dynamic_metadata`; undefined when not.
+ */
+function checkResponseFromBase64(raw: string): unknown {
+  if (raw === '' || raw.length % 4 !== 0 || !BASE64.test(raw)) return undefined;
+  try {
+    return serviceClient('flowControl').service.Check.responseDeserialize(Buffer.from(raw, 'base64')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 const MAX_FLUX_METERS = 64;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -54,7 +70,8 @@ function decisionTypeOf(v: unknown): SdkFlowEnd['decisionType'] | undefined {
  * Read one span as an Aperture SDK flow end. The SDK (`@fluxninja/aperture-js`
  * 2.5) sets `aperture.source`, the check response as JSON (its proto-loader
  * shape: camelCase keys, enums as numbers; snake_case and enum names are
- * read too), `aperture.flow.status` (`OK`/`Error`) and the flow start,
+ * read too; Aperture's Lua gateway plugin sets it as the base64 CheckResponse
+ * protobuf the agent's CheckHTTP answered, which is read as well), `aperture.flow.status` (`OK`/`Error`) and the flow start,
  * workload start and flow end times in epoch ms. A span with neither
  * `aperture.source` nor `aperture.check_response` is someone else's
  * (`not_aperture`); one that has them but cannot be read is `malformed`.
@@ -66,10 +83,15 @@ export function readSdkSpan(span: ReceivedSpan): SdkSpanReading {
   if (typeof raw !== 'string') return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is missing or not a string` };
   if (raw.length > MAX_CHECK_RESPONSE_LENGTH) return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is too long` };
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is not JSON` };
+  if (raw.trimStart().startsWith('{')) {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is not JSON` };
+    }
+  } else {
+    parsed = checkResponseFromBase64(raw);
+    if (parsed === undefined) return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is neither JSON nor a base64 CheckResponse` };
   }
   if (!isObject(parsed)) return { kind: 'malformed', reason: `${SDK_CHECK_RESPONSE_ATTRIBUTE} is not an object` };
   const cp = field(parsed, 'controlPoint', 'control_point');

@@ -41,6 +41,12 @@ function shortName(name, pkgPrefix) {
   return name.startsWith(pkgPrefix) ? name.slice(pkgPrefix.length) : name;
 }
 
+/**
+ * Packages whose names would collide with another package's in the index, and the prefix their
+ * names take there (Aperture's CheckHTTPRequest is ApertureCheckHTTPRequest beside Sluice's).
+ */
+const ALIAS_PREFIX = { 'aperture/flowcontrol/checkhttp/v1': 'Aperture' };
+
 /** index.ts: every message, enum and service of a package file under its own (or nested) name. */
 function indexSource(outDir) {
   const lines = [
@@ -58,7 +64,7 @@ function indexSource(outDir) {
     const specs = [];
     const typeSpecs = [];
     for (const name of names) {
-      const alias = shortName(name, pkgPrefix);
+      const alias = (ALIAS_PREFIX[path.posix.dirname(file)] ?? '') + shortName(name, pkgPrefix);
       const other = seen.get(alias);
       if (other !== undefined) throw new Error(`generated name ${alias} comes from both ${other} and ${file}`);
       seen.set(alias, file);

@@ -9,6 +9,7 @@ export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const PROTO_FILES = {
   check: 'aperture/flowcontrol/check/v1/check.proto',
   checkhttp: 'sluice/flowcontrol/checkhttp/v1/checkhttp.proto',
+  apertureCheckhttp: 'aperture/flowcontrol/checkhttp/v1/checkhttp.proto',
   preview: 'sluice/flowcontrol/preview/v1/preview.proto',
   controlpoints: 'sluice/flowcontrol/controlpoints/v1/controlpoints.proto',
 } as const;
@@ -50,6 +51,7 @@ function lookup(root: grpc.GrpcObject, dotted: string): grpc.ServiceClientConstr
 export const SERVICE_NAMES = {
   flowControl: 'aperture.flowcontrol.check.v1.FlowControlService',
   flowControlHttp: 'sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP',
+  apertureFlowControlHttp: 'aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP',
   flowPreview: 'sluice.flowcontrol.preview.v1.FlowPreviewService',
   controlPoints: 'sluice.flowcontrol.controlpoints.v1.ControlPointsService',
 } as const;

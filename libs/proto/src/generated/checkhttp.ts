@@ -20,8 +20,19 @@ import type { KeyDeleteResponse as _aperture_flowcontrol_check_v1_KeyDeleteRespo
 import type { KeyLookupResponse as _aperture_flowcontrol_check_v1_KeyLookupResponse, KeyLookupResponse__Output as _aperture_flowcontrol_check_v1_KeyLookupResponse__Output } from './aperture/flowcontrol/check/v1/KeyLookupResponse.js';
 import type { KeyUpsertResponse as _aperture_flowcontrol_check_v1_KeyUpsertResponse, KeyUpsertResponse__Output as _aperture_flowcontrol_check_v1_KeyUpsertResponse__Output } from './aperture/flowcontrol/check/v1/KeyUpsertResponse.js';
 import type { LimiterDecision as _aperture_flowcontrol_check_v1_LimiterDecision, LimiterDecision__Output as _aperture_flowcontrol_check_v1_LimiterDecision__Output } from './aperture/flowcontrol/check/v1/LimiterDecision.js';
+import type { CheckHTTPRequest as _aperture_flowcontrol_checkhttp_v1_CheckHTTPRequest, CheckHTTPRequest__Output as _aperture_flowcontrol_checkhttp_v1_CheckHTTPRequest__Output } from './aperture/flowcontrol/checkhttp/v1/CheckHTTPRequest.js';
+import type { CheckHTTPResponse as _aperture_flowcontrol_checkhttp_v1_CheckHTTPResponse, CheckHTTPResponse__Output as _aperture_flowcontrol_checkhttp_v1_CheckHTTPResponse__Output } from './aperture/flowcontrol/checkhttp/v1/CheckHTTPResponse.js';
+import type { DeniedHttpResponse as _aperture_flowcontrol_checkhttp_v1_DeniedHttpResponse, DeniedHttpResponse__Output as _aperture_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output } from './aperture/flowcontrol/checkhttp/v1/DeniedHttpResponse.js';
+import type { FlowControlServiceHTTPClient as _aperture_flowcontrol_checkhttp_v1_FlowControlServiceHTTPClient, FlowControlServiceHTTPDefinition as _aperture_flowcontrol_checkhttp_v1_FlowControlServiceHTTPDefinition } from './aperture/flowcontrol/checkhttp/v1/FlowControlServiceHTTP.js';
+import type { OkHttpResponse as _aperture_flowcontrol_checkhttp_v1_OkHttpResponse, OkHttpResponse__Output as _aperture_flowcontrol_checkhttp_v1_OkHttpResponse__Output } from './aperture/flowcontrol/checkhttp/v1/OkHttpResponse.js';
+import type { SocketAddress as _aperture_flowcontrol_checkhttp_v1_SocketAddress, SocketAddress__Output as _aperture_flowcontrol_checkhttp_v1_SocketAddress__Output } from './aperture/flowcontrol/checkhttp/v1/SocketAddress.js';
+import type { Any as _google_protobuf_Any, Any__Output as _google_protobuf_Any__Output } from './google/protobuf/Any.js';
 import type { Duration as _google_protobuf_Duration, Duration__Output as _google_protobuf_Duration__Output } from './google/protobuf/Duration.js';
+import type { ListValue as _google_protobuf_ListValue, ListValue__Output as _google_protobuf_ListValue__Output } from './google/protobuf/ListValue.js';
+import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from './google/protobuf/Struct.js';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.js';
+import type { Value as _google_protobuf_Value, Value__Output as _google_protobuf_Value__Output } from './google/protobuf/Value.js';
+import type { Status as _google_rpc_Status, Status__Output as _google_rpc_Status__Output } from './google/rpc/Status.js';
 import type { CheckHTTPRequest as _sluice_flowcontrol_checkhttp_v1_CheckHTTPRequest, CheckHTTPRequest__Output as _sluice_flowcontrol_checkhttp_v1_CheckHTTPRequest__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPRequest.js';
 import type { CheckHTTPResponse as _sluice_flowcontrol_checkhttp_v1_CheckHTTPResponse, CheckHTTPResponse__Output as _sluice_flowcontrol_checkhttp_v1_CheckHTTPResponse__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPResponse.js';
 import type { CheckHTTPStreamRequest as _sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamRequest, CheckHTTPStreamRequest__Output as _sluice_flowcontrol_checkhttp_v1_CheckHTTPStreamRequest__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPStreamRequest.js';
@@ -67,12 +78,30 @@ export interface ProtoGrpcType {
           StatusCode: EnumTypeDefinition
         }
       }
+      checkhttp: {
+        v1: {
+          CheckHTTPRequest: MessageTypeDefinition<_aperture_flowcontrol_checkhttp_v1_CheckHTTPRequest, _aperture_flowcontrol_checkhttp_v1_CheckHTTPRequest__Output>
+          CheckHTTPResponse: MessageTypeDefinition<_aperture_flowcontrol_checkhttp_v1_CheckHTTPResponse, _aperture_flowcontrol_checkhttp_v1_CheckHTTPResponse__Output>
+          DeniedHttpResponse: MessageTypeDefinition<_aperture_flowcontrol_checkhttp_v1_DeniedHttpResponse, _aperture_flowcontrol_checkhttp_v1_DeniedHttpResponse__Output>
+          FlowControlServiceHTTP: SubtypeConstructor<typeof grpc.Client, _aperture_flowcontrol_checkhttp_v1_FlowControlServiceHTTPClient> & { service: _aperture_flowcontrol_checkhttp_v1_FlowControlServiceHTTPDefinition }
+          OkHttpResponse: MessageTypeDefinition<_aperture_flowcontrol_checkhttp_v1_OkHttpResponse, _aperture_flowcontrol_checkhttp_v1_OkHttpResponse__Output>
+          SocketAddress: MessageTypeDefinition<_aperture_flowcontrol_checkhttp_v1_SocketAddress, _aperture_flowcontrol_checkhttp_v1_SocketAddress__Output>
+        }
+      }
     }
   }
   google: {
     protobuf: {
+      Any: MessageTypeDefinition<_google_protobuf_Any, _google_protobuf_Any__Output>
       Duration: MessageTypeDefinition<_google_protobuf_Duration, _google_protobuf_Duration__Output>
+      ListValue: MessageTypeDefinition<_google_protobuf_ListValue, _google_protobuf_ListValue__Output>
+      NullValue: EnumTypeDefinition
+      Struct: MessageTypeDefinition<_google_protobuf_Struct, _google_protobuf_Struct__Output>
       Timestamp: MessageTypeDefinition<_google_protobuf_Timestamp, _google_protobuf_Timestamp__Output>
+      Value: MessageTypeDefinition<_google_protobuf_Value, _google_protobuf_Value__Output>
+    }
+    rpc: {
+      Status: MessageTypeDefinition<_google_rpc_Status, _google_rpc_Status__Output>
     }
   }
   sluice: {

@@ -29,8 +29,10 @@ export const _aperture_flowcontrol_check_v1_CheckResponse_RejectReason = {
   REJECT_REASON_NONE: 'REJECT_REASON_NONE',
   REJECT_REASON_RATE_LIMITED: 'REJECT_REASON_RATE_LIMITED',
   REJECT_REASON_NO_TOKENS: 'REJECT_REASON_NO_TOKENS',
-  REJECT_REASON_NOT_SAMPLED: 'REJECT_REASON_NOT_SAMPLED',
-  REJECT_REASON_NO_MATCHING_RAMP: 'REJECT_REASON_NO_MATCHING_RAMP',
+  /**
+   * A sampler rejected the flow. The value the published Aperture SDKs read as a
+   * sampler's rejection (REGULATED, NOT_SAMPLED in older SDK protos).
+   */
   REJECT_REASON_REGULATED: 'REJECT_REASON_REGULATED',
 } as const;
 
@@ -41,12 +43,12 @@ export type _aperture_flowcontrol_check_v1_CheckResponse_RejectReason =
   | 1
   | 'REJECT_REASON_NO_TOKENS'
   | 2
-  | 'REJECT_REASON_NOT_SAMPLED'
-  | 3
-  | 'REJECT_REASON_NO_MATCHING_RAMP'
-  | 4
+  /**
+   * A sampler rejected the flow. The value the published Aperture SDKs read as a
+   * sampler's rejection (REGULATED, NOT_SAMPLED in older SDK protos).
+   */
   | 'REJECT_REASON_REGULATED'
-  | 5
+  | 3
 
 export type _aperture_flowcontrol_check_v1_CheckResponse_RejectReason__Output = typeof _aperture_flowcontrol_check_v1_CheckResponse_RejectReason[keyof typeof _aperture_flowcontrol_check_v1_CheckResponse_RejectReason]
 

@@ -1,0 +1,69 @@
+import type * as grpc from '@grpc/grpc-js';
+import { unary } from '@sluice/server';
+import type { ApertureCheckHTTPRequest__Output, ApertureCheckHTTPResponse, CheckHTTPRequest__Output, HeaderValue } from '@sluice/proto';
+import { CallCancellation } from './call-cancellation.js';
+import { encodeCheckResponse, type CheckHTTPAnswer } from './check-response-wire.js';
+import type { ServiceDiscovery } from './check-service.js';
+import { decideCheckHttp } from './checkhttp-decide.js';
+import type { Engine } from './engine.js';
+import { deadlineMsOf } from './request-checks.js';
+
+/** The dynamic metadata key Aperture's gateways read the flow's CheckResponse from. */
+export const CHECK_RESPONSE_METADATA_KEY = 'aperture.check_response';
+
+/** The google.rpc.Code of a denial's HTTP status, as the gateway's error mapping reads backwards. */
+const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = { 400: 3, 403: 7, 429: 8, 503: 14 };
+
+function headerMap(headers: readonly HeaderValue[] | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of headers ?? []) if (h.key !== undefined) out[h.key] = h.value ?? '';
+  return out;
+}
+
+/** Aperture's CheckHTTPRequest as the one the agent decides (same attributes; no header interest, no ramp mode). */
+export function fromApertureRequest(req: ApertureCheckHTTPRequest__Output): CheckHTTPRequest__Output {
+  const r = req.request;
+  return {
+    source: req.source,
+    destination: req.destination,
+    control_point: req.control_point,
+    request: r === null ? null : { ...r, truncated_body: false },
+    ramp_mode: false,
+  };
+}
+
+/**
+ * The answer in Aperture's shape: status OK or the denial's code, headers as maps, and the
+ * flow's CheckResponse protobuf, base64, as dynamic metadata `aperture.check_response`.
+ */
+export function toApertureResponse(a: CheckHTTPAnswer): ApertureCheckHTTPResponse {
+  const metadata = a.check_response === null || a.check_response === undefined
+    ? undefined
+    : { fields: { [CHECK_RESPONSE_METADATA_KEY]: { stringValue: encodeCheckResponse(a.check_response).toString('base64') } } };
+  const denied = a.denied_response;
+  if (denied !== null && denied !== undefined) {
+    const status = denied.status ?? 403;
+    return {
+      status: { code: GRPC_CODE_OF_STATUS[status] ?? 7, message: `rejected with HTTP status ${status}` },
+      denied_response: { status, headers: headerMap(denied.headers), body: denied.body ?? '' },
+      dynamic_metadata: metadata,
+    };
+  }
+  return { status: { code: 0 }, ok_response: { headers: headerMap(a.ok_response?.headers) }, dynamic_metadata: metadata };
+}
+
+/**
+ * aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP/CheckHTTP, what Aperture's HTTP and gRPC
+ * middlewares and its Lua gateway plugin call: the decision of Sluice's own CheckHTTP (labels,
+ * path normalization, services from the destination address), answered in Aperture's shape.
+ * These callers report a flow's end with a span (OTLP), not FlowEnd: no flow is begun here.
+ */
+export function apertureCheckHttpServiceImpl(engine: Engine, discovery: ServiceDiscovery | undefined): grpc.UntypedServiceImplementation {
+  const deps = { engine, discovery };
+  return {
+    CheckHTTP: unary<ApertureCheckHTTPRequest__Output, ApertureCheckHTTPResponse>((req, call) => {
+      const a = decideCheckHttp(deps, fromApertureRequest(req), deadlineMsOf(call.getDeadline()), new CallCancellation(call));
+      return a instanceof Promise ? a.then(toApertureResponse) : toApertureResponse(a);
+    }),
+  };
+}
