@@ -29,7 +29,8 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
  * Register the flow-control gRPC services on the server (before start):
  * FlowControlService (Check, FlowEnd, Cache* answering UNIMPLEMENTED),
  * FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream) and ControlPointsService, with the
- * gateway routes `POST /v1/flowcontrol/checkhttp` and
+ * gateway routes `POST /v1/flowcontrol/checkhttp`, `POST /v1/flowcontrol/flowend`
+ * (FlowEnd, for callers without gRPC such as the nginx handler) and
  * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
  * types or unknown fields is refused with 400 naming the field; answers have
  * RFC 3339 timestamps, duration strings and no loader oneof discriminators.
@@ -56,6 +57,16 @@ export function registerFlowControlServices(
     timeoutMs: 10_000,
     toRequest: ({ body }) => fromProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
     fromResponse: (r) => toProto3Json('sluice.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
+  });
+  server.addGatewayRoute({
+    method: 'post',
+    path: '/v1/flowcontrol/flowend',
+    service: SERVICE_NAMES.flowControl,
+    rpc: 'FlowEnd',
+    requireBody: true,
+    timeoutMs: 10_000,
+    toRequest: ({ body }) => fromProto3Json('aperture.flowcontrol.check.v1.FlowEndRequest', body),
+    fromResponse: (r) => toProto3Json('aperture.flowcontrol.check.v1.FlowEndResponse', r),
   });
   server.addGatewayRoute({
     method: 'get',
