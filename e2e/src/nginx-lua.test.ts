@@ -4,13 +4,15 @@
 // the check timeout (logged and counted), and a published flux meter measures
 // the flows nginx reports the end of.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import { join } from 'node:path';
 import type net from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import { startWorkload } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
-import { nginxCounters, startNginx } from './support/nginx.js';
+import { NGINX_BIN, nginxCounters, startNginx, writeNginxConfig } from './support/nginx.js';
 import { startAgent, tempDir, until, writeFile } from './support/processes.js';
 
 async function through(base: string, path: string): Promise<{ status: number; headers: Headers; text: string }> {
@@ -109,4 +111,19 @@ test('a published flux meter measures the durations of flows nginx reports the e
   assert.match(metrics, new RegExp(`flux_meter_bucket\\{${series},le="1000"\\} 4\\n`));
   assert.match(metrics, /flow_ends_total\{source="flow_end",result="recorded"\} 4/);
   assert.equal((await nginxCounters(nginx)).flow_end_errors, 0);
+});
+
+test('a misspelt or mistyped handler option stops nginx at start-up, naming it', { timeout: 30_000 }, (t) => {
+  const cases: Array<[string, (s: string) => string, RegExp]> = [
+    ['misspelt', (s) => s.replace('control_point = "ingress"', 'control_pont = "ingress"'), /sluice: unknown option control_pont/],
+    ['mistyped', (s) => s.replace('agent_port = 9,', 'agent_port = "9",'), /sluice: option agent_port wants a number/],
+  ];
+  for (const [what, edit, message] of cases) {
+    const dir = tempDir(t, 'sluice-nginx-');
+    const conf = writeNginxConfig(dir, 1, { agentPort: 9, upstreamPort: 9, editHttpSnippet: (s) => { const e = edit(s); assert.notEqual(e, s, what); return e; } });
+    // `nginx -t` does not run init_by_lua: start it (a good config would run until the spawn's timeout).
+    const r = spawnSync(NGINX_BIN, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { encoding: 'utf8', timeout: 10_000 });
+    assert.equal(r.status, 1, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, message, what);
+  }
 });

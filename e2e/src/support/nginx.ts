@@ -18,6 +18,8 @@ export interface NginxOptions {
   upstreamPort: number;
   /** Replaces the check location's connect/send/read timeouts (e.g. `300ms`). */
   checkTimeout?: string;
+  /** Rewrites the rendered http{} snippet. */
+  editHttpSnippet?: (text: string) => string;
 }
 
 export interface NginxProcess extends Proc {
@@ -35,12 +37,9 @@ export function renderHttpSnippet(agentPort: number): string {
     .replace('agent_port = 8080', `agent_port = ${agentPort}`);
 }
 
-export async function startNginx(t: TestContext, opts: NginxOptions): Promise<NginxProcess> {
-  const dir = tempDir(t, 'sluice-nginx-');
-  const held = await holdPort(t);
-  const port = held.port;
-  await new Promise<void>((resolve) => held.server.close(() => resolve()));
-  writeFile(dir, 'sluice-http.conf', renderHttpSnippet(opts.agentPort));
+/** Writes nginx.conf and the two snippets into `dir` (nginx listening on `port`); answers the nginx.conf path. */
+export function writeNginxConfig(dir: string, port: number, opts: NginxOptions): string {
+  writeFile(dir, 'sluice-http.conf', (opts.editHttpSnippet ?? ((s: string) => s))(renderHttpSnippet(opts.agentPort)));
   let server = readFileSync(join(DEPLOY, 'sluice-server.conf'), 'utf8');
   if (opts.checkTimeout !== undefined) server = server.replace(/(proxy_(?:connect|send|read)_timeout) \S+;/g, `$1 ${opts.checkTimeout};`);
   writeFile(dir, 'sluice-server.conf', server);
@@ -74,6 +73,15 @@ http {
     }
 }
 `);
+  return conf;
+}
+
+export async function startNginx(t: TestContext, opts: NginxOptions): Promise<NginxProcess> {
+  const dir = tempDir(t, 'sluice-nginx-');
+  const held = await holdPort(t);
+  const port = held.port;
+  await new Promise<void>((resolve) => held.server.close(() => resolve()));
+  const conf = writeNginxConfig(dir, port, opts);
   execFileSync(NGINX_BIN, ['-t', '-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { stdio: 'pipe' });
   const proc = spawnProc(t, NGINX_BIN, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], process.env as Record<string, string>);
   t.after(async () => {
