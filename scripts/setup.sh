@@ -13,8 +13,11 @@ command -v unzip >/dev/null || need+=(unzip)
 # base image (scripts/image-test-base.sh).
 command -v buildah >/dev/null || need+=(buildah)
 command -v debootstrap >/dev/null || need+=(debootstrap)
+# nginx with the Lua module and cjson: the nginx integration's e2e (deploy/nginx) and the benches.
+command -v nginx >/dev/null || need+=(nginx)
+dpkg -s libnginx-mod-http-lua >/dev/null 2>&1 || need+=(libnginx-mod-http-lua)
+dpkg -s lua-cjson >/dev/null 2>&1 || need+=(lua-cjson)
 if [ "${SLUICE_SETUP_BENCH:-0}" = 1 ]; then
-  command -v nginx >/dev/null || need+=(nginx)
   command -v wrk >/dev/null || need+=(wrk)
   command -v redis-server >/dev/null || need+=(redis-server)
 fi

@@ -97,6 +97,13 @@ test('agent process conforms to docs/api/openapi.yaml', { timeout: 60_000 }, asy
   await expect('/v1/traces', 'post', 'not an export', 400, post(`${base}/v1/traces`, j({ resourceSpans: 7 })));
   await expect('/v1/traces', 'post', '5 MiB body', 413, post(`${base}/v1/traces`, j({ pad: 'x'.repeat(5 * 1024 * 1024) })));
   await expect('/v1/traces', 'post', 'text/plain', 415, post(`${base}/v1/traces`, '{}', TEXT));
+  const END = '/v1/flowcontrol/flowend';
+  await expect(END, 'post', 'unknown flow id', 200, post(`${base}${END}`, j({ control_point: 'ingress', flow_id: 'nope', status_code: 200, duration: '0.010s' })));
+  await expect(END, 'post', 'a string for the status', 400, post(`${base}${END}`, j({ flow_id: 'x', status_code: 'ok' })));
+  await expect(END, 'post', 'unknown field', 400, post(`${base}${END}`, j({ flow_idd: 'x' })));
+  await expect(END, 'post', 'no body', 400, post(`${base}${END}`, undefined));
+  await expect(END, 'post', '2 MiB body', 413, post(`${base}${END}`, j({ flow_id: 'x'.repeat(2 * 1024 * 1024) })));
+  await expect(END, 'post', 'text/plain', 415, post(`${base}${END}`, '{}', TEXT));
   const cps = await expect('/v1/flowcontrol/controlpoints', 'get', 'list', 200, get(`${base}/v1/flowcontrol/controlpoints`));
   assert.ok(cps.text.includes('"deny"'));
 

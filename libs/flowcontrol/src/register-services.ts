@@ -32,7 +32,8 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
  * sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream, what the
  * tap asks), aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, what Aperture's
  * middlewares and gateways ask) and ControlPointsService, with the gateway routes
- * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it) and
+ * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it),
+ * `POST /v1/flowcontrol/flowend` (FlowEnd, for callers without gRPC) and
  * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
  * types or unknown fields is refused with 400 naming the field; answers have
  * RFC 3339 timestamps, duration strings and no loader oneof discriminators.
@@ -60,6 +61,16 @@ export function registerFlowControlServices(
     timeoutMs: 10_000,
     toRequest: ({ body }) => fromProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
     fromResponse: (r) => toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
+  });
+  server.addGatewayRoute({
+    method: 'post',
+    path: '/v1/flowcontrol/flowend',
+    service: SERVICE_NAMES.flowControl,
+    rpc: 'FlowEnd',
+    requireBody: true,
+    timeoutMs: 10_000,
+    toRequest: ({ body }) => fromProto3Json('aperture.flowcontrol.check.v1.FlowEndRequest', body),
+    fromResponse: (r) => toProto3Json('aperture.flowcontrol.check.v1.FlowEndResponse', r),
   });
   server.addGatewayRoute({
     method: 'get',
