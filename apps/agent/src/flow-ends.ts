@@ -1,4 +1,4 @@
-import { FlowEnds, FluxMeterHistogram, registerOtlpTraceService, type Engine } from '@sluice/flowcontrol';
+import { FlowEnds, FluxMeterHistogram, registerOtlpLogsService, registerOtlpTraceService, type Engine } from '@sluice/flowcontrol';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /**
@@ -14,5 +14,7 @@ export function installFlowEnds(runtime: ProcessRuntime, engine: Engine): FlowEn
   const flowEnds = new FlowEnds({ fluxMeters: engine, histogram, registry: runtime.registry });
   // On the agent's server port: the intake inherits server.tls (client_ca_file, allowed_cn) as every other service does.
   registerOtlpTraceService(runtime.server, flowEnds);
+  // Envoy's OpenTelemetry access logs (opentelemetry.proto.collector.logs.v1.LogsService/Export) end ext_authz flows.
+  registerOtlpLogsService(runtime.server, flowEnds);
   return flowEnds;
 }

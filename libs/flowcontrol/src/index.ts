@@ -49,3 +49,13 @@ export {
   registerOtlpTraceService, otlpTraceServiceDefinition, otlpTraceServiceImpl, consumeExport, OTLP_TRACE_SERVICE, MAX_SPANS_PER_EXPORT,
   type SpanConsumer,
 } from './otlp-trace-service.js';
+export { registerEnvoyAuthorizationService, envoyAuthorizationServiceImpl } from './envoy-authz-service.js';
+export {
+  envoyControlPoint, envoyToCheckHttp, ENVOY_DEFAULT_CONTROL_POINT, ENVOY_CONTROL_POINT_KEY, ENVOY_MAX_HEADERS, ENVOY_MAX_HEADER_BYTES,
+} from './envoy-authz-request.js';
+export { toEnvoyCheckResponse, ENVOY_CHECK_RESPONSE_METADATA } from './envoy-authz-response.js';
+export { readEnvoyLog, type EnvoyLogReading, type LogAttributes } from './envoy-access-log.js';
+export {
+  registerOtlpLogsService, otlpLogsServiceDefinition, otlpLogsServiceImpl, consumeLogsExport, OTLP_LOGS_SERVICE, MAX_LOG_RECORDS_PER_EXPORT,
+  type LogRecordConsumer,
+} from './otlp-logs-service.js';
