@@ -1,4 +1,4 @@
-import { FlowEnds, FluxMeterHistogram, registerOtlpTraceService, registerOtlpTracesHttpRoute, type Engine } from '@sluice/flowcontrol';
+import { FlowEnds, FluxMeterHistogram, registerOtlpTraceService, registerOtlpLogsService, registerOtlpTracesHttpRoute, type Engine } from '@sluice/flowcontrol';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /**
@@ -16,5 +16,7 @@ export function installFlowEnds(runtime: ProcessRuntime, engine: Engine): FlowEn
   // On the agent's server port: the intake inherits server.tls (client_ca_file, allowed_cn) as every other service does.
   registerOtlpTraceService(runtime.server, flowEnds);
   registerOtlpTracesHttpRoute(runtime.server, flowEnds);
+  // Envoy's OpenTelemetry access logs (opentelemetry.proto.collector.logs.v1.LogsService/Export) end ext_authz flows.
+  registerOtlpLogsService(runtime.server, flowEnds);
   return flowEnds;
 }

@@ -1,6 +1,6 @@
 import { loadConfigOrExit, parseDuration } from '@sluice/config';
 import { createStaticDiscovery } from '@sluice/discovery';
-import { Engine, registerFlowControlServices } from '@sluice/flowcontrol';
+import { Engine, registerEnvoyAuthorizationService, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
@@ -29,6 +29,8 @@ const runtime = createProcessRuntime(config, 'agent');
 const discovery = createStaticDiscovery(config.service_discovery.static);
 const engine = new Engine({ agentGroup: config.agent_info.agent_group });
 registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
+// Envoy/Istio ext_authz (docs/guides/envoy.md); flows end with Envoy's OTLP access logs (installFlowEnds).
+registerEnvoyAuthorizationService(runtime.server, engine, discovery);
 // A preview must answer inside the HTTP server's write timeout.
 const maxWaitMs = Math.max(1000, Math.min(30_000, parseDuration(config.server.http.write_timeout) - 1000));
 registerPreviewService(runtime.server, engine, config.flow_control.preview_service, { maxWaitMs, metrics: runtime.registry });

@@ -4,11 +4,12 @@ import type { CheckDecision } from './decision.js';
 import { isMeasuringFluxMeter } from './flux-meter.js';
 import type { FlowOutcome, FluxMeterHistogram } from './flux-meter-metrics.js';
 import { InflightFlows, type AdmittedWorkload, type InflightFlowsOptions } from './inflight-flows.js';
-import { readSdkSpan, SDK_CHECK_RESPONSE_ATTRIBUTE, type ReceivedSpan } from './sdk-flow-span.js';
+import { readEnvoyLog, type LogAttributes } from './envoy-access-log.js';
+import { readSdkSpan, SDK_CHECK_RESPONSE_ATTRIBUTE, type ReceivedSpan, type SdkSpanReading } from './sdk-flow-span.js';
 
 export const FLOW_ENDS_METRIC = 'flow_ends_total';
 
-export type FlowEndSource = 'check' | 'flow_end' | 'otlp';
+export type FlowEndSource = 'check' | 'flow_end' | 'otlp' | 'access_log';
 export type FlowEndResult = 'recorded' | 'unknown' | 'expired' | 'malformed' | 'not_aperture' | 'out_of_range' | 'unselected';
 
 /**
@@ -199,28 +200,40 @@ export class FlowEnds {
    * not at its control point are left out. Those results are the export's rejected spans.
    */
   recordSpan(span: ReceivedSpan): FlowEndResult {
-    const reading = readSdkSpan(span);
+    return this.recordReading('otlp', readSdkSpan(span), undefined, () => spanWorkloads(span));
+  }
+
+  /**
+   * One Envoy access log record received over OTLP (envoy-access-log.ts): recorded, or not, as
+   * recordSpan, with the workload's HTTP status as the response status. Counted with source `access_log`.
+   */
+  recordAccessLog(attributes: LogAttributes): FlowEndResult {
+    const r = readEnvoyLog(attributes);
+    return this.recordReading('access_log', r.reading, r.statusCode === 0 ? '' : String(r.statusCode), () => r.workloads);
+  }
+
+  private recordReading(source: FlowEndSource, reading: SdkSpanReading, responseStatus: string | undefined, workloadsOf: () => AdmittedWorkload[] | undefined): FlowEndResult {
     if (reading.kind !== 'flow') {
-      this.count('otlp', reading.kind);
+      this.count(source, reading.kind);
       return reading.kind;
     }
     const f = reading.flow;
     if (!(f.durationMs <= this.maxDurationMs)) {
-      this.count('otlp', 'out_of_range');
+      this.count(source, 'out_of_range');
       return 'out_of_range';
     }
     const selects = this.meters.fluxMeterSelects?.bind(this.meters);
     const meters = selects === undefined ? f.fluxMeters : f.fluxMeters.filter((name) => selects(name, f.controlPoint));
     if (meters.length === 0 && f.fluxMeters.length > 0) {
-      this.count('otlp', 'unselected');
+      this.count(source, 'unselected');
       return 'unselected';
     }
-    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
+    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: responseStatus ?? f.flowStatus, flowStatus: f.flowStatus });
     if (f.decisionType === 'DECISION_TYPE_ACCEPTED') {
-      const workloads = spanWorkloads(span);
+      const workloads = workloadsOf();
       if (workloads !== undefined) this.observeDuration(workloads, f.durationMs);
     }
-    this.count('otlp', 'recorded');
+    this.count(source, 'recorded');
     return 'recorded';
   }
 
@@ -229,17 +242,25 @@ export class FlowEnds {
    * taken; the others are rejected with why.
    */
   consume(span: ReceivedSpan): true | string {
-    const result = this.recordSpan(span);
+    return this.why(this.recordSpan(span), 'span');
+  }
+
+  /** The OTLP logs service's consumer: as `consume`, for Envoy access log records. */
+  consumeAccessLog(attributes: LogAttributes): true | string {
+    return this.why(this.recordAccessLog(attributes), 'log record');
+  }
+
+  private why(result: FlowEndResult, what: string): true | string {
     switch (result) {
       case 'recorded':
       case 'not_aperture':
         return true;
       case 'out_of_range':
-        return `a span's flow lasted longer than ${this.maxDurationMs} ms`;
+        return `a ${what}'s flow lasted longer than ${this.maxDurationMs} ms`;
       case 'unselected':
-        return 'a span names flux meters none of which is at its control point';
+        return `a ${what} names flux meters none of which is at its control point`;
       default:
-        return 'a span carries Aperture attributes that cannot be read';
+        return `a ${what} carries Aperture attributes that cannot be read`;
     }
   }
 

@@ -51,3 +51,13 @@ export {
   type SpanConsumer,
 } from './otlp-trace-service.js';
 export { registerOtlpTracesHttpRoute, otlpTracesHttpHandler, decodeOtlpHttpExport, OTLP_TRACES_PATH, OTLP_HTTP_MAX_BODY_BYTES } from './otlp-trace-http.js';
+export { registerEnvoyAuthorizationService, envoyAuthorizationServiceImpl } from './envoy-authz-service.js';
+export {
+  envoyControlPoint, envoyToCheckHttp, ENVOY_DEFAULT_CONTROL_POINT, ENVOY_CONTROL_POINT_KEY, ENVOY_MAX_HEADERS, ENVOY_MAX_HEADER_BYTES,
+} from './envoy-authz-request.js';
+export { toEnvoyCheckResponse, ENVOY_CHECK_RESPONSE_METADATA } from './envoy-authz-response.js';
+export { readEnvoyLog, type EnvoyLogReading, type LogAttributes } from './envoy-access-log.js';
+export {
+  registerOtlpLogsService, otlpLogsServiceDefinition, otlpLogsServiceImpl, consumeLogsExport, OTLP_LOGS_SERVICE, MAX_LOG_RECORDS_PER_EXPORT,
+  type LogRecordConsumer,
+} from './otlp-logs-service.js';

@@ -36,16 +36,23 @@ function generatorBin() {
   return path.join(path.dirname(pkgPath), bin['proto-loader-gen-types']);
 }
 
-/** `_aperture_flowcontrol_check_v1_LimiterDecision_TokensInfo` → `LimiterDecision_TokensInfo`. */
-function shortName(name, pkgPrefix) {
-  return name.startsWith(pkgPrefix) ? name.slice(pkgPrefix.length) : name;
-}
-
 /**
- * Packages whose names would collide with another package's in the index, and the prefix their
- * names take there (Aperture's CheckHTTPRequest is ApertureCheckHTTPRequest beside Sluice's).
+ * Packages whose names would collide with Sluice's (Envoy's CheckRequest, HttpRequest...,
+ * Aperture's CheckHTTPRequest): their index names start with the package's alias
+ * (`EnvoyAuth_CheckRequest`, `ApertureCheckHTTPRequest`).
  */
-const ALIAS_PREFIX = { 'aperture/flowcontrol/checkhttp/v1': 'Aperture' };
+const PACKAGE_ALIASES = {
+  'aperture/flowcontrol/checkhttp/v1': 'Aperture',
+  'envoy/service/auth/v3': 'EnvoyAuth_',
+  'envoy/config/core/v3': 'EnvoyCore_',
+  'envoy/type/v3': 'EnvoyType_',
+  'google/rpc': 'Rpc_',
+};
+
+/** `_aperture_flowcontrol_check_v1_LimiterDecision_TokensInfo` → `LimiterDecision_TokensInfo`. */
+function shortName(name, pkgPrefix, alias = '') {
+  return alias + (name.startsWith(pkgPrefix) ? name.slice(pkgPrefix.length) : name);
+}
 
 /** index.ts: every message, enum and service of a package file under its own (or nested) name. */
 function indexSource(outDir) {
@@ -58,17 +65,18 @@ function indexSource(outDir) {
   const files = walk(outDir).filter((f) => f.includes('/') && f.endsWith('.ts'));
   for (const file of files) {
     const pkgPrefix = `_${path.posix.dirname(file).replaceAll('/', '_')}_`;
+    const alias = PACKAGE_ALIASES[path.posix.dirname(file)] ?? '';
     const src = readFileSync(path.join(outDir, file), 'utf8');
     const values = new Set([...src.matchAll(/^export const (\w+)/gm)].map((m) => m[1]));
     const names = [...new Set([...src.matchAll(/^export (?:interface|type|const) (\w+)/gm)].map((m) => m[1]))];
     const specs = [];
     const typeSpecs = [];
     for (const name of names) {
-      const alias = (ALIAS_PREFIX[path.posix.dirname(file)] ?? '') + shortName(name, pkgPrefix);
-      const other = seen.get(alias);
-      if (other !== undefined) throw new Error(`generated name ${alias} comes from both ${other} and ${file}`);
-      seen.set(alias, file);
-      (values.has(name) ? specs : typeSpecs).push(alias === name ? name : `${name} as ${alias}`);
+      const short = shortName(name, pkgPrefix, alias);
+      const other = seen.get(short);
+      if (other !== undefined) throw new Error(`generated name ${short} comes from both ${other} and ${file}`);
+      seen.set(short, file);
+      (values.has(name) ? specs : typeSpecs).push(short === name ? name : `${name} as ${short}`);
     }
     const from = `'./${file.replace(/\.ts$/, '.js')}'`;
     if (specs.length > 0) lines.push(`export { ${specs.join(', ')} } from ${from};`);

@@ -12,6 +12,7 @@ export const PROTO_FILES = {
   apertureCheckhttp: 'aperture/flowcontrol/checkhttp/v1/checkhttp.proto',
   preview: 'sluice/flowcontrol/preview/v1/preview.proto',
   controlpoints: 'sluice/flowcontrol/controlpoints/v1/controlpoints.proto',
+  envoyAuth: 'envoy/service/auth/v3/external_auth.proto',
 } as const;
 
 /**
@@ -54,6 +55,7 @@ export const SERVICE_NAMES = {
   apertureFlowControlHttp: 'aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP',
   flowPreview: 'sluice.flowcontrol.preview.v1.FlowPreviewService',
   controlPoints: 'sluice.flowcontrol.controlpoints.v1.ControlPointsService',
+  envoyAuthorization: 'envoy.service.auth.v3.Authorization',
 } as const;
 
 export type ServiceKey = keyof typeof SERVICE_NAMES;

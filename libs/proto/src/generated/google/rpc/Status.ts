@@ -4,7 +4,7 @@ import type { Any as _google_protobuf_Any, Any__Output as _google_protobuf_Any__
 
 export interface Status {
   /**
-   * A google.rpc.Code.
+   * A google.rpc.Code: 0 OK, 14 UNAVAILABLE, ...
    */
   'code'?: (number);
   'message'?: (string);
@@ -13,7 +13,7 @@ export interface Status {
 
 export interface Status__Output {
   /**
-   * A google.rpc.Code.
+   * A google.rpc.Code: 0 OK, 14 UNAVAILABLE, ...
    */
   'code': (number);
   'message': (string);
