@@ -4,13 +4,17 @@
 // its ConfigMap's file and its env, given to the real bin/sluice-agent or bin/sluice-controller with
 // --print-config, must be accepted. Then what each row is about is checked on the printed tree and
 // the objects, and for every render: the container's ports follow the printed listener addresses,
-// the probes' scheme follows server.tls, TLS files are mounted.
+// the probes' scheme follows server.tls, TLS files are mounted; every agent container gets past the
+// dist cache's key check at start (support/dist-key.ts: its key file, from the Secret volume mounted
+// there, read with the agent's own check).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, describe, it, test } from 'node:test';
 import { parse } from 'yaml';
 import { isObj, type Obj } from './support/chart-checks.js';
 import { AGENT_CHART, CONTROLLER_CHART, helmFor, setJson } from './support/helm.js';
 import { schemaProblems } from './support/k8s-schema.js';
+import { startKeyring } from './support/dist-key.js';
 import { printConfig, startedConfig, type Service } from './support/pod-config.js';
 
 const NS = 'flow-test';
@@ -22,7 +26,8 @@ const AGENT_TLS = {
 
 interface Workload { service: Service; name: string; container: string; config: Record<string, unknown> }
 interface Rendered { objects: Obj[]; workloads: Workload[]; sidecarConfig?: Record<string, unknown> }
-interface Row { name: string; chart: Service; release: string; values: Record<string, unknown>; expect?: (r: Rendered) => void }
+/** existing: Secrets the cluster holds already (named by the values, not rendered). */
+interface Row { name: string; chart: Service; release: string; values: Record<string, unknown>; existing?: Obj[]; expect?: (r: Rendered) => void }
 
 const kinds = (r: Rendered): string[] => r.objects.map((o) => String(o.kind));
 const one = (r: Rendered, kind: string, name?: string): Obj => {
@@ -33,10 +38,25 @@ const one = (r: Rendered, kind: string, name?: string): Obj => {
 const get = (o: unknown, ...path: (string | number)[]): unknown => path.reduce<unknown>((cur, k) => (isObj(cur) || Array.isArray(cur) ? (cur as Record<string, unknown>)[k] : undefined), o);
 const cfg = (r: Rendered, service: Service): Record<string, unknown> => (r.workloads.find((w) => w.service === service) ?? assert.fail(`no ${service} workload`)).config;
 
+const TEAM_KEY: Obj = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'team-key', namespace: NS }, data: { group: Buffer.from('0123456789abcdef0123456789abcdef\nfedcba9876543210fedcba9876543210\n').toString('base64') } };
+
 const ROWS: Row[] = [
   { name: 'agent: defaults (daemonset, TLS off)', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
     assert.equal(get(cfg(r, 'agent'), 'server', 'tls', 'enabled'), false);
     assert.equal(get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'hostNetwork'), false);
+  } },
+  { name: 'agent: the chart\'s group key Secret', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
+    const secret = one(r, 'Secret', 'edge-sluice-agent-dist-cache-key');
+    const key = Buffer.from(String(get(secret, 'data', 'keys')), 'base64').toString('utf8');
+    assert.equal(Buffer.from(key, 'base64').length, 32, 'the key is 32 random bytes as base64 text');
+    assert.equal(get(cfg(r, 'agent'), 'dist_cache', 'auth', 'key_file'), '/etc/sluice/agent/dist-cache/keys');
+    const annotations = get(one(r, 'DaemonSet'), 'spec', 'template', 'metadata', 'annotations') as Obj;
+    assert.equal(annotations['checksum/dist-cache-key'], createHash('sha256').update(String(get(secret, 'data', 'keys'))).digest('hex'), 'the pods roll when the key changes');
+  } },
+  { name: 'agent: an existing group key Secret', chart: 'agent', release: 'edge', values: { 'distCache.auth': { existingSecret: 'team-key', secretKey: 'group' } }, existing: [TEAM_KEY], expect: (r) => {
+    assert.ok(!kinds(r).includes('Secret'), 'no Secret rendered: the given one is mounted');
+    const volumes = get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'volumes') as Obj[];
+    assert.deepEqual(get(volumes.find((v) => v.name === 'dist-cache-key'), 'secret', 'secretName'), 'team-key');
   } },
   { name: 'agent: TLS on', chart: 'agent', release: 'edge', values: AGENT_TLS, expect: (r) => assert.equal(get(cfg(r, 'agent'), 'server', 'tls', 'enabled'), true) },
   { name: 'agent: sidecar mode', chart: 'agent', release: 'edge', values: { mode: 'sidecar' }, expect: (r) => {
@@ -126,6 +146,10 @@ describe('helm lint and template over the values matrix', { concurrency: 2 }, ()
         const service = c.name as Service;
         const w: Workload = { service, name: String(get(o, 'metadata', 'name')), container: service, config: await printConfig(service, startedConfig(objects, o, service, service)) };
         checkContainer(o, w);
+        if (service === 'agent') {
+          const started = startedConfig(objects, o, 'agent', 'agent');
+          assert.ok(startKeyring(objects, o, 'agent', w.config, started.env, row.existing), `${w.name}: the agent starts with a group key`);
+        }
         workloads.push(w);
       }
       const rendered: Rendered = { objects, workloads };
@@ -161,4 +185,23 @@ test('the checks refuse what a cluster or the binaries would: unknown fields, wr
   assert.match(problems, /spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFilesytem: unknown field/);
   assert.match(problems, /resources\/limits\/memory/);
   await assert.rejects(printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
+});
+
+test('the key check refuses an agent without a usable group key, as the agent would', async () => {
+  const refuse = async (values: Record<string, unknown>, existing: Obj[], problem: RegExp): Promise<void> => {
+    const objects = await helm.template(AGENT_CHART, 'edge', NS, values);
+    const ds = one({ objects, workloads: [] }, 'DaemonSet');
+    const started = startedConfig(objects, ds, 'agent', 'agent');
+    const config = await printConfig('agent', started);
+    assert.throws(() => startKeyring(objects, ds, 'agent', config, started.env, existing), problem);
+  };
+  // The chart's key left out: the agent's own refusal, naming the keys.
+  await refuse({ 'distCache.auth.enabled': false }, [], /dist_cache\.bind_addr \(SLUICE_AGENT_DIST_CACHE_BIND_ADDR\) :3320 and dist_cache\.memberlist_bind_addr .* not on loopback and no key: set dist_cache\.auth\.key_file/);
+  // An existing Secret whose key is too short.
+  const short = { ...TEAM_KEY, data: { group: Buffer.from('short\n').toString('base64') } };
+  await refuse({ 'distCache.auth': { existingSecret: 'team-key', secretKey: 'group' } }, [short], /key_file .* (16|short)/);
+  // A mode only root could read while the agent runs as 65532.
+  await refuse({ 'distCache.auth.defaultMode': 256 }, [], /mode 400 is not readable by user 65532/);
+  // Named, but not in the cluster.
+  await refuse({ 'distCache.auth.existingSecret': 'missing' }, [], /Secret missing is neither rendered nor in the cluster/);
 });
