@@ -15,7 +15,10 @@ import { isObj, type Obj } from './support/chart-checks.js';
 import { AGENT_CHART, CONTROLLER_CHART, helmFor, setJson } from './support/helm.js';
 import { schemaProblems } from './support/k8s-schema.js';
 import { startKeyring } from './support/dist-key.js';
-import { printConfig, startedConfig, type Service } from './support/pod-config.js';
+import { containerEnv, printConfig, startedConfig, type Service } from './support/pod-config.js';
+import type { InjectorConfig } from '@sluice/config';
+import { injectOptionsOf, planInjection, type InjectOptions } from '@sluice/kube';
+import fastJsonPatch from 'fast-json-patch';
 
 const NS = 'flow-test';
 const AGENT_TLS = {
@@ -39,6 +42,16 @@ const get = (o: unknown, ...path: (string | number)[]): unknown => path.reduce<u
 const cfg = (r: Rendered, service: Service): Record<string, unknown> => (r.workloads.find((w) => w.service === service) ?? assert.fail(`no ${service} workload`)).config;
 
 const TEAM_KEY: Obj = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'team-key', namespace: NS }, data: { group: Buffer.from('0123456789abcdef0123456789abcdef\nfedcba9876543210fedcba9876543210\n').toString('base64') } };
+
+/** A workload's pod in namespace shop as the webhook injects it, wrapped as a workload of that namespace. */
+function injectedPod(o: InjectOptions): Obj {
+  const pod: Obj = { metadata: { name: 'web-0', namespace: 'shop', annotations: { 'sluice.dev/inject': 'true' } }, spec: { containers: [{ name: 'web', image: 'web', ports: [{ name: 'http', containerPort: 3000 }] }] } };
+  const plan = planInjection(pod, { namespaceEnabled: true }, o);
+  assert.equal(plan.action, 'inject', plan.action === 'refuse' ? plan.message : plan.action);
+  const patched = fastJsonPatch.applyPatch(pod, plan.action === 'inject' ? plan.patch as fastJsonPatch.Operation[] : [], true, false).newDocument;
+  return { kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop' }, spec: { template: { spec: patched.spec } } };
+}
+const SHOP_KEY: Obj = { ...TEAM_KEY, metadata: { name: 'sluice-agent-dist-cache-key', namespace: 'shop' }, data: { keys: Buffer.from('0123456789abcdef0123456789abcdef\n').toString('base64') } };
 
 const ROWS: Row[] = [
   { name: 'agent: defaults (daemonset, TLS off)', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
@@ -87,7 +100,12 @@ const ROWS: Row[] = [
     assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), false);
     assert.ok(!kinds(r).includes('MutatingWebhookConfiguration'));
   } },
-  { name: 'controller: sidecar injection', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar' }, expect: (r) => assert.equal(get(cfg(r, 'controller'), 'injector', 'mode'), 'sidecar') },
+  { name: 'controller: sidecar injection with the group key Secret', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar' }, existing: [SHOP_KEY], expect: (r) => {
+    assert.equal(get(cfg(r, 'controller'), 'injector', 'mode'), 'sidecar');
+    assert.equal(get(cfg(r, 'controller'), 'injector', 'sidecar_agent_key_secret'), 'sluice-agent-dist-cache-key');
+  } },
+  { name: 'controller: sidecar injection with another key Secret', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar', 'config.injector.sidecar_agent_key_secret': 'shop-key' },
+    existing: [{ ...SHOP_KEY, metadata: { name: 'shop-key', namespace: 'shop' } }] },
   { name: 'controller: own etcd and Prometheus', chart: 'controller', release: 'brain', values: { 'etcd.enabled': false, 'prometheus.enabled': false, 'config.etcd.endpoints': ['http://etcd.db.svc:2379'], 'config.prometheus.address': 'http://prom.mon.svc:9090' }, expect: (r) => {
     assert.ok(!kinds(r).includes('StatefulSet'));
     assert.deepEqual(r.workloads.map((w) => w.name), ['brain-sluice-controller']);
@@ -171,6 +189,15 @@ describe('helm lint and template over the values matrix', { concurrency: 2 }, ()
         // The sidecar agents the controller injects start from its injector.sidecar_agent_env alone.
         const env = get(cfg(rendered, 'controller'), 'injector', 'sidecar_agent_env') as Record<string, string>;
         await printConfig('agent', { file: '', env: { ...env, POD_NAME: 'pod-0', POD_NAMESPACE: 'shop' }, args: [] });
+        // In sidecar mode, the agent the webhook injects (its whole env and mounts) passes the key check
+        // with the group key Secret in the pod's namespace.
+        if (get(cfg(rendered, 'controller'), 'injector', 'mode') === 'sidecar') {
+          const pod = injectedPod(injectOptionsOf(get(cfg(rendered, 'controller'), 'injector') as InjectorConfig));
+          const agent = (get(pod, 'spec', 'template', 'spec', 'containers') as Obj[]).find((c) => c.name === 'sluice-agent') ?? assert.fail('an agent is injected');
+          const agentEnv = containerEnv(agent, 'shop');
+          const printed = await printConfig('agent', { file: '', env: agentEnv, args: [] });
+          assert.ok(startKeyring([], pod, 'sluice-agent', printed, agentEnv, row.existing), 'the injected agent starts with a group key');
+        }
       }
       row.expect?.(rendered);
     });
@@ -204,4 +231,14 @@ test('the key check refuses an agent without a usable group key, as the agent wo
   await refuse({ 'distCache.auth.defaultMode': 256 }, [], /mode 400 is not readable by user 65532/);
   // Named, but not in the cluster.
   await refuse({ 'distCache.auth.existingSecret': 'missing' }, [], /Secret missing is neither rendered nor in the cluster/);
+  // An injected agent without a key Secret to mount: the agent's refusal.
+  const ctl = await helm.template(CONTROLLER_CHART, 'brain', NS, { 'config.injector': { mode: 'sidecar', sidecar_agent_key_secret: '' } });
+  const deployment = one({ objects: ctl, workloads: [] }, 'Deployment', 'brain-sluice-controller');
+  const injector = get(await printConfig('controller', startedConfig(ctl, deployment, 'controller', 'controller')), 'injector') as InjectorConfig;
+  const noKey = injectedPod(injectOptionsOf(injector));
+  const agent = (get(noKey, 'spec', 'template', 'spec', 'containers') as Obj[]).find((c) => c.name === 'sluice-agent') as Obj;
+  const env = containerEnv(agent, 'shop');
+  assert.equal(env.SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE, undefined);
+  const printed = await printConfig('agent', { file: '', env, args: [] });
+  assert.throws(() => startKeyring([], noKey, 'sluice-agent', printed, env), /dist_cache\.bind_addr .*:3320 and .* not on loopback and no key/);
 });
