@@ -134,8 +134,8 @@ for (const c of CHARTS) {
     // The plain manifests hold the same objects, the chart's own (templated names) and the embedded
     // ones (fixed names), less the webhook's Secret, which webhook-certificate.sh creates there.
     const plain = releaseDocs(c).map((d) => `${String(d.kind)}/${at(d, 'metadata.labels') && obj(at(d, 'metadata.labels'), 'labels')['app.kubernetes.io/name'] === c.dir ? '' : String(at(d, 'metadata.name'))}`);
-    // Off by default, so not in the plain manifests: NetworkPolicies, ServiceMonitor, PodMonitor.
-    const optional = /^(NetworkPolicy|ServiceMonitor|PodMonitor)\//;
+    // Off by default, so not in the plain manifests: NetworkPolicies, ServiceMonitor, PodMonitor, cert-manager's Issuers and Certificates.
+    const optional = /^(NetworkPolicy|ServiceMonitor|PodMonitor|Issuer|Certificate)\//;
     assert.deepEqual(kinds.filter((k) => k !== 'Secret/' && !optional.test(k)).sort(), plain.sort());
     const configMap = detemplate(template(c, 'configmap.yaml'));
     assert.ok(configMap.includes(`  ${c.configFile}: |\n`), 'ConfigMap holds the config file');

@@ -95,6 +95,33 @@ const ROWS: Row[] = [
     assert.deepEqual(get(one(r, 'Secret'), 'data'), { 'tls.crt': b64('CERT-PEM'), 'tls.key': b64('KEY-PEM'), 'ca.crt': b64('CA-PEM') });
     for (const w of get(one(r, 'MutatingWebhookConfiguration'), 'webhooks') as Obj[]) assert.equal(get(w, 'clientConfig', 'caBundle'), b64('CA-PEM'));
   } },
+  { name: 'controller: webhook certificate from an existing Secret', chart: 'controller', release: 'brain', values: { 'webhook.certificate.existingSecret': 'hook-tls', 'webhook.tls.caBundle': 'CA-PEM' }, expect: (r) => {
+    assert.ok(!kinds(r).includes('Secret'), 'the given Secret is not rendered');
+    const volumes = get(one(r, 'Deployment', 'brain-sluice-controller'), 'spec', 'template', 'spec', 'volumes') as Obj[];
+    assert.equal(get(volumes.find((v) => v.name === 'webhook-tls'), 'secret', 'secretName'), 'hook-tls', 'the controller mounts it');
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      for (const w of get(one(r, kind), 'webhooks') as Obj[]) assert.equal(get(w, 'clientConfig', 'caBundle'), Buffer.from('CA-PEM').toString('base64'));
+    }
+  } },
+  { name: 'controller: webhook certificate from cert-manager', chart: 'controller', release: 'brain', values: { 'webhook.certManager.enabled': true }, expect: (r) => {
+    assert.ok(!kinds(r).includes('Secret'), 'no Secret and no key rendered: cert-manager issues it');
+    assert.deepEqual(r.objects.filter((o) => String(o.apiVersion).startsWith('cert-manager.io/')).map((o) => `${String(o.kind)} ${String(get(o, 'metadata', 'name'))}`).sort(),
+      ['Certificate brain-sluice-controller-webhook', 'Certificate brain-sluice-controller-webhook-ca', 'Issuer brain-sluice-controller-selfsigned', 'Issuer brain-sluice-controller-webhook-ca']);
+    const cert = one(r, 'Certificate', 'brain-sluice-controller-webhook');
+    assert.equal(get(cert, 'spec', 'secretName'), 'brain-sluice-controller-webhook-tls');
+    assert.ok((get(cert, 'spec', 'dnsNames') as string[]).includes(`brain-sluice-controller.${NS}.svc`));
+    const volumes = get(one(r, 'Deployment', 'brain-sluice-controller'), 'spec', 'template', 'spec', 'volumes') as Obj[];
+    assert.equal(get(volumes.find((v) => v.name === 'webhook-tls'), 'secret', 'secretName'), 'brain-sluice-controller-webhook-tls');
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      const hook = one(r, kind);
+      assert.equal(get(hook, 'metadata', 'annotations', 'cert-manager.io/inject-ca-from'), `${NS}/brain-sluice-controller-webhook`);
+      for (const w of get(hook, 'webhooks') as Obj[]) assert.equal(get(w, 'clientConfig', 'caBundle'), undefined, 'cert-manager injects the CA');
+    }
+  } },
+  { name: 'controller: cert-manager with an issuer of mine', chart: 'controller', release: 'brain', values: { 'webhook.certManager': { enabled: true, issuerRef: { name: 'corp-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' } } }, expect: (r) => {
+    assert.ok(!kinds(r).includes('Issuer'));
+    assert.deepEqual(get(one(r, 'Certificate'), 'spec', 'issuerRef'), { name: 'corp-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' });
+  } },
   { name: 'controller: defaults (TLS on)', chart: 'controller', release: 'brain', values: {}, expect: (r) => assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), true) },
   { name: 'controller: TLS off, webhook off', chart: 'controller', release: 'brain', values: { 'config.server.tls': { enabled: false }, 'webhook.enabled': false }, expect: (r) => {
     assert.equal(get(cfg(r, 'controller'), 'server', 'tls', 'enabled'), false);
@@ -212,6 +239,15 @@ test('the checks refuse what a cluster or the binaries would: unknown fields, wr
   assert.match(problems, /spec\.template\.spec\.containers\[0\]\.securityContext\.readOnlyRootFilesytem: unknown field/);
   assert.match(problems, /resources\/limits\/memory/);
   await assert.rejects(printConfig('agent', startedConfig(objects, ds, 'agent', 'agent')), /refused the rendered configuration[\s\S]*server\.listener\.addr/);
+  // cert-manager objects: an unknown field, a wrong type, a kind without a schema.
+  const certs = (await helm.template(CONTROLLER_CHART, 'brain', NS, { 'webhook.certManager.enabled': true })).filter((o) => String(o.apiVersion).startsWith('cert-manager.io/'));
+  const cert = structuredClone(certs.find((o) => o.kind === 'Certificate') ?? assert.fail('a Certificate'));
+  (cert.spec as Obj).dnsName = ['x'];
+  (cert.spec as Obj).isCA = 'yes';
+  const certProblems = (await schemaProblems(cert)).join('\n');
+  assert.match(certProblems, /\/spec: must NOT have additional properties \(dnsName\)/);
+  assert.match(certProblems, /\/spec\/isCA: must be boolean/);
+  assert.deepEqual(await schemaProblems({ ...cert, kind: 'ClusterIssuer' }), ['no schema for cert-manager.io/v1, Kind=ClusterIssuer']);
 });
 
 test('the key check refuses an agent without a usable group key, as the agent would', async () => {
