@@ -120,13 +120,16 @@ for (const c of CHARTS) {
 test('controller: the injection webhook, its certificate and TLS on the server', () => {
   const controller = CHARTS[1];
   const text = template(controller, 'webhook.yaml');
-  const [secret, hook] = templateDocs(text, 'webhook.yaml');
-  assert.equal(secret.kind, 'Secret');
+  const docs = templateDocs(text, 'webhook.yaml');
+  // First the cert-manager objects (webhook.certManager.enabled), then the Secret, then the hooks.
+  const secret = docs.find((d) => d.kind === 'Secret') ?? assert.fail('the Secret');
+  const hook = docs[docs.indexOf(secret) + 1];
+  assert.deepEqual(docs.slice(0, docs.indexOf(secret)).map((d) => d.kind), ['Issuer', 'Certificate', 'Issuer', 'Certificate']);
   assert.equal(secret.type, 'kubernetes.io/tls');
   assert.deepEqual(Object.keys(obj(secret.data, 'data')).sort(), ['ca.crt', 'tls.crt', 'tls.key']);
   // Generated at install when none is given, for the Service's DNS names, and kept on upgrades.
   assert.match(text, /genCA /);
-  assert.match(text, /genSignedCert \$svc nil \(list \$svc/);
+  assert.match(text, /genSignedCert \$svc nil \$dnsNames/);
   assert.match(text, /lookup "v1" "Secret" \.Release\.Namespace \$secretName/);
   assert.match(text, /\.Values\.webhook\.tls\.certificate/);
   const plainHook = one(docsOf(controller), 'MutatingWebhookConfiguration');

@@ -102,6 +102,12 @@ test('helm install, upgrade, rollback and uninstall both charts in another names
   const certOf = (): unknown => get(api.server.objects('', 'secrets', NS).find((s) => s.metadata.name === 'brain-sluice-controller-webhook-tls'), 'data', 'tls.crt');
   const cert = certOf();
   assert.equal(typeof cert, 'string', 'the webhook certificate Secret is stored');
+  const keyOf = (): unknown => get(api.server.objects('', 'secrets', NS).find((s) => s.metadata.name === 'edge-sluice-agent-dist-cache-key'), 'data', 'keys');
+  const keyAnnotation = (): unknown => get(stored(api, types, workloadOf('edge')), 'spec', 'template', 'metadata', 'annotations', 'checksum/dist-cache-key');
+  const key = keyOf();
+  assert.equal(typeof key, 'string', 'the agents\' group key Secret is stored');
+  const keyChecksum = keyAnnotation();
+  assert.match(String(keyChecksum), /^[0-9a-f]{64}$/);
 
   // upgrade with a changed value: the ConfigMap changes, so does the pods' checksum annotation
   for (const r of releases) await helm.ok(['upgrade', r.name, r.chart, '-n', NS, '--set', 'config.log.level=debug']);
@@ -113,10 +119,13 @@ test('helm install, upgrade, rollback and uninstall both charts in another names
     assert.deepEqual(releaseStore(api, 'secrets', r.name).map((s) => get(s, 'metadata', 'labels', 'status')).sort(), ['deployed', 'superseded']);
   }
   assert.equal(certOf(), cert, 'the webhook certificate is kept across upgrades (lookup)');
+  assert.equal(keyOf(), key, 'the group key is kept across upgrades (lookup)');
+  assert.equal(keyAnnotation(), keyChecksum, 'so the key checksum is too');
 
   // rollback to revision 1: the first configuration and checksum again
   for (const r of releases) await helm.ok(['rollback', r.name, '1', '-n', NS]);
   for (const r of releases) assert.equal(checksum(api, types, workloadOf(r.name)), before[r.name as 'brain' | 'edge'], `${r.name}: rolled back`);
+  assert.equal(keyOf(), key, 'a rollback keeps the group key');
   const history = JSON.parse(await helm.ok(['history', 'edge', '-n', NS, '-o', 'json'])) as Obj[];
   assert.deepEqual(history.map((h) => [h.revision, h.status]), [[1, 'superseded'], [2, 'superseded'], [3, 'deployed']]);
 

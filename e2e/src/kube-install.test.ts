@@ -63,6 +63,24 @@ test('deploy/kubernetes builds with kustomize, applies to an API server, and hol
   assert.match(cert.subjectAltName ?? '', /DNS:sluice-controller\.sluice-system\.svc/);
   const hook = obj(JSON.parse(await kubectl(['get', 'mutatingwebhookconfiguration', 'sluice-controller-sluice-system', '-o', 'json'])), 'hook');
   for (const w of hook.webhooks as Obj[]) assert.equal(at(w, 'clientConfig.caBundle'), data['ca.crt']);
+  // The agents' group key: created once, kept when the script runs again (every agent holds the same key).
+  const runScript = (name: string): Promise<{ code: number; out: string }> => new Promise((resolve) => {
+    execFile(join(ROOT, 'deploy', 'kubernetes', name), [], {
+      env: { ...process.env, KUBECONFIG: api.kubeconfig, KUBECACHEDIR: join(api.dir, 'cache'), HOME: api.dir }, timeout: 60_000,
+    }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr }));
+  });
+  const keyOf = async (): Promise<string> => String(obj(obj(JSON.parse(await kubectl(['get', 'secret', '-n', 'sluice-system', 'sluice-agent-dist-cache-key', '-o', 'json'])), 'secret').data, 'data').keys);
+  const created = await runScript('dist-cache-key.sh');
+  assert.equal(created.code, 0, created.out);
+  const key = Buffer.from(await keyOf(), 'base64').toString('utf8').trim();
+  assert.equal(Buffer.from(key, 'base64').length, 32, 'the key is 32 random bytes as base64 text');
+  const again = await runScript('dist-cache-key.sh');
+  assert.equal(again.code, 0, again.out);
+  assert.match(again.out, /exists: kept/);
+  assert.equal(Buffer.from(await keyOf(), 'base64').toString('utf8').trim(), key, 'a second run keeps the key');
+  const ds = obj(JSON.parse(await kubectl(['get', 'daemonset', '-n', 'sluice-system', 'sluice-agent', '-o', 'json'])), 'daemonset');
+  const keyVolume = (at(ds, 'spec.template.spec.volumes') as Obj[]).find((v) => v.name === 'dist-cache-key');
+  assert.equal(at(keyVolume, 'secret.secretName'), 'sluice-agent-dist-cache-key');
   const restarted = obj(JSON.parse(await kubectl(['get', 'deployment', '-n', 'sluice-system', 'sluice-controller', '-o', 'json'])), 'deployment');
   assert.ok(obj(at(restarted, 'spec.template.metadata.annotations'), 'annotations')['kubectl.kubernetes.io/restartedAt'], 'rolled to pick up the certificate');
 });

@@ -110,7 +110,49 @@ Secret (tls.secretName) when server.tls is on without them.
 {{- fail "config.server.tls.enabled needs tls.secretName (a kubernetes.io/tls Secret) or config.server.tls.cert_file and key_file" }}
 {{- end }}
 {{- end }}
+{{- if .Values.distCache.auth.enabled }}
+{{- if not (hasKey $config "dist_cache") }}{{ $_ := set $config "dist_cache" dict }}{{ end }}
+{{- if not (hasKey $config.dist_cache "auth") }}{{ $_ := set $config.dist_cache "auth" dict }}{{ end }}
+{{- if not $config.dist_cache.auth.key_file }}{{ $_ := set $config.dist_cache.auth "key_file" "/etc/sluice/agent/dist-cache/keys" }}{{ end }}
+{{- end }}
 {{- toYaml $config }}
+{{- end }}
+
+{{/*
+The Secret holding the dist cache's group keys: distCache.auth.existingSecret, else the chart's
+own, <fullname>-dist-cache-key.
+*/}}
+{{- define "sluice-agent.distCacheKeySecret" -}}
+{{- .Values.distCache.auth.existingSecret | default (printf "%s-dist-cache-key" (include "sluice-agent.fullname" .) | trunc 63 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The data (base64) of the chart's key Secret: the stored Secret's when the cluster has it (so an
+upgrade keeps the key), else 32 random bytes as base64 text, drawn once per render (the Secret and
+the pods' checksum see the same key).
+*/}}
+{{- define "sluice-agent.distCacheKeyData" -}}
+{{- $auth := .Values.distCache.auth }}
+{{- if not (hasKey $auth "renderedKeys") }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "sluice-agent.distCacheKeySecret" .) }}
+{{- $stored := "" }}
+{{- if $existing }}{{ $stored = index ($existing.data | default dict) "keys" | default "" }}{{ end }}
+{{- $_ := set $auth "renderedKeys" ($stored | default (randBytes 32 | b64enc)) }}
+{{- end }}
+{{- $auth.renderedKeys }}
+{{- end }}
+
+{{/*
+The pods' checksum of the group keys, so a changed key rolls them: of the chart's Secret's data, or of
+the existing Secret's data when the cluster has it (else of its name).
+*/}}
+{{- define "sluice-agent.distCacheKeyChecksum" -}}
+{{- if .Values.distCache.auth.existingSecret }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace .Values.distCache.auth.existingSecret }}
+{{- if $existing }}{{ toJson ($existing.data | default dict) | sha256sum }}{{ else }}{{ .Values.distCache.auth.existingSecret | sha256sum }}{{ end }}
+{{- else }}
+{{- include "sluice-agent.distCacheKeyData" . | sha256sum }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -220,6 +262,11 @@ volumeMounts:
     mountPath: /etc/sluice/agent/tls
     readOnly: true
   {{- end }}
+  {{- if .Values.distCache.auth.enabled }}
+  - name: dist-cache-key
+    mountPath: /etc/sluice/agent/dist-cache
+    readOnly: true
+  {{- end }}
   {{- with .Values.extraVolumeMounts }}
   {{- toYaml . | nindent 2 }}
   {{- end }}
@@ -289,6 +336,15 @@ The pod volumes the agent container mounts.
 - name: tls
   secret:
     secretName: {{ .Values.tls.secretName }}
+{{- end }}
+{{- if .Values.distCache.auth.enabled }}
+- name: dist-cache-key
+  secret:
+    secretName: {{ include "sluice-agent.distCacheKeySecret" . }}
+    defaultMode: {{ .Values.distCache.auth.defaultMode }}
+    items:
+      - key: {{ .Values.distCache.auth.secretKey }}
+        path: keys
 {{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}

@@ -210,7 +210,7 @@ The controller's environment: pod name and namespace from the downward API, then
 Name of the Secret holding the webhook's serving certificate.
 */}}
 {{- define "sluice-controller.webhookSecretName" -}}
-{{- printf "%s-webhook-tls" (include "sluice-controller.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- .Values.webhook.certificate.existingSecret | default (printf "%s-webhook-tls" (include "sluice-controller.fullname" .) | trunc 63 | trimSuffix "-") }}
 {{- end }}
 
 {{/*

@@ -4,6 +4,7 @@
 // every field name by the same OpenAPI's models in @kubernetes/client-node (an unknown field is a
 // problem, as `fieldValidation=Strict` refuses it). A kind with no schema is a problem too.
 import { k8s } from '@sluice/kube';
+import { certManagerProblems } from './cert-manager-schema.js';
 import type { Obj } from './chart-checks.js';
 
 interface Attribute { baseName: string; type: string }
@@ -54,6 +55,9 @@ function unknownFields(value: unknown, type: string, path: string, out: string[]
 
 /** The problems of one object ([] when it is valid for its kind). */
 export async function schemaProblems(o: Obj): Promise<string[]> {
+  // cert-manager's kinds are not in kubernetes-models: their own schema (support/cert-manager-schema.ts).
+  const certManager = certManagerProblems(o);
+  if (certManager !== undefined) return certManager;
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   const kind = typeof o.kind === 'string' ? o.kind : '';
   const Cls = await validatedClass(apiVersion, kind);

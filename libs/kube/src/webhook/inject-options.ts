@@ -26,6 +26,8 @@ export interface InjectOptions {
   agentTlsSecret: string;
   /** The tap also shows the Secret's tls.crt/tls.key to the agent. */
   agentTlsClientCert: boolean;
+  /** Secret (pod's namespace) with the sidecar agents' dist cache group keys (data key `keys`); '' for none. */
+  sidecarAgentKeySecret: string;
   /** Memory limit of the sidecar agent, e.g. 256Mi. */
   sidecarAgentMemoryLimit: string;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
@@ -50,6 +52,7 @@ export function injectOptionsOf(c: InjectorConfig): InjectOptions {
     tapAdminPort: c.tap_admin_port,
     agentTlsSecret: c.agent_tls_secret,
     agentTlsClientCert: c.agent_tls_client_cert,
+    sidecarAgentKeySecret: c.sidecar_agent_key_secret,
     sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
   };

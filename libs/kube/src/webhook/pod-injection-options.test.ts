@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fastJsonPatch from 'fast-json-patch';
 import { resolveConfig } from '@sluice/config';
 import { injectOptionsOf, type InjectOptions } from './inject-options.js';
-import { oldSpaceMb, planInjection, TAP_TLS_DIR } from './pod-injection.js';
+import { AGENT_KEY_DIR, oldSpaceMb, planInjection, TAP_TLS_DIR } from './pod-injection.js';
 
 type Obj = Record<string, unknown>;
 const optionsOf = (env: Record<string, string>): InjectOptions => injectOptionsOf(resolveConfig({ process: 'controller', env, requireKeys: [] }).injector);
@@ -109,4 +109,29 @@ test('the tap: TLS files from injector.agent_tls_secret, readiness on /readyz of
     assert.equal((c.securityContext as Obj).runAsUser, 65532);
     assert.equal((c.securityContext as Obj).runAsNonRoot, true);
   }
+});
+
+test('injector.sidecar_agent_key_secret: the sidecar agent mounts the group key Secret read-only and reads it as dist_cache.auth.key_file', () => {
+  const o = optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'sluice-agent-dist-cache-key',
+    SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE":"/elsewhere"}' });
+  const out = injected(pod({}), o);
+  const agent = container(out, 'sluice-agent');
+  const keyFile = (agent.env as Obj[]).filter((e) => e.name === 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE').map((e) => e.value);
+  assert.deepEqual(keyFile, [`${AGENT_KEY_DIR}/keys`], 'the mounted file, once, over sidecar_agent_env');
+  assert.deepEqual(agent.volumeMounts, [
+    { name: 'sluice-agent-config', mountPath: '/etc/sluice/agent/config', readOnly: true },
+    { name: 'sluice-agent-dist-cache-key', mountPath: AGENT_KEY_DIR, readOnly: true },
+  ]);
+  const volumes = (out.spec as { volumes: Obj[] }).volumes;
+  // 0444: readable by the agent's numeric user whatever the workload's fsGroup; only the agent mounts it.
+  assert.deepEqual(volumes.find((v) => v.name === 'sluice-agent-dist-cache-key'),
+    { name: 'sluice-agent-dist-cache-key', secret: { secretName: 'sluice-agent-dist-cache-key', defaultMode: 0o444, items: [{ key: 'keys', path: 'keys' }] } });
+  assert.equal(container(out, 'sluice-tap').volumeMounts, undefined, 'the tap does not see the key');
+  // Without it nothing is mounted and sidecar_agent_env is kept as given; in daemonset mode no agent is injected at all.
+  const plain = container(injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE":"/elsewhere"}' })), 'sluice-agent');
+  assert.equal(envOf(plain).SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE, '/elsewhere');
+  assert.equal((plain.volumeMounts as Obj[]).length, 1);
+  const daemonset = injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'k' }));
+  assert.equal((daemonset.spec as { volumes?: Obj[] }).volumes, undefined);
+  assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'Bad_Name' }), /injector\.sidecar_agent_key_secret/);
 });

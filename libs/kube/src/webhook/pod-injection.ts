@@ -26,6 +26,8 @@ export const ANNOTATIONS = {
 
 /** Where the injected tap finds the agents' CA (injector.agent_tls_secret). */
 export const TAP_TLS_DIR = '/etc/sluice/tap/agent-tls';
+/** Where the injected agent finds its dist cache group keys (injector.sidecar_agent_key_secret). */
+export const AGENT_KEY_DIR = '/etc/sluice/agent/dist-cache';
 /** The user and group of the injected containers (numeric, so the kubelet can check runAsNonRoot). */
 export const INJECTED_UID = 65532;
 
@@ -38,6 +40,7 @@ export const UPSTREAM_PORT_NAME = 'sluice-upstream';
 const TAP_PORT_NAME = 'sluice-tap';
 const AGENT_CONFIG_VOLUME = 'sluice-agent-config';
 const TAP_TLS_VOLUME = 'sluice-agent-tls';
+const AGENT_KEY_VOLUME = 'sluice-agent-dist-cache-key';
 const TAP_ADMIN_PORT_NAME = 'sluice-admin';
 /** Ports a sidecar agent binds besides its server port (dist_cache defaults). */
 const SIDECAR_AGENT_EXTRA_PORTS = [3320, 3322];
@@ -163,12 +166,16 @@ function agentContainer(o: InjectOptions, group: string | undefined): Obj {
       { name: 'SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR', value: '$(POD_IP):3322' },
       ...(group === undefined ? [] : [{ name: 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP', value: group }]),
       ...Object.entries(o.sidecarAgentEnv)
-        .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP'))
+        .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP') && !(o.sidecarAgentKeySecret !== '' && name === KEY_FILE_ENV))
         .map(([name, value]) => ({ name, value })),
+      ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE', value: `${AGENT_KEY_DIR}/keys` }]),
       { name: 'SLUICE_NODE_FLAGS', value: `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)}` },
     ],
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
-    volumeMounts: [{ name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true }],
+    volumeMounts: [
+      { name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true },
+      ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: AGENT_KEY_VOLUME, mountPath: AGENT_KEY_DIR, readOnly: true }]),
+    ],
     livenessProbe: probe('/v1/status/system/liveness'),
     readinessProbe: probe('/v1/status/system/readiness'),
     resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: o.sidecarAgentMemoryLimit } },
@@ -178,6 +185,8 @@ function agentContainer(o: InjectOptions, group: string | undefined): Obj {
 
 /** Variables of the sidecar agent the injector sets itself. */
 const OWN_AGENT_ENV = new Set(['SLUICE_AGENT_SERVER_LISTENER_ADDR', 'SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE', 'SLUICE_NODE_FLAGS']);
+/** ...and with a key Secret, the key file it mounts. */
+const KEY_FILE_ENV = 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE';
 
 /** An agent group name: what agent_info.agent_group takes in a policy's selector. */
 const AGENT_GROUP = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
@@ -272,6 +281,11 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
   if (o.mode === 'sidecar') {
     patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o, agent.group) });
     volumes.push({ name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } });
+    // Not optional: without its key the agent would not start. 0444: the pod's fsGroup is the
+    // workload's (maybe none), and only the agent container mounts the volume.
+    if (o.sidecarAgentKeySecret !== '') {
+      volumes.push({ name: AGENT_KEY_VOLUME, secret: { secretName: o.sidecarAgentKeySecret, defaultMode: 0o444, items: [{ key: 'keys', path: 'keys' }] } });
+    }
   }
   if (o.agentTlsSecret !== '') volumes.push({ name: TAP_TLS_VOLUME, secret: { secretName: o.agentTlsSecret } });
   if (volumes.length > 0) {
