@@ -120,6 +120,7 @@ test('injector.sidecar_agent_key_secret: the sidecar agent mounts the group key 
   assert.deepEqual(keyFile, [`${AGENT_KEY_DIR}/keys`], 'the mounted file, once, over sidecar_agent_env');
   assert.deepEqual(agent.volumeMounts, [
     { name: 'sluice-agent-config', mountPath: '/etc/sluice/agent/config', readOnly: true },
+    { name: 'sluice-agent-tmp', mountPath: '/tmp' },
     { name: 'sluice-agent-dist-cache-key', mountPath: AGENT_KEY_DIR, readOnly: true },
   ]);
   const volumes = (out.spec as { volumes: Obj[] }).volumes;
@@ -130,8 +131,21 @@ test('injector.sidecar_agent_key_secret: the sidecar agent mounts the group key 
   // Without it nothing is mounted and sidecar_agent_env is kept as given; in daemonset mode no agent is injected at all.
   const plain = container(injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE":"/elsewhere"}' })), 'sluice-agent');
   assert.equal(envOf(plain).SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE, '/elsewhere');
-  assert.equal((plain.volumeMounts as Obj[]).length, 1);
+  assert.equal((plain.volumeMounts as Obj[]).length, 2);
   const daemonset = injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'k' }));
   assert.equal((daemonset.spec as { volumes?: Obj[] }).volumes, undefined);
   assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'Bad_Name' }), /injector\.sidecar_agent_key_secret/);
+});
+
+test('the sidecar agent has a writable /tmp (an emptyDir) under its read-only root filesystem; the tap needs none', () => {
+  const out = injected(pod({}), SIDECAR);
+  const agent = container(out, 'sluice-agent');
+  assert.equal((agent.securityContext as Obj).readOnlyRootFilesystem, true);
+  assert.deepEqual((agent.volumeMounts as Obj[]).find((m) => m.mountPath === '/tmp'), { name: 'sluice-agent-tmp', mountPath: '/tmp' });
+  assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.find((v) => v.name === 'sluice-agent-tmp'), { name: 'sluice-agent-tmp', emptyDir: { sizeLimit: '64Mi' } });
+  // A pod with volumes of its own keeps them; the agent's are added after.
+  const withVolumes = pod({});
+  (withVolumes.spec as Obj).volumes = [{ name: 'data', emptyDir: {} }];
+  const names = ((injected(withVolumes, SIDECAR).spec as { volumes: Obj[] }).volumes).map((v) => v.name);
+  assert.deepEqual(names, ['data', 'sluice-agent-config', 'sluice-agent-tmp']);
 });

@@ -41,6 +41,8 @@ const TAP_PORT_NAME = 'sluice-tap';
 const AGENT_CONFIG_VOLUME = 'sluice-agent-config';
 const TAP_TLS_VOLUME = 'sluice-agent-tls';
 const AGENT_KEY_VOLUME = 'sluice-agent-dist-cache-key';
+/** The injected agent's /tmp: its root filesystem is read-only, and its HTTP gateway makes its sockets under /tmp. */
+const AGENT_TMP_VOLUME = 'sluice-agent-tmp';
 const TAP_ADMIN_PORT_NAME = 'sluice-admin';
 /** Ports a sidecar agent binds besides its server port (dist_cache defaults). */
 const SIDECAR_AGENT_EXTRA_PORTS = [3320, 3322];
@@ -174,6 +176,7 @@ function agentContainer(o: InjectOptions, group: string | undefined): Obj {
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
     volumeMounts: [
       { name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true },
+      { name: AGENT_TMP_VOLUME, mountPath: '/tmp' },
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: AGENT_KEY_VOLUME, mountPath: AGENT_KEY_DIR, readOnly: true }]),
     ],
     livenessProbe: probe('/v1/status/system/liveness'),
@@ -281,6 +284,7 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
   if (o.mode === 'sidecar') {
     patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o, agent.group) });
     volumes.push({ name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } });
+    volumes.push({ name: AGENT_TMP_VOLUME, emptyDir: { sizeLimit: '64Mi' } });
     // Not optional: without its key the agent would not start. 0444: the pod's fsGroup is the
     // workload's (maybe none), and only the agent container mounts the volume.
     if (o.sidecarAgentKeySecret !== '') {
