@@ -4,7 +4,9 @@
 // installed (ConfigMaps, env, the webhook's TLS Secret) and starts the real processes with exactly
 // that configuration, overriding only listen addresses (free loopback ports) and the paths where a
 // volume would be mounted; it plays the EndpointSlice controller too (slices of the Services onto
-// the loopback processes).
+// the loopback processes). Steps that need running pods are left out: `kubectl rollout status`
+// (no pod ever becomes ready), the agnhost Deployment (a node http server stands for it; the
+// injection webhook's pod rewriting is covered by kube-webhook.test.ts) and `kubectl run load`.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
@@ -149,7 +151,9 @@ test('docs/guides/kubernetes.md: install both charts, apply the example policy, 
   const metrics = await tlsGet(controllerPort, '/metrics', ca, CONTROLLER_HOST);
   assert.match(metrics.text, /^policy_admission_reviews_total\{[^}]*result="allowed"[^}]*\} [1-9]/m, metrics.text.split('\n').filter((l) => l.startsWith('policy_admission')).join('\n'));
 
-  // 6. The preview first, in the background, then the load through the tap.
+  // 6. The preview first, in the background, then the load through the tap. The guide reaches the
+  // agent through `kubectl port-forward` and the load through the Service from a pod; here the
+  // agent and the tap are on loopback already (the test API server forwards no ports, runs no pod).
   const preview = post(`${agent}/v1/flowcontrol/preview/http_requests/ingress?samples=5&service=${WEB}`, JSON.stringify({ match_labels: { 'http.request.header.user': 'alice' } }));
   await new Promise((r) => setTimeout(r, 300));
   const send = async (user: string): Promise<number> => (await get(`${tap.base}/echo?msg=hi`, { headers: { user } })).status;
