@@ -57,7 +57,8 @@ test('docs/guides/kubernetes.md: install both charts, apply the example policy, 
   const dir = tempDir(t, 'sluice-guide-');
 
   // What the charts' etcd StatefulSet and Prometheus Deployment would run; started first so the
-  // charts can be pointed at them.
+  // charts can be pointed at them. Prometheus runs with the helper's configuration, not the chart's
+  // (whose Kubernetes service discovery of scrape targets needs pods): the example policy runs no query.
   const etcd = await startEtcd(t);
   const prometheus = await startPrometheus(t, []);
 
