@@ -104,8 +104,16 @@ test('docs/guides/kubernetes.md: install both charts, apply the example policy, 
 
   // The agent: its ConfigMap's file and env. The peer advertisement addresses the chart derives
   // from the pod IP are dropped (no pod IP here): the agent advertises what it binds, loopback. The
-  // chart on this branch gives no dist-cache key, and a loopback bind needs none.
+  // group key the chart generated (its Secret) is written where the volume would mount it.
   const agentStart = startedConfig([agentCm], daemonset, 'agent', 'agent');
+  const keySecret = await json(api, ['-n', NS, 'get', 'secret', 'sluice-agent-dist-cache-key']);
+  const keyDir = join(dir, 'agent-dist-cache');
+  mkdirSync(keyDir);
+  const keys = Buffer.from(String((dig(keySecret, 'data') as Record<string, string>).keys ?? assert.fail('the key Secret has keys')), 'base64');
+  assert.ok(keys.toString('utf8').trim().length >= 16, 'a key of at least 16 bytes');
+  writeFileSync(join(keyDir, 'keys'), keys);
+  assert.match(agentStart.file, /\/etc\/sluice\/agent\/dist-cache\/keys/, 'the chart\'s agent config reads its key from the Secret\'s mount');
+  agentStart.file = agentStart.file.replaceAll('/etc/sluice/agent/dist-cache/', `${keyDir}/`);
   const agentEnv = { ...agentStart.env };
   delete agentEnv.SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR;
   delete agentEnv.SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR;

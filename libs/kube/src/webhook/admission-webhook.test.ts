@@ -133,11 +133,11 @@ test('sidecar mode adds the agent with its config volume, and the tap talks to i
   const agentEnv = containers(out)[1].env as Obj[];
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_SERVER_LISTENER_ADDR' && e.value === ':8095'));
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_ETCD_ENDPOINTS' && e.value === '["http://etcd:2379"]'));
-  assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config']);
+  assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config', 'sluice-agent-tmp']);
   // Without volumes the list is created.
   const bare = pod({ 'sluice.dev/inject': 'true' });
   const out2 = patched(bare, responseOf(webhook(o).review(review(bare), false).body));
-  assert.equal((out2.spec as { volumes: Obj[] }).volumes.length, 1);
+  assert.equal((out2.spec as { volumes: Obj[] }).volumes.length, 2);
 });
 
 test('pods it cannot inject are admitted unchanged with a warning, and counted', async () => {
