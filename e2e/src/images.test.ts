@@ -41,8 +41,9 @@ test('images: the default references are the charts\' default images (tags from 
   assert.equal(image(at(values(agentChart), 'image'), agentChart.dir), names[0]);
   assert.equal(image(at(values(agentChart), 'sidecar.tap.image'), agentChart.dir), names[2]);
   assert.equal(image(at(values(controllerChart), 'image'), controllerChart.dir), names[1]);
-  assert.equal(at(values(controllerChart), 'config.injector.agent_image'), names[0]);
-  assert.equal(at(values(controllerChart), 'config.injector.tap_image'), names[2]);
+  // The injected images: the controller chart's injector.agentImage / injector.tapImage (config.injector.* left out).
+  assert.equal(image(at(values(controllerChart), 'injector.agentImage'), controllerChart.dir), names[0]);
+  assert.equal(image(at(values(controllerChart), 'injector.tapImage'), controllerChart.dir), names[2]);
   const VERSION = /^ARG VERSION=(.*)$/m.exec(read('Containerfile'))?.[1];
   assert.equal(VERSION, pkg.version, 'the Containerfile\'s default version label');
 });
@@ -130,6 +131,9 @@ test('images: built from the repository on a local base, each entrypoint runs in
 
   const controller = await runImage(t, ref('controller'), `sluice-e2e-controller-${tag}`, [], {
     SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcdServer), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: prometheus.url,
+    // Its own etcd namespace: the controller owns <namespace>/config and /decisions and removes keys no
+    // policy of its own holds, such as the limiter this test writes for the agent below.
+    SLUICE_CONTROLLER_ETCD_NAMESPACE: 'sluice-images-controller',
     SLUICE_CONTROLLER_SERVER_LISTENER_ADDR: '127.0.0.1:0',
   });
   await waitReady(`http://127.0.0.1:${await servingPort(controller)}`, 60_000);
@@ -144,7 +148,9 @@ test('images: built from the repository on a local base, each entrypoint runs in
   }, 20_000, 'the limiter enforced');
   const workload = await startWorkload(t);
   const tap = await runImage(t, ref('tap'), `sluice-e2e-tap-${tag}`,
-    ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', '--upstream', workload.url, '--agent', `127.0.0.1:${agentPort}`, '--control-point', CP], {});
+    ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0', '--upstream', workload.url, '--agent', `127.0.0.1:${agentPort}`, '--control-point', CP,
+      // A busy machine: the check may wait for the agent's connection rather than fail open.
+      '--check-timeout', '5s'], {});
   const started = JSON.parse(await tap.waitForLine(/"tap started"/, 120_000)) as { meta: { listen: { port: number } } };
   const send = async (): Promise<number> => {
     const r = await fetch(`http://127.0.0.1:${started.meta.listen.port}/orders`, { headers: { 'x-user': 'alice' } });

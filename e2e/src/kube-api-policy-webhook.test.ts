@@ -95,7 +95,7 @@ test('kubectl apply of a Policy the controller cannot compile is refused with th
     '--set-json', 'policyValidation.namespaceSelector={"matchExpressions":[{"key":"sluice.dev/validate-policies","operator":"NotIn","values":["false"]}]}'], { encoding: 'utf8' });
   // The plain manifests register the same webhook (their caBundle is set by webhook-certificate.sh).
   const hookOf = (text: string): Record<string, unknown> => {
-    const doc = parseAllDocuments(text).map((d) => d.toJS() as { kind?: string; webhooks?: Record<string, unknown>[] }).find((d) => d.kind === 'ValidatingWebhookConfiguration');
+    const doc = parseAllDocuments(text).map((d) => d.toJS() as { kind?: string; webhooks?: Record<string, unknown>[] } | null).find((d) => d?.kind === 'ValidatingWebhookConfiguration');
     const w = { ...doc?.webhooks?.[0] };
     delete w.namespaceSelector;
     w.clientConfig = { ...(w.clientConfig as object), caBundle: undefined };
