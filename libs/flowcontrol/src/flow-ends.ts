@@ -215,7 +215,7 @@ export class FlowEnds {
       this.count('otlp', 'unselected');
       return 'unselected';
     }
-    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.flowStatus, flowStatus: f.flowStatus });
+    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: f.responseStatus ?? f.flowStatus, flowStatus: f.flowStatus });
     if (f.decisionType === 'DECISION_TYPE_ACCEPTED') {
       const workloads = spanWorkloads(span);
       if (workloads !== undefined) this.observeDuration(workloads, f.durationMs);
