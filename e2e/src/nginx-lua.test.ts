@@ -109,7 +109,7 @@ test('a published flux meter measures the durations of flows nginx reports the e
   assert.match(metrics, new RegExp(`flux_meter_count\\{${series}\\} 4\\n`));
   assert.match(metrics, new RegExp(`flux_meter_bucket\\{${series},le="50"\\} 0\\n`), 'every flow took the workload\'s 120 ms');
   assert.match(metrics, new RegExp(`flux_meter_bucket\\{${series},le="1000"\\} 4\\n`));
-  assert.match(metrics, /flow_ends_total\{source="flow_end",result="recorded"\} 4/);
+  assert.match(metrics, /flow_ends_total\{source="otlp",result="recorded"\} 4/);
   assert.equal((await nginxCounters(nginx)).flow_end_errors, 0);
 });
 

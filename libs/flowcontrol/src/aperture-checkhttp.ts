@@ -1,5 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
-import { unary } from '@sluice/server';
+import { serviceClient, toProto3Json, fromProto3Json } from '@sluice/proto';
+import { unary, type GatewayInput } from '@sluice/server';
 import type { ApertureCheckHTTPRequest__Output, ApertureCheckHTTPResponse, CheckHTTPRequest__Output, HeaderValue } from '@sluice/proto';
 import { CallCancellation } from './call-cancellation.js';
 import { encodeCheckResponse, type CheckHTTPAnswer } from './check-response-wire.js';
@@ -65,5 +66,23 @@ export function apertureCheckHttpServiceImpl(engine: Engine, discovery: ServiceD
       const a = decideCheckHttp(deps, fromApertureRequest(req), deadlineMsOf(call.getDeadline()), new CallCancellation(call));
       return a instanceof Promise ? a.then(toApertureResponse) : toApertureResponse(a);
     }),
+  };
+}
+
+/**
+ * `POST /v1/flowcontrol/checkhttp` answered in this process (the gateway route's `local`): the
+ * body checked as proto3 JSON (400 naming the field), then encoded and decoded by the method's
+ * own (de)serializers, so the decision sees the message exactly as the gRPC method does (defaults,
+ * enum names), without a gRPC call to this agent's own port. `timeoutMs` bounds a wait.
+ */
+export function apertureCheckHttpLocal(engine: Engine, discovery: ServiceDiscovery | undefined, timeoutMs: number): (input: GatewayInput, signal: AbortSignal) => Promise<unknown> {
+  const deps = { engine, discovery };
+  const method = serviceClient('apertureFlowControlHttp').service.CheckHTTP;
+  return async ({ body }, signal) => {
+    const message = fromProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPRequest', body);
+    const req = method.requestDeserialize(method.requestSerialize(message)) as ApertureCheckHTTPRequest__Output;
+    const answer = await decideCheckHttp(deps, fromApertureRequest(req), Date.now() + timeoutMs, signal);
+    const reply = method.responseDeserialize(method.responseSerialize(toApertureResponse(answer))) as unknown;
+    return toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', reply);
   };
 }

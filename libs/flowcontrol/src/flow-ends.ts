@@ -228,7 +228,7 @@ export class FlowEnds {
       this.count(source, 'unselected');
       return 'unselected';
     }
-    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: responseStatus ?? f.flowStatus, flowStatus: f.flowStatus });
+    this.record(meters, f.durationMs, { decisionType: f.decisionType, responseStatus: responseStatus ?? f.responseStatus ?? f.flowStatus, flowStatus: f.flowStatus });
     if (f.decisionType === 'DECISION_TYPE_ACCEPTED') {
       const workloads = workloadsOf();
       if (workloads !== undefined) this.observeDuration(workloads, f.durationMs);

@@ -112,3 +112,24 @@ test('GET /v1/flowcontrol/controlpoints answers last_seen as an RFC 3339 string'
   const seen = Date.parse(String(cp.last_seen));
   assert.ok(seen >= before - 1000 && seen <= Date.now() + 1000, `last_seen ${String(cp.last_seen)} is about now`);
 });
+
+test('POST /v1/flowcontrol/checkhttp is answered in process: it decides with Aperture\'s gRPC service absent', async (t) => {
+  const engine = new Engine();
+  applyLocalLimiters(engine, loadLocalLimiters('- { control_point: ingress, bucket_capacity: 0, fill_amount: 1, interval: 1s }'));
+  const apertureHttp = serviceClient('apertureFlowControlHttp').service;
+  // Every service but Aperture's CheckHTTP: a route that called it over gRPC would answer 501.
+  const s = await startTestServer((server) => registerFlowControlServices({
+    addService: (def, impl) => { if (def !== apertureHttp) server.addService(def, impl); },
+    addGatewayRoute: (route) => server.addGatewayRoute(route),
+  }, engine));
+  t.after(() => s.server.shutdown(2000));
+  const post = (body: unknown) => fetch(`${s.base}/v1/flowcontrol/checkhttp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const denied = await post(httpReq());
+  assert.equal(denied.status, 200);
+  const json = (await denied.json()) as { denied_response?: { status: number }; dynamic_metadata?: Record<string, unknown> };
+  assert.equal(json.denied_response?.status, 429, 'the limiter decided');
+  assert.equal(typeof json.dynamic_metadata?.['aperture.check_response'], 'string');
+  const bad = await post(httpReq({ method: 7 }));
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(await bad.json()), /request\.method/);
+});

@@ -3,7 +3,7 @@ import { encodeCheckAnswer, encodeCheckHTTPResponse, encodeCheckHTTPStreamRespon
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
-import { apertureCheckHttpServiceImpl } from './aperture-checkhttp.js';
+import { apertureCheckHttpLocal, apertureCheckHttpServiceImpl } from './aperture-checkhttp.js';
 import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
@@ -32,7 +32,8 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
  * sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, CheckHTTPStream, what the
  * tap asks), aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, what Aperture's
  * middlewares and gateways ask) and ControlPointsService, with the gateway routes
- * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it),
+ * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it;
+ * answered in this process, no gRPC hop),
  * `POST /v1/flowcontrol/flowend` (FlowEnd, for callers without gRPC) and
  * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
  * types or unknown fields is refused with 400 naming the field; answers have
@@ -61,6 +62,8 @@ export function registerFlowControlServices(
     timeoutMs: 10_000,
     toRequest: ({ body }) => fromProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPRequest', body),
     fromResponse: (r) => toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', r),
+    // Answered in this process: this is the per-request path of gateways (nginx's Lua handler).
+    local: apertureCheckHttpLocal(engine, discovery, 10_000),
   });
   server.addGatewayRoute({
     method: 'post',

@@ -36,6 +36,21 @@ test('spans without Aperture attributes are not ours; broken ones are malformed'
     { 'aperture.check_response': cr({}), 'aperture.flow.status': 'Maybe', ...times },
     { 'aperture.check_response': cr({}) },
     { 'aperture.check_response': cr({}), 'aperture.flow_start_timestamp_ms': 5, 'aperture.flow_end_timestamp_ms': 2 },
+    { 'aperture.check_response': cr({}), 'http.status_code': 'teapot', ...times },
+    { 'aperture.check_response': cr({}), 'http.status_code': 99, ...times },
+    { 'aperture.check_response': cr({}), 'http.status_code': 600, ...times },
+    { 'aperture.check_response': cr({}), 'http.status_code': 200.5, ...times },
+    { 'aperture.check_response': cr({}), 'http.status_code': true, ...times },
   ];
   for (const attrs of bad) assert.equal(readSdkSpan(span(attrs)).kind, 'malformed', JSON.stringify(attrs).slice(0, 120));
+});
+
+test('a gateway span\'s http.status_code is the flow\'s response status (an int or a string)', () => {
+  const times = { 'aperture.flow_start_timestamp_ms': 1, 'aperture.flow_end_timestamp_ms': 2 };
+  const r = readSdkSpan(span({ 'aperture.source': 'lua', 'aperture.check_response': cr({ fluxMeterInfos: [{ fluxMeterName: 'a' }] }), 'http.status_code': 503, 'aperture.flow.status': 'Error', ...times }));
+  assert.deepEqual(r.kind === 'flow' && [r.flow.responseStatus, r.flow.flowStatus], ['503', 'Error']);
+  const s = readSdkSpan(span({ 'aperture.check_response': cr({}), 'http.status_code': '204', ...times }));
+  assert.equal(s.kind === 'flow' && s.flow.responseStatus, '204');
+  const sdk = readSdkSpan(span({ 'aperture.check_response': cr({}), ...times }));
+  assert.equal(sdk.kind === 'flow' && sdk.flow.responseStatus, undefined, 'SDK spans carry none');
 });

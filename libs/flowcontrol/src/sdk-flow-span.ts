@@ -17,6 +17,8 @@ export const SDK_FLOW_STATUS_ATTRIBUTE = 'aperture.flow.status';
 export const SDK_FLOW_START_ATTRIBUTE = 'aperture.flow_start_timestamp_ms';
 export const SDK_WORKLOAD_START_ATTRIBUTE = 'aperture.workload_start_timestamp_ms';
 export const SDK_FLOW_END_ATTRIBUTE = 'aperture.flow_end_timestamp_ms';
+/** The HTTP status a gateway answered the flow with (Aperture's Lua plugin, Sluice's nginx handler). */
+export const HTTP_STATUS_CODE_ATTRIBUTE = 'http.status_code';
 
 /** What an Aperture SDK's span says about one flow. */
 export interface SdkFlowEnd {
@@ -24,6 +26,8 @@ export interface SdkFlowEnd {
   readonly fluxMeters: readonly string[];
   readonly decisionType: 'DECISION_TYPE_ACCEPTED' | 'DECISION_TYPE_REJECTED';
   readonly flowStatus: 'OK' | 'Error';
+  /** The HTTP status of a gateway's span (`http.status_code`), as the flux meter's `response_status`; absent on SDK spans. */
+  readonly responseStatus?: string;
   /** The workload's duration: flow end − workload start (or flow start, or the span's own times). */
   readonly durationMs: number;
 }
@@ -112,5 +116,10 @@ export function readSdkSpan(span: ReceivedSpan): SdkSpanReading {
   const start = timestampMs(a.get(SDK_WORKLOAD_START_ATTRIBUTE)) ?? timestampMs(a.get(SDK_FLOW_START_ATTRIBUTE))
     ?? (Number.isFinite(span.startTimeMs) ? span.startTimeMs : undefined);
   if (end === undefined || start === undefined || end < start) return { kind: 'malformed', reason: 'the flow\'s start and end times are missing or out of order' };
-  return { kind: 'flow', flow: { controlPoint, fluxMeters, decisionType, flowStatus: status, durationMs: end - start } };
+  const flow: SdkFlowEnd = { controlPoint, fluxMeters, decisionType, flowStatus: status, durationMs: end - start };
+  const http = a.get(HTTP_STATUS_CODE_ATTRIBUTE);
+  if (http === undefined) return { kind: 'flow', flow };
+  const code = Number(http);
+  if (typeof http === 'boolean' || !Number.isInteger(code) || code < 100 || code > 599) return { kind: 'malformed', reason: `${HTTP_STATUS_CODE_ATTRIBUTE} is not an HTTP status` };
+  return { kind: 'flow', flow: { ...flow, responseStatus: String(code) } };
 }
