@@ -47,6 +47,8 @@ export function writeNginxConfig(dir: string, port: number, opts: NginxOptions):
 load_module ${MODULES}/ndk_http_module.so;
 load_module ${MODULES}/ngx_http_lua_module.so;
 daemon off;
+# One process (no master and worker): stopping it stops all of nginx, and no worker outlives the test.
+master_process off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log info;
@@ -88,6 +90,8 @@ export async function startNginx(t: TestContext, opts: NginxOptions): Promise<Ng
     if (proc.child.exitCode === null && proc.child.signalCode === null) {
       proc.child.kill('SIGQUIT');
       await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 5000))]);
+      // A graceful stop still waiting on kept-alive connections or timers after 5 s is ended.
+      if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
     }
   });
   const base = `http://127.0.0.1:${port}`;
