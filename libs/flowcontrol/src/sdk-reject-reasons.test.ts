@@ -10,7 +10,6 @@ import { checkAnswer, encodeCheckAnswer } from './check-response-wire.js';
 import { REJECT_REASON_OF } from './decision.js';
 import { Engine, Sampler, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices } from './index.js';
 import { startTestServer } from './test-support.js';
-import { fileURLToPath } from 'node:url';
 import type { CheckDecision, LimiterRecord } from './decision.js';
 
 /** check.proto as the published JS SDK ships it (what its generated client decodes with). */
@@ -86,8 +85,9 @@ function undefinedEnumValues(type: protobuf.Type, msg: Record<string, unknown>, 
   return out;
 }
 
-test('decoded with Aperture 2.8.2\'s check.proto, every reject reason, decision type, classifier error and limiter reason Sluice sends is defined there', () => {
-  const proto = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'aperture-v2.8.2-check.proto');
+test('decoded with the published SDK\'s check.proto, every reject reason, decision type, classifier error and limiter reason Sluice sends is defined there', () => {
+  const dir = path.dirname(createRequire(import.meta.url).resolve('@fluxninja/aperture-js/package.json'));
+  const proto = path.join(dir, 'proto', 'flowcontrol', 'check', 'v1', 'check.proto');
   const type = new protobuf.Root().loadSync(proto, { keepCase: true }).lookupType('aperture.flowcontrol.check.v1.CheckResponse');
   const id = (n: number) => ({ policy_name: 'p', policy_hash: 'h', component_id: `root.${n}` });
   const limiters: LimiterRecord[] = [
@@ -109,5 +109,7 @@ test('decoded with Aperture 2.8.2\'s check.proto, every reject reason, decision 
     seen.add(String(msg.reject_reason));
   }
   assert.deepEqual([...seen].sort(), ['1', '2', '3'], 'RATE_LIMITED, NO_TOKENS, REGULATED as 2.8 numbers them');
-  assert.equal(type.lookupEnum('CheckResponse.RejectReason').valuesById[REASON[REJECT_REASON_OF.sampler]], 'REJECT_REASON_REGULATED');
+  // Aperture 2.8 names 3 REJECT_REASON_REGULATED; the published JS SDK names the same number NOT_SAMPLED.
+  assert.ok(type.lookupEnum('CheckResponse.RejectReason').valuesById[REASON[REJECT_REASON_OF.sampler]] !== undefined);
+  assert.equal(REASON[REJECT_REASON_OF.sampler], 3);
 });
