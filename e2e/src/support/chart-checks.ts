@@ -17,7 +17,7 @@ export function at(root: unknown, path: string): unknown {
   return cur;
 }
 
-// ---- The reference's key trees (SPEC.md, Configuration): key path -> type -------------------
+// ---- The reference's key trees (the agent and controller configuration trees): key path -> type -------------------
 export const SHARED: Record<string, string> = {
   'client.proxy': 'ProxyConfig', etcd: 'EtcdConfig', cloudext: 'CloudExtensionConfig',
   'liveness.scheduler': 'JobGroupConfig', 'liveness.service': 'JobConfig', log: 'LogConfig',

@@ -6,7 +6,7 @@ import { defaultsOf } from './defaults.js';
 import { resolveConfig } from './resolve.js';
 import type { AgentConfig, ControllerConfig } from './types.js';
 
-// Expected defaults, written out from SPEC.md (and DESIGN.md for the described defaults), not from the schema.
+// Expected defaults, written out by hand from the documented configuration reference (docs/configuration.md), not from the schema.
 const LATENCY = [10, 25, 100, 250, 1000];
 const listener = { addr: ':8080', keep_alive: '180s', network: 'tcp' as const };
 const grpcServer = { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: LATENCY };

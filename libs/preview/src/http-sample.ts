@@ -98,7 +98,7 @@ export function httpSampleJson(req: CheckHTTPRequest__Output): string {
   return `${text.slice(0, at)},"parsed_body":${body},"truncated_body":${text.slice(at + tail.length)}`;
 }
 
-/** A sample of an HTTP request, in the shape DESIGN.md gives for the HTTP preview. */
+/** A sample of an HTTP request, in the shape docs/guides/preview.md gives for the HTTP preview. */
 export function httpSample(req: CheckHTTPRequest__Output, parseBody = true): JsonObject {
   const r = req.request;
   const headers: Record<string, JsonValue> = {};

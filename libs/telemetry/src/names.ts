@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@sluice/errors';
 
-/** Where Sluice keeps its files by default (DESIGN.md: Names). */
+/** Where Sluice keeps its files by default (/etc/sluice, /var/log/sluice; docs/configuration.md). */
 export const VENDOR_LOG_DIR = '/var/log/sluice';
 
 const SERVICE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
