@@ -77,7 +77,6 @@ function nginxConfig(dir: string, agentPort: number, workloadPort: number, plain
   for (const d of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, d), { recursive: true });
   writeFileSync(path.join(dir, 'sluice-http.conf'), readFileSync(path.join(DEPLOY, 'sluice-http.conf'), 'utf8')
     .replace('/etc/nginx/sluice/lua/', `${path.join(DEPLOY, 'lua')}/`)
-    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${agentPort};`)
     .replace('agent_port = 8080', `agent_port = ${agentPort}`));
   const proxy = 'proxy_pass http://workload; proxy_http_version 1.1; proxy_set_header Connection "";';
   return `load_module /usr/lib/nginx/modules/ndk_http_module.so;
@@ -157,7 +156,7 @@ async function main(): Promise<void> {
     const agent = await startChildServer({
       name: 'sluice-agent', command: path.join(ROOT, 'bin', 'sluice-agent'), args: ['--local-limiters', limiters],
       env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp,
+        PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, SLUICE_NODE_FLAGS: process.env.SLUICE_NODE_FLAGS ?? '',
         SLUICE_AGENT_ETCD_ENDPOINTS: '["http://127.0.0.1:2379"]', SLUICE_AGENT_SERVER_LISTENER_ADDR: '127.0.0.1:0',
         SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0', SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
       },

@@ -3,16 +3,25 @@
 -- the agent does not answer in time, and reports the end of flows that flux
 -- meters measure as OTLP spans (POST /v1/traces). See docs/guides/nginx.md.
 local cjson = require("cjson.safe")
+local semaphore = require("ngx.semaphore")
 
 local M = {}
 
 local cfg = {
-  check_location = "/_sluice_check",
   control_point = "ingress",
-  -- Where flow ends (OTLP/HTTP JSON spans) go: the agent's HTTP address, reached from a timer with a
-  -- kept-alive cosocket (subrequests are not available after the response).
+  -- The agent's HTTP address. Checks go over one stream per worker (a connection upgraded to
+  -- sluice-checkhttp-ndjson, a check per line); flow ends (OTLP/HTTP JSON spans) over kept-alive
+  -- connections.
   agent_host = "127.0.0.1",
   agent_port = 8080,
+  -- A check that gets no connection within check_connect_timeout_ms, or no answer within
+  -- check_timeout_ms, lets the request through (fail open).
+  check_connect_timeout_ms = 100,
+  check_timeout_ms = 500,
+  -- Checks a worker holds while its stream to the agent is busy; more fail open.
+  check_queue_size = 10000,
+  -- Idle connections a worker keeps to the agent for flow ends.
+  agent_pool_size = 16,
   flow_end_timeout_ms = 1000,
   -- Spans per OTLP export, and how many ended flows a worker holds while exports are slow.
   flow_end_batch_size = 64,
@@ -109,45 +118,13 @@ local function measured(check_response)
   return false
 end
 
---- access_by_lua: decide the request. `control_point` overrides the configured one.
-function M.access(control_point)
-  control_point = control_point or cfg.control_point
-  count("checks")
-  local res = ngx.location.capture(cfg.check_location, { method = ngx.HTTP_POST, body = check_body(control_point) })
-  if res.status ~= 200 then
-    return fail_open("status " .. tostring(res.status) .. (res.truncated and " (truncated)" or ""))
-  end
-  local answer = cjson.decode(res.body)
-  if type(answer) ~= "table" then return fail_open("answer is not JSON") end
-  local denied = answer.denied_response
-  if type(denied) == "table" then
-    count("rejected")
-    local status = tonumber(denied.status) or 403
-    if type(denied.headers) == "table" then
-      for k, v in pairs(denied.headers) do ngx.header[k] = v end
-    end
-    ngx.status = status
-    if type(denied.body) == "string" and denied.body ~= "" then ngx.print(denied.body) end
-    return ngx.exit(status)
-  end
-  count("accepted")
-  local ok = answer.ok_response
-  if type(ok) == "table" and type(ok.headers) == "table" then
-    for k, v in pairs(ok.headers) do ngx.req.set_header(k, v) end
-  end
-  -- The flow's CheckResponse (base64 protobuf): the agent reads the control point and the
-  -- flux meters that measure the flow from it when the flow's span comes back.
-  local metadata = answer.dynamic_metadata
-  local check_response = type(metadata) == "table" and metadata["aperture.check_response"] or nil
-  if type(check_response) == "string" and check_response ~= "" and measured(check_response) then
-    ngx.ctx.sluice_check_response = check_response
-  end
-end
-
-local function http_post(path, body)
+-- POST `body` (JSON) to the agent over a pooled keep-alive cosocket: the answer's status, an error
+-- (nil when an answer came) and its body. A connection goes back to the pool only after a whole
+-- answer with a Content-Length and no `Connection: close`.
+local function agent_post(path, body, connect_timeout_ms, timeout_ms)
   local sock = ngx.socket.tcp()
-  sock:settimeout(cfg.flow_end_timeout_ms)
-  local ok, err = sock:connect(cfg.agent_host, cfg.agent_port, { pool = "sluice_agent" })
+  sock:settimeouts(connect_timeout_ms, timeout_ms, timeout_ms)
+  local ok, err = sock:connect(cfg.agent_host, cfg.agent_port, { pool = "sluice_agent", pool_size = cfg.agent_pool_size })
   if not ok then return nil, "connect: " .. tostring(err) end
   local _, serr = sock:send({
     "POST ", path, " HTTP/1.1\r\nHost: ", cfg.agent_host, "\r\nContent-Type: application/json\r\nContent-Length: ",
@@ -178,8 +155,200 @@ local function http_post(path, body)
     if berr then sock:close(); return nil, "body: " .. berr end
     answer = data
   end
-  if keep then sock:setkeepalive(60000, 16) else sock:close() end
+  if keep then sock:setkeepalive(60000) else sock:close() end
   return status, nil, answer
+end
+
+-- The check stream, one per worker: a connection to the agent upgraded to sluice-checkhttp-ndjson,
+-- held by a timer. A request queues its check as a line and waits on its own semaphore; the timer
+-- sends what is queued in one write, and its reader hands each answer line to the request waiting
+-- for that id. Many checks then cost the agent one write and one read, not an HTTP exchange each.
+local STREAM_PATH = "/v1/flowcontrol/checkhttp/stream"
+local stream = {
+  state = "idle", -- idle (not started), connecting, up, down (waiting to reconnect)
+  reason = nil,   -- why it is down
+  queue = {},     -- lines to send
+  waiting = {},   -- id -> { sema, answer, error }
+  next_id = 0,
+  wake = nil,     -- posted when a line is queued or the reader stops
+  reader_error = nil,
+  was_up = false,
+}
+
+-- Wakes every waiting request with `why` (they fail open) and drops what was not sent.
+local function fail_waiting(why)
+  for id, w in pairs(stream.waiting) do
+    stream.waiting[id] = nil
+    w.error = why
+    w.sema:post(1)
+  end
+  stream.queue = {}
+end
+
+local function read_answers(sock)
+  local partial = ""
+  while true do
+    local line, err, part = sock:receive("*l")
+    if line then
+      line, partial = partial .. line, ""
+      local answer = cjson.decode(line)
+      local id = type(answer) == "table" and answer.id or nil
+      local w = id and stream.waiting[id]
+      if w then
+        stream.waiting[id] = nil
+        w.answer = answer
+        w.sema:post(1)
+      elseif type(answer) == "table" and type(answer.error) == "table" then
+        ngx.log(ngx.WARN, "sluice: the agent refused a check line: ", tostring(answer.error.message))
+      end
+    elseif err == "timeout" then
+      -- An idle stream: nothing to answer. Keep what came of a line so far.
+      partial = partial .. (part or "")
+    else
+      return err
+    end
+  end
+end
+
+local function connect()
+  local sock = ngx.socket.tcp()
+  sock:settimeouts(cfg.check_connect_timeout_ms, cfg.check_timeout_ms, cfg.check_timeout_ms)
+  local ok, err = sock:connect(cfg.agent_host, cfg.agent_port)
+  if not ok then return nil, "connect: " .. tostring(err) end
+  local _, serr = sock:send({
+    "GET ", STREAM_PATH, " HTTP/1.1\r\nHost: ", cfg.agent_host,
+    "\r\nConnection: Upgrade\r\nUpgrade: sluice-checkhttp-ndjson\r\n\r\n",
+  })
+  if serr then sock:close(); return nil, "send: " .. serr end
+  local line, rerr = sock:receive("*l")
+  if not line then sock:close(); return nil, "upgrade: " .. tostring(rerr) end
+  while true do
+    local h, herr = sock:receive("*l")
+    if not h then sock:close(); return nil, "upgrade: " .. tostring(herr) end
+    if h == "" then break end
+  end
+  if not line:match("^HTTP/1%.1 101") then sock:close(); return nil, "upgrade refused: " .. line end
+  sock:settimeouts(cfg.check_connect_timeout_ms, cfg.check_timeout_ms, 60000)
+  return sock
+end
+
+-- Sends queued lines until the connection fails or nginx exits; answers why it stopped.
+local function serve(sock)
+  stream.reader_error = nil
+  local reader = ngx.thread.spawn(function()
+    stream.reader_error = "receive: " .. tostring(read_answers(sock))
+    stream.wake:post(1)
+  end)
+  stream.state = "up"
+  stream.was_up = true
+  local why
+  while true do
+    if stream.reader_error then why = stream.reader_error; break end
+    if ngx.worker.exiting() then why = "nginx is exiting"; break end
+    if #stream.queue > 0 then
+      local lines = stream.queue
+      stream.queue = {}
+      local _, err = sock:send(lines)
+      if err then why = "send: " .. err; break end
+    else
+      stream.wake:wait(1)
+    end
+  end
+  ngx.thread.kill(reader)
+  sock:close()
+  return why
+end
+
+local function run(premature)
+  if premature then return end
+  local backoff = 0.1
+  while not ngx.worker.exiting() do
+    stream.state = "connecting"
+    local sock, why = connect()
+    if sock then
+      backoff = 0.1
+      why = serve(sock)
+    end
+    stream.state, stream.reason = "down", why
+    fail_waiting(why)
+    if stream.was_up then
+      ngx.log(ngx.WARN, "sluice: the check stream to the agent is down (requests fail open until it is back): ", why)
+      stream.was_up = false
+    end
+    if ngx.worker.exiting() then return end
+    ngx.sleep(backoff)
+    backoff = math.min(backoff * 2, 2)
+  end
+end
+
+local function start()
+  stream.wake = stream.wake or semaphore.new()
+  stream.state = "connecting"
+  local ok, err = ngx.timer.at(0, run)
+  if not ok then
+    stream.state, stream.reason = "down", "timer: " .. tostring(err)
+    ngx.log(ngx.ERR, "sluice: the check stream was not started: ", err)
+  end
+end
+
+--- init_worker_by_lua: opens the worker's check stream before the first request (else the first
+--- request opens it).
+function M.init_worker()
+  if stream.state == "idle" then start() end
+end
+
+-- The agent's answer to one check (a table with `response` or `error`), or nil and why not.
+local function ask(body)
+  if stream.state == "idle" then start() end
+  if stream.state == "down" then return nil, "agent unavailable: " .. tostring(stream.reason) end
+  if #stream.queue >= cfg.check_queue_size then return nil, "check queue full" end
+  stream.next_id = stream.next_id + 1
+  local id = stream.next_id
+  local w = { sema = semaphore.new() }
+  stream.waiting[id] = w
+  stream.queue[#stream.queue + 1] = '{"id":' .. id .. ',"check":' .. body .. '}\n'
+  stream.wake:post(1)
+  local ok, err = w.sema:wait(cfg.check_timeout_ms / 1000)
+  if not ok then
+    stream.waiting[id] = nil
+    return nil, err == "timeout" and ("no answer within " .. cfg.check_timeout_ms .. " ms") or tostring(err)
+  end
+  if w.error then return nil, w.error end
+  return w.answer
+end
+
+--- access_by_lua: decide the request. `control_point` overrides the configured one.
+function M.access(control_point)
+  control_point = control_point or cfg.control_point
+  count("checks")
+  local line, err = ask(check_body(control_point))
+  if not line then return fail_open(err) end
+  if type(line.error) == "table" then return fail_open("agent error: " .. tostring(line.error.message)) end
+  local answer = line.response
+  if type(answer) ~= "table" then return fail_open("answer has no response") end
+  local denied = answer.denied_response
+  if type(denied) == "table" then
+    count("rejected")
+    local status = tonumber(denied.status) or 403
+    if type(denied.headers) == "table" then
+      for k, v in pairs(denied.headers) do ngx.header[k] = v end
+    end
+    ngx.status = status
+    if type(denied.body) == "string" and denied.body ~= "" then ngx.print(denied.body) end
+    return ngx.exit(status)
+  end
+  count("accepted")
+  local ok = answer.ok_response
+  if type(ok) == "table" and type(ok.headers) == "table" then
+    for k, v in pairs(ok.headers) do ngx.req.set_header(k, v) end
+  end
+  -- The flow's CheckResponse (base64 protobuf): the agent reads the control point and the
+  -- flux meters that measure the flow from it when the flow's span comes back.
+  local metadata = answer.dynamic_metadata
+  local check_response = type(metadata) == "table" and metadata["aperture.check_response"] or nil
+  if type(check_response) == "string" and check_response ~= "" and measured(check_response) then
+    ngx.ctx.sluice_check_response = check_response
+  end
 end
 
 -- Spans of ended flows waiting for the export (per worker), and whether a timer will send them.
@@ -196,7 +365,7 @@ local function export_body(spans)
 end
 
 local function export_batch(batch)
-  local status, err, answer = http_post("/v1/traces", export_body(batch))
+  local status, err, answer = agent_post("/v1/traces", export_body(batch), cfg.flow_end_timeout_ms, cfg.flow_end_timeout_ms)
   if status ~= 200 then
     count("flow_end_errors", #batch)
     ngx.log(ngx.WARN, "sluice: ", #batch, " flow end(s) not delivered: ", err or ("status " .. tostring(status)))

@@ -16,8 +16,8 @@ export interface NginxOptions {
   agentPort: number;
   /** The workload nginx proxies to. */
   upstreamPort: number;
-  /** Replaces the check location's connect/send/read timeouts (e.g. `300ms`). */
-  checkTimeout?: string;
+  /** Replaces the handler's check_connect_timeout_ms and check_timeout_ms. */
+  checkTimeoutMs?: number;
   /** Rewrites the rendered http{} snippet. */
   editHttpSnippet?: (text: string) => string;
 }
@@ -33,16 +33,17 @@ export interface NginxProcess extends Proc {
 export function renderHttpSnippet(agentPort: number): string {
   return readFileSync(join(DEPLOY, 'sluice-http.conf'), 'utf8')
     .replace('/etc/nginx/sluice/lua/', `${join(DEPLOY, 'lua')}/`)
-    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${agentPort};`)
     .replace('agent_port = 8080', `agent_port = ${agentPort}`);
 }
 
 /** Writes nginx.conf and the two snippets into `dir` (nginx listening on `port`); answers the nginx.conf path. */
 export function writeNginxConfig(dir: string, port: number, opts: NginxOptions): string {
-  writeFile(dir, 'sluice-http.conf', (opts.editHttpSnippet ?? ((s: string) => s))(renderHttpSnippet(opts.agentPort)));
-  let server = readFileSync(join(DEPLOY, 'sluice-server.conf'), 'utf8');
-  if (opts.checkTimeout !== undefined) server = server.replace(/(proxy_(?:connect|send|read)_timeout) \S+;/g, `$1 ${opts.checkTimeout};`);
-  writeFile(dir, 'sluice-server.conf', server);
+  let http = renderHttpSnippet(opts.agentPort);
+  if (opts.checkTimeoutMs !== undefined) {
+    http = http.replace(/check_connect_timeout_ms = \d+/, `check_connect_timeout_ms = ${opts.checkTimeoutMs}`).replace(/check_timeout_ms = \d+/, `check_timeout_ms = ${opts.checkTimeoutMs}`);
+  }
+  writeFile(dir, 'sluice-http.conf', (opts.editHttpSnippet ?? ((s: string) => s))(http));
+  writeFile(dir, 'sluice-server.conf', readFileSync(join(DEPLOY, 'sluice-server.conf'), 'utf8'));
   const conf = writeFile(dir, 'nginx.conf', `
 load_module ${MODULES}/ndk_http_module.so;
 load_module ${MODULES}/ngx_http_lua_module.so;

@@ -1,7 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import { serviceClient, toProto3Json, fromProto3Json } from '@sluice/proto';
-import { unary, type GatewayInput } from '@sluice/server';
+import { JsonText, unary, type GatewayInput } from '@sluice/server';
 import type { ApertureCheckHTTPRequest__Output, ApertureCheckHTTPResponse, CheckHTTPRequest__Output, HeaderValue } from '@sluice/proto';
+import { readApertureCheckHttpRequest, writeApertureCheckHttpResponse } from './aperture-checkhttp-json.js';
 import { CallCancellation } from './call-cancellation.js';
 import { encodeCheckResponse, type CheckHTTPAnswer } from './check-response-wire.js';
 import type { ServiceDiscovery } from './check-service.js';
@@ -70,19 +71,31 @@ export function apertureCheckHttpServiceImpl(engine: Engine, discovery: ServiceD
 }
 
 /**
- * `POST /v1/flowcontrol/checkhttp` answered in this process (the gateway route's `local`): the
- * body checked as proto3 JSON (400 naming the field), then encoded and decoded by the method's
+ * `POST /v1/flowcontrol/checkhttp` answered in this process (the gateway route's `local`), the
+ * per-request path of gateways: the body read straight from the shape gateways send and the
+ * answer written straight to JSON (aperture-checkhttp-json.ts). Any other body takes the generic
+ * path: checked as proto3 JSON (400 naming the field), then encoded and decoded by the method's
  * own (de)serializers, so the decision sees the message exactly as the gRPC method does (defaults,
- * enum names), without a gRPC call to this agent's own port. `timeoutMs` bounds a wait.
+ * enum names); the same for an answer the fast writer does not take. No gRPC call to this agent's
+ * own port either way. `timeoutMs` bounds a wait.
  */
 export function apertureCheckHttpLocal(engine: Engine, discovery: ServiceDiscovery | undefined, timeoutMs: number): (input: GatewayInput, signal: AbortSignal) => Promise<unknown> {
+  const check = apertureCheckHttpJson(engine, discovery, timeoutMs);
+  return async ({ body }, signal) => new JsonText(await check(body, signal));
+}
+
+/** The decision of one Aperture CheckHTTPRequest (proto3 JSON) as CheckHTTPResponse JSON text (see apertureCheckHttpLocal). */
+export function apertureCheckHttpJson(engine: Engine, discovery: ServiceDiscovery | undefined, timeoutMs: number): (body: unknown, signal: AbortSignal) => Promise<string> {
   const deps = { engine, discovery };
   const method = serviceClient('apertureFlowControlHttp').service.CheckHTTP;
-  return async ({ body }, signal) => {
+  const genericRequest = (body: unknown): ApertureCheckHTTPRequest__Output => {
     const message = fromProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPRequest', body);
-    const req = method.requestDeserialize(method.requestSerialize(message)) as ApertureCheckHTTPRequest__Output;
-    const answer = await decideCheckHttp(deps, fromApertureRequest(req), Date.now() + timeoutMs, signal);
-    const reply = method.responseDeserialize(method.responseSerialize(toApertureResponse(answer))) as unknown;
-    return toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', reply);
+    return method.requestDeserialize(method.requestSerialize(message)) as ApertureCheckHTTPRequest__Output;
+  };
+  return async (body, signal) => {
+    const req = readApertureCheckHttpRequest(body) ?? genericRequest(body);
+    const answer = toApertureResponse(await decideCheckHttp(deps, fromApertureRequest(req), Date.now() + timeoutMs, signal));
+    return writeApertureCheckHttpResponse(answer)
+      ?? JSON.stringify(toProto3Json('aperture.flowcontrol.checkhttp.v1.CheckHTTPResponse', method.responseDeserialize(method.responseSerialize(answer))));
   };
 }

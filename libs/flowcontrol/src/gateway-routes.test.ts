@@ -121,6 +121,7 @@ test('POST /v1/flowcontrol/checkhttp is answered in process: it decides with Ape
   const s = await startTestServer((server) => registerFlowControlServices({
     addService: (def, impl) => { if (def !== apertureHttp) server.addService(def, impl); },
     addGatewayRoute: (route) => server.addGatewayRoute(route),
+    addUpgradeRoute: (route) => server.addUpgradeRoute(route),
   }, engine));
   t.after(() => s.server.shutdown(2000));
   const post = (body: unknown) => fetch(`${s.base}/v1/flowcontrol/checkhttp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

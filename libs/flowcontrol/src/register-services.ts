@@ -3,7 +3,8 @@ import { encodeCheckAnswer, encodeCheckHTTPResponse, encodeCheckHTTPStreamRespon
 import type { SluiceServer } from '@sluice/server';
 import { flowControlServiceImpl, type ServiceDiscovery } from './check-service.js';
 import { checkHttpServiceImpl } from './checkhttp-service.js';
-import { apertureCheckHttpLocal, apertureCheckHttpServiceImpl } from './aperture-checkhttp.js';
+import { apertureCheckHttpJson, apertureCheckHttpLocal, apertureCheckHttpServiceImpl } from './aperture-checkhttp.js';
+import { checkHttpLinesRoute } from './checkhttp-lines.js';
 import type { CheckHttpStreamOptions } from './checkhttp-stream.js';
 import { controlPointsServiceImpl } from './control-points-service.js';
 import type { Engine } from './engine.js';
@@ -33,7 +34,9 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
  * tap asks), aperture.flowcontrol.checkhttp.v1.FlowControlServiceHTTP (CheckHTTP, what Aperture's
  * middlewares and gateways ask) and ControlPointsService, with the gateway routes
  * `POST /v1/flowcontrol/checkhttp` (Aperture's CheckHTTP, as Aperture's Lua plugin calls it;
- * answered in this process, no gRPC hop),
+ * answered in this process, no gRPC hop), its stream form for gateways
+ * (`GET /v1/flowcontrol/checkhttp/stream` with `Upgrade: sluice-checkhttp-ndjson`: a check per line,
+ * checkhttp-lines.ts),
  * `POST /v1/flowcontrol/flowend` (FlowEnd, for callers without gRPC) and
  * `GET /v1/flowcontrol/controlpoints`, proto3 JSON both ways: a body of wrong
  * types or unknown fields is refused with 400 naming the field; answers have
@@ -44,7 +47,7 @@ function checkHttpServiceDefinition(): ReturnType<typeof withResponseSerializers
  * select: CheckHTTP answers a flow_id, FlowEnd ends it.
  */
 export function registerFlowControlServices(
-  server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>,
+  server: Pick<SluiceServer, 'addService' | 'addGatewayRoute' | 'addUpgradeRoute'>,
   engine: Engine,
   discovery?: ServiceDiscovery,
   opts: { checkHttpStream?: CheckHttpStreamOptions; flowEnds?: FlowEnds } = {},
@@ -65,6 +68,7 @@ export function registerFlowControlServices(
     // Answered in this process: this is the per-request path of gateways (nginx's Lua handler).
     local: apertureCheckHttpLocal(engine, discovery, 10_000),
   });
+  server.addUpgradeRoute(checkHttpLinesRoute(apertureCheckHttpJson(engine, discovery, 10_000)));
   server.addGatewayRoute({
     method: 'post',
     path: '/v1/flowcontrol/flowend',

@@ -13,6 +13,8 @@ import { Http2RestBridge, injectorHttp2Server } from './h2-rest-bridge.js';
 import { errorHandler, notFoundHandler } from './http-errors.js';
 import { httpMetricsMiddleware } from './http-metrics.js';
 import { createHttpServer, httpTimeouts } from './http-server.js';
+import { UpgradeRoutes } from './upgrade-routes.js';
+import { bearerOf } from './bearer-tokens.js';
 import { InternalListener } from './internal-listener.js';
 import { resolveListenTarget } from './listen-address.js';
 import { SharedListener } from './listener.js';
@@ -49,6 +51,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     throw new InvalidArgumentError(`server.auth.token_file ${JSON.stringify(config.auth?.token_file)} cannot be read or holds no token`, 'server.auth.token_file');
   }
   const grpcServer = new GrpcServer(config.grpc, registry, auth?.interceptor());
+  const upgrades = new UpgradeRoutes(auth === undefined ? undefined : (req) => auth.tokens.accepts(bearerOf(req.headers.authorization)));
   const injector = (): grpc.ConnectionInjector => grpcServer.open();
 
   const app = express();
@@ -97,11 +100,17 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     addGatewayRoute(route: GatewayRoute) {
       app[route.method](route.path, gatewayHandler(route, grpcServer.services, gatewayClient));
     },
+    addUpgradeRoute(route) {
+      if (state !== 'new') throw new Error('addUpgradeRoute must be called before start()');
+      upgrades.add(route);
+    },
     async start() {
       if (state !== 'new') throw new Error('start() may be called once');
       state = 'starting';
       app.use(notFoundHandler);
       app.use(errorHandler(logger));
+      // Only a server with upgrade routes answers upgrades itself; others leave them to the routes.
+      if (upgrades.size > 0) httpServer.on('upgrade', upgrades.onUpgrade);
       grpcServer.open();
       if (!h2Rest.attach(injectorHttp2Server(grpcServer.server))) logger?.warn('HTTP/2 requests other than gRPC cannot reach the HTTP routes (grpc-js internals not found)');
       const target = await resolveListenTarget(config.listener.addr, config.listener.network);
@@ -119,6 +128,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
       if (state === 'stopped') return;
       state = 'stopped';
+      upgrades.close();
       // Once gRPC has stopped (its calls answered, its sessions given a short grace) and the HTTP/2
       // bridge is closed, an HTTP/2 connection a client still holds open carries nothing: cut it.
       const http2Done = Promise.all([grpcServer.shutdown(deadlineMs), h2Rest.close()]).then(() => listener.destroyHttp2());
@@ -131,6 +141,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
           listener.destroyAll();
+          upgrades.destroyAll();
           internal?.destroyAll();
           h2Rest.destroyAll();
           resolve();

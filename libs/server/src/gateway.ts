@@ -4,7 +4,7 @@ import { bodyParserError } from './body-errors.js';
 import { decodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { RegisteredService } from './grpc-server.js';
-import { JsonText, type GatewayRoute } from './types.js';
+import { JsonText, type GatewayInput, type GatewayRoute } from './types.js';
 
 const DEFAULT_BODY_LIMIT = 1 << 20;
 /** grpc-js's default bound on a received message, which the gRPC server keeps. */
@@ -46,6 +46,31 @@ function parseBody(req: Request, res: Response, parser: JsonParser, limit: numbe
 }
 
 /**
+ * A local route's answer: `signal` aborts when the client goes away (`closed`) or, with a
+ * timeout, when it passes (a TimeoutError, answered as such). One controller and one timer per
+ * call: this is the per-request path of gateways.
+ */
+async function callLocal(local: NonNullable<GatewayRoute['local']>, input: GatewayInput, closed: AbortController, timeoutMs: number | undefined): Promise<unknown> {
+  if (timeoutMs === undefined) return local(input, closed.signal);
+  const call = new AbortController();
+  const onClosed = (): void => call.abort(closed.signal.reason);
+  closed.signal.addEventListener('abort', onClosed, { once: true });
+  const timer = setTimeout(() => call.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs);
+  try {
+    return await local(input, call.signal);
+  } finally {
+    clearTimeout(timer);
+    closed.signal.removeEventListener('abort', onClosed);
+  }
+}
+
+/** A JSON body already serialized, written as it is (no ETag: these answers are never cached). */
+function sendJsonText(res: Response, text: string): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
  * The express handler of a gateway route: JSON in, the unary gRPC method called for real
  * through the gateway client, the response message (or what `fromResponse` makes of it)
  * as JSON out. When the response closes while the call is in flight (the client went
@@ -63,10 +88,9 @@ export function gatewayHandler(route: GatewayRoute, services: Map<string, Regist
       if (route.requireBody === true && body === undefined) throw new InvalidArgumentError('request body is required', 'body');
       const input = { params: req.params as Record<string, string>, query: req.query as Record<string, string | string[] | undefined>, body };
       if (route.local !== undefined) {
-        const signal = route.timeoutMs === undefined ? closed.signal : AbortSignal.any([closed.signal, AbortSignal.timeout(route.timeoutMs)]);
-        const out = await route.local(input, signal);
+        const out = await callLocal(route.local, input, closed, route.timeoutMs);
         if (closed.signal.aborted || res.headersSent) return;
-        if (out instanceof JsonText) res.status(200).type('application/json').send(out.text);
+        if (out instanceof JsonText) sendJsonText(res, out.text);
         else res.status(200).json(out);
         return;
       }

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
+import type { UpgradeRoute } from './upgrade-routes.js';
 
 /** The logging surface the server uses (a @sluice/telemetry Logger fits). */
 export interface Logger {
@@ -68,6 +69,8 @@ export interface SluiceServer {
   addService(service: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void;
   /** Mount an HTTP/JSON → gRPC gateway route (before start). */
   addGatewayRoute(route: GatewayRoute): void;
+  /** Serve a path that switches protocols with HTTP/1.1 Upgrade (before start). */
+  addUpgradeRoute(route: UpgradeRoute): void;
   /** Binds server.listener.addr; gRPC and HTTP on the same port. */
   start(): Promise<void>;
   /** Stop accepting, let in-flight requests and calls finish, force what is left at the deadline. */
