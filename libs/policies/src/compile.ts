@@ -67,7 +67,21 @@ export function compilePolicy(name: string, spec: unknown): CompiledPolicy {
   return compiled;
 }
 
-function compileParts(name: string, spec: unknown): { problems: PolicyProblem[]; compiled?: CompiledPolicy } {
+/** A component of a policy's circuit as a graph node: its kind (`flow_control.rate_limiter`), the signals it reads and writes. */
+export interface PolicyGraphNode extends GraphNode {
+  kind: string;
+}
+
+/**
+ * The circuit of a policy spec as a graph (components, the signals between them) with every problem
+ * the compiler finds, dangling signals included; nodes are there as far as the spec could be read.
+ */
+export function policyGraph(name: string, spec: unknown): { nodes: PolicyGraphNode[]; problems: PolicyProblem[] } {
+  const { problems, graph } = compileParts(name, spec);
+  return { nodes: graph ?? [], problems };
+}
+
+function compileParts(name: string, spec: unknown): { problems: PolicyProblem[]; compiled?: CompiledPolicy; graph?: PolicyGraphNode[] } {
   const problems: PolicyProblem[] = [];
   const nameProblem = policyNameProblem(name);
   if (nameProblem !== undefined) problems.push({ path: 'name', message: nameProblem });
@@ -92,7 +106,7 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
   const components: PublishedComponent[] = [];
   const promql: CompiledPolicy['promql'] = [];
   const variables: string[] = [];
-  const graph: GraphNode[] = [];
+  const graph: PolicyGraphNode[] = [];
   const runtimeNodes: CircuitNode[] = [];
 
   const checkSelectors = (selectors: readonly Selector[], path: string): Map<string, PublishedSelector[]> => {
@@ -123,8 +137,9 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
     if (found === undefined) return; // an ignored component (alerter)
     const componentId = `root.${index}`;
     const path = found.kind.path.reduce((p, s) => memberPath(p, s), componentPath);
-    const graphNode: GraphNode & { inputs: GraphNode['inputs'][number][]; outputs: { path: string; signal: string }[] } = {
+    const graphNode: PolicyGraphNode & { inputs: GraphNode['inputs'][number][]; outputs: { path: string; signal: string }[] } = {
       id: componentId,
+      kind: found.key,
       path,
       inputs: [],
       outputs: [],
@@ -178,11 +193,12 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
 
   const { order, problems: graphProblems } = orderGraph(graph);
   problems.push(...graphProblems);
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) return { problems, graph };
 
   const ordered = order.map((i) => runtimeNodes[i]);
   return {
     problems,
+    graph,
     compiled: {
       name,
       hash,

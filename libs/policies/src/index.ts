@@ -1,6 +1,6 @@
 // @sluice/policies: the policy language (schema, validation, compiler, circuit) and what the controller publishes for agents.
 export * from './published.js';
-export { validatePolicy, compilePolicy, type CompiledPolicy } from './compile.js';
+export { validatePolicy, compilePolicy, policyGraph, type CompiledPolicy, type PolicyGraphNode } from './compile.js';
 export { PolicyCompileError, type PolicyProblem } from './problems.js';
 export type { Circuit, CircuitInputs, CircuitOutput } from './circuit.js';
 export { policyJsonSchema, PolicySpecSchema, type PolicySpec } from './schema/policy.js';

@@ -1,0 +1,117 @@
+// sluicectl against a real controller (and its etcd): apply, list, show, decisions and delete of
+// policies through the API with a bearer token, offline compile of every example with a circuit
+// graph, and the errors a person meets (usage 2, failures 1 with the controller's message, no stack).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { endpointsJson, startEtcd } from './support/etcd.js';
+import { ROOT, startController, tempDir } from './support/processes.js';
+
+const BIN = join(ROOT, 'bin', 'sluicectl');
+const EXAMPLES = join(ROOT, 'deploy', 'examples');
+
+interface Run { code: number; out: string; err: string }
+
+function sluicectl(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(BIN, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (err, out, errText) => {
+      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
+      resolve({ code, out, err: errText });
+    });
+  });
+}
+
+const noStack = (r: Run): void => assert.doesNotMatch(r.err, /\n\s+at /, `no stack trace: ${r.err}`);
+
+test('sluicectl applies, lists, shows and deletes policies through a real controller, with its bearer token', { timeout: 300_000 }, async (t) => {
+  const etcd = await startEtcd(t);
+  const dir = tempDir(t);
+  const tokenFile = join(dir, 'tokens');
+  writeFileSync(tokenFile, 'operator-token\n');
+  const c = await startController(t, {
+    ready: 'live',
+    env: { SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcd), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: '127.0.0.1:9', SLUICE_CONTROLLER_SERVER_AUTH_TOKEN_FILE: tokenFile },
+  });
+  const env = { SLUICE_CONTROLLER: c.base, SLUICE_TOKEN: 'operator-token' };
+  const example = join(EXAMPLES, 'rate-limit.yaml');
+
+  const unauthenticated = await sluicectl(['policies'], { SLUICE_CONTROLLER: c.base });
+  assert.equal(unauthenticated.code, 1);
+  assert.match(unauthenticated.err, /^sluicectl: a valid bearer token is required .*\(HTTP 401\)/);
+  noStack(unauthenticated);
+
+  const applied = await sluicectl(['apply', 'policy', '--file', example], env);
+  assert.equal(applied.code, 0, applied.err);
+  assert.match(applied.out, /^policy rate-limit-per-user applied/);
+
+  const table = await sluicectl(['policies'], env);
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out, /NAME[\s\S]*rate-limit-per-user/);
+  const json = await sluicectl(['-o', 'json', 'policies'], env);
+  const listed = (JSON.parse(json.out) as { policies: Array<{ name: string }> }).policies.map((p) => p.name);
+  assert.deepEqual(listed, ['rate-limit-per-user']);
+  const one = await sluicectl(['policy', 'rate-limit-per-user'], env);
+  assert.equal(one.code, 0, one.err);
+  assert.match(one.out, /name: rate-limit-per-user/);
+  assert.match(one.out, /rate_limiter:/);
+
+  const decisions = await sluicectl(['decisions', 'rate_limiter'], env);
+  assert.equal(decisions.code, 0, decisions.err);
+  assert.match(decisions.out, /rate-limit-per-user/);
+  const badType = await sluicectl(['decisions', 'no_such_type'], env);
+  assert.equal(badType.code, 1);
+  assert.match(badType.err, /type must be one of .*rate_limiter/);
+
+  // A policy the controller refuses: its message, the field at fault, exit 1.
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(bad, 'kind: Policy\nmetadata: {name: broken}\nspec:\n  circuit:\n    components:\n      - flow_control: {rate_limiter: {parameters: {interval: soon}}}\n');
+  const refused = await sluicectl(['apply', 'policy', '-f', bad], env);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /interval/);
+  noStack(refused);
+
+  const deleted = await sluicectl(['delete', 'policy', 'rate-limit-per-user'], env);
+  assert.equal(deleted.code, 0, deleted.err);
+  assert.deepEqual((JSON.parse((await sluicectl(['-o', 'json', 'policies'], env)).out) as { policies: unknown[] }).policies, []);
+  const gone = await sluicectl(['policy', 'rate-limit-per-user'], env);
+  assert.equal(gone.code, 1);
+  assert.match(gone.err, /HTTP 404/);
+});
+
+test('sluicectl compile draws every example\'s circuit; usage errors exit 2, an unreachable controller 1', { timeout: 300_000 }, async (t) => {
+  const examples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml'));
+  assert.ok(examples.length >= 5);
+  for (const f of examples) {
+    const text = await sluicectl(['compile', '-f', join(EXAMPLES, f)]);
+    assert.equal(text.code, 0, `${f}: ${text.err}`);
+    assert.match(text.out, /component.*; it compiles/, f);
+    const mermaid = await sluicectl(['compile', '-f', join(EXAMPLES, f), '--mermaid']);
+    assert.match(mermaid.out, /^flowchart LR\n {2}c_root_0\[/, f);
+  }
+  const dot = join(tempDir(t), 'adaptive-load.dot');
+  assert.equal((await sluicectl(['compile', '-f', join(EXAMPLES, 'adaptive-load.yaml'), '--dot', '--out', dot])).code, 0);
+  assert.match(readFileSync(dot, 'utf8'), /^digraph circuit \{[\s\S]*-> "root\.3" \[label="LATENCY"\]/);
+  const dangling = join(tempDir(t), 'dangling.yaml');
+  writeFileSync(dangling, 'kind: Policy\nmetadata: {name: d}\nspec:\n  circuit:\n    components:\n      - decider: {operator: gt, in_ports: {lhs: {signal_name: X}, rhs: {constant_signal: {value: 1}}}, out_ports: {output: {signal_name: Y}}}\n');
+  const d = await sluicectl(['compile', '-f', dangling, '--mermaid']);
+  assert.equal(d.code, 1);
+  assert.match(d.out, /X: no writer"\]\):::problem/);
+  assert.match(d.err, /signal "X" is read but no component writes it/);
+
+  for (const args of [[], ['bogus'], ['policy'], ['-o', 'xml', 'policies'], ['--timeout', 'soon', 'policies'], ['compile'], ['completion', 'fish']]) {
+    const r = await sluicectl(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    noStack(r);
+  }
+  const help = await sluicectl(['apply', 'policy', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /Examples:/);
+  const away = await sluicectl(['--controller', 'http://127.0.0.1:9', 'policies']);
+  assert.equal(away.code, 1);
+  assert.match(away.err, /^sluicectl: cannot reach the controller at http:\/\/127\.0\.0\.1:9: ECONNREFUSED/);
+  const completion = await sluicectl(['completion', 'bash']);
+  assert.match(completion.out, /complete -o default -F _sluicectl sluicectl/);
+  assert.match(completion.out, /apply\) opts="policy/);
+});
