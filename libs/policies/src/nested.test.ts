@@ -33,6 +33,10 @@ test('components inside a nested circuit get ids under its id; an unmapped ingre
   assert.deepEqual(tick.decisions.get('root.1.2'), { kind: 'rate_limiter', bucket_capacity: 10, fill_amount: 1, pass_through: false });
   assert.equal(tick.signals['root.1/U'], null);
   assert.deepEqual(Object.keys(tick.signals).sort(), ['V', 'root.1/C', 'root.1/CAP', 'root.1/U']);
+  // A variable inside is set by its scoped name.
+  const inner = compilePolicy('p', { circuit: { components: [{ nested_circuit: { components: [{ bool_variable: { out_ports: out('ON') } }] } }] } });
+  assert.deepEqual(inner.variables, ['root.0/ON']);
+  assert.deepEqual(inner.createCircuit().tick(0, { promql: new Map(), variables: new Map([['root.0/ON', 1]]) }).signals, { 'root.0/ON': 1 });
 });
 
 test('nested circuit problems name their paths: the nested components\' schema, unsupported and ignored parts, port names, ingress outside', () => {

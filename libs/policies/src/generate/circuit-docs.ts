@@ -38,8 +38,8 @@ that changes its interval changes them. A signal is *true* when valid and non-ze
   true); \`config_key\` is accepted and unused, as for \`variable\`.
 - \`nested_circuit\`: a circuit inside the circuit, inlined in its place. Its components get the ids
   \`<its id>.<index>\` (\`root.3.0\`, \`root.3.1\`, nested ones \`root.3.1.0\`), and their signal names are
-  their own: a signal \`X\` inside \`root.3\` is reported (and set, for a variable inside) as \`root.3/X\`,
-  distinct from an outer \`X\`. The enclosing circuit meets it only through the port maps: a
+  their own: a signal \`X\` inside \`root.3\` is reported as \`root.3/X\`, distinct from an outer \`X\`
+  (a variable inside is set by that name, URL-encoded: \`POST /v1/policies/{name}/variables/root.3%2FX\`). The enclosing circuit meets it only through the port maps: a
   \`nested_signal_ingress\` answers the enclosing in-port that \`in_ports_map\` maps its \`port_name\` to,
   a \`nested_signal_egress\` writes the enclosing signal that \`out_ports_map\` maps its own to. Every map
   entry needs an ingress or egress of that name inside, a name belongs to one only, and an ingress or
