@@ -51,11 +51,12 @@ that changes its interval changes them. A signal is *true* when valid and non-ze
 A loop (a component reading, through other components or directly, a signal it writes itself) runs
 when it passes through a component that keeps state from tick to tick: \`integrator\`, \`holder\`,
 \`sma\`, \`ema\`, \`differentiator\`, \`extrapolator\` or \`signal_generator\`. Those are the loops
-Aperture's own policies build, such as the auto-scaler's cooldowns (a \`holder\` whose \`reset\` is
-decided by comparing the input with what it holds), or an \`integrator\` fed a step computed from its
-own sum (a ramp that slows as it nears a bound). Such a loop runs
-as Aperture runs it: in each loop the component earliest in the list reads the signals its loop
-partners write from the previous tick (invalid at the first tick), everything else in the same tick.
+Aperture's own components build inside their circuits, such as the auto-scaler's cooldowns (a
+\`holder\` whose \`reset\` is decided by comparing the input with what it holds), and the usual feedback
+of a controller: an \`integrator\` fed a step computed from its own sum (a ramp that slows as it nears
+a bound). Such a loop runs as Aperture runs it: in each loop the component earliest in the list
+reads the signals its loop partners write from the previous tick (invalid at the first tick),
+everything else in the same tick.
 A loop through stateless components only (arithmetic, comparisons, switches, logic) is refused: it
 asks a tick to depend on its own result, and Aperture's answer, one component a tick late, would
 depend on the order of the list. A loop through a pod scaler's reported replicas is no loop at all:
