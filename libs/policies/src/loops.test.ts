@@ -22,6 +22,15 @@ test('a loop through an integrator runs: the earliest component of the loop read
   assert.deepEqual(series([integrator('SELF', 'SELF')], ticks(4), ['SELF']).SELF, [1, 2, 4, 8]);
 });
 
+test('loops sharing components are broken one after the other, each at its earliest component', () => {
+  // 0 → 1 → 0 and 1 → 2 → 1 through the integrator: 0 reads S1 late; then 1 (earliest of what is left) reads S2 late.
+  const components = [add('S1', c(1), 'S0'), { integrator: { in_ports: { input: s('S0'), max: s('S2') }, out_ports: out('S1'), initial_value: 1 } }, mul('S1', c(10), 'S2')];
+  assert.deepEqual(series(components, ticks(3), ['S0', 'S1', 'S2']), { S0: [null, 2, 4], S1: [1, 3, 7], S2: [10, 30, 70] });
+  // The bound is last tick's S2: 10 × the sum caps nothing, 2 × the sum does (3 capped to 2, 5 to 4).
+  const capped = [add('S1', c(1), 'S0'), { integrator: { in_ports: { input: s('S0'), max: s('S2') }, out_ports: out('S1'), initial_value: 1 } }, mul('S1', c(2), 'S2')];
+  assert.deepEqual(series(capped, ticks(3), ['S1']).S1, [1, 2, 4]);
+});
+
 test('the scale-out cooldown loop of Aperture\'s auto-scaler (a holder reset by a decision on its own output) runs', () => {
   // HOLD holds INTENT for 3 ticks, unless INTENT exceeds 2 × HOLD (an override resets it).
   const components = [
