@@ -24,7 +24,8 @@ export interface Circuit {
 /** One component as the runtime sees it: where its inputs come from and where its outputs go. */
 export interface CircuitNode {
   id: string;
-  inputs: readonly ({ signal: string } | { constant: SignalValue })[];
+  /** `late`: the value of the previous tick (invalid at the first), for an input that closes a loop. */
+  inputs: readonly ({ signal: string; late?: boolean } | { constant: SignalValue })[];
   outputs: readonly (string | undefined)[];
   compiled: KindCompiled;
   /** Its outputs come from `outputsAtStart`, set before any node runs (ComponentKind.delaysOutputs). */
@@ -34,6 +35,7 @@ export interface CircuitNode {
 /** A circuit over nodes already in evaluation order; each call makes fresh component state. */
 export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
   const live = nodes.map((node) => ({ node, runtime: node.compiled.createRuntime() as ComponentRuntime }));
+  let previous = new Map<string, number | null>();
   return {
     tick(nowMs, inputs) {
       const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables, ...(inputs.reports ? { reports: inputs.reports } : {}) };
@@ -50,11 +52,14 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
       // Outputs known before this tick's inputs (a loop through such a node is no cycle).
       for (const { node, runtime } of live) if (node.delaysOutputs === true) publish(node, runtime.outputsAtStart?.(tick) ?? []);
       for (const { node, runtime } of live) {
-        const values = node.inputs.map((input) => ('signal' in input ? (signals.get(input.signal) ?? null) : input.constant));
+        const values = node.inputs.map((input) =>
+          'signal' in input ? ((input.late === true ? previous : signals).get(input.signal) ?? null) : input.constant,
+        );
         const { outputs, decision } = runtime.tick(values, tick);
         if (node.delaysOutputs !== true) publish(node, outputs);
         if (decision !== undefined) decisions.set(node.id, decision);
       }
+      previous = signals;
       return { decisions, signals: Object.fromEntries(signals) };
     },
   };

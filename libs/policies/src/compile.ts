@@ -15,6 +15,7 @@ import { constantValue, type InPort } from './schema/ports.js';
 import { DEFAULT_EVALUATION_INTERVAL, type PolicySpec } from './schema/policy.js';
 import type { Selector } from './schema/selector.js';
 import { compileResources } from './resources.js';
+import { flattenCircuit } from './nested.js';
 
 export interface CompiledPolicy {
   name: string;
@@ -130,12 +131,15 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
     return byGroup;
   };
 
-  const componentsSpec = policy.circuit?.components ?? [];
-  componentsSpec.forEach((component, index) => {
-    const componentPath = `spec.circuit.components[${index}]`;
+  const evaluationIntervalMs = parseDuration(policy.circuit?.evaluation_interval ?? DEFAULT_EVALUATION_INTERVAL);
+  const ignored = [...marked.ignored];
+  // Nested circuits are inlined: their components follow them, with ids and signals of their own.
+  const before = problems.length;
+  const flat = flattenCircuit(policy.circuit?.components ?? [], problems, ignored);
+  if (problems.length > before) return { problems };
+  flat.forEach(({ component, id: componentId, path: componentPath, nestedPorts }) => {
     const found = kindOf(component);
     if (found === undefined) return; // an ignored component (alerter)
-    const componentId = `root.${index}`;
     const path = found.kind.path.reduce((p, s) => memberPath(p, s), componentPath);
     const graphNode: PolicyGraphNode & { inputs: GraphNode['inputs'][number][]; outputs: { path: string; signal: string }[] } = {
       id: componentId,
@@ -144,6 +148,7 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       inputs: [],
       outputs: [],
       ...(found.kind.delaysOutputs === true ? { delaysOutputs: true } : {}),
+      ...(found.kind.keepsState === true ? { keepsState: true } : {}),
     };
     const runtimeInputs: ({ signal: string } | { constant: SignalValue })[] = [];
     const runtimeOutputs: (string | undefined)[] = [];
@@ -183,6 +188,8 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       publish: (c) => components.push(c),
       promql: (query, evaluationIntervalMs) => promql.push({ id: componentId, query, evaluationIntervalMs }),
       variable: (signalName) => variables.push(signalName),
+      evaluationIntervalMs,
+      ...(nestedPorts === undefined ? {} : { nestedPorts }),
     };
     const compiled = found.kind.compile(found.spec, ctx);
     graph.push(graphNode);
@@ -191,10 +198,15 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
 
   components.push(...compileResources(policy, name, hash, checkSelectors, problems));
 
-  const { order, problems: graphProblems } = orderGraph(graph);
+  const { order, late, problems: graphProblems } = orderGraph(graph);
   problems.push(...graphProblems);
   if (problems.length > 0) return { problems, graph };
 
+  // Inputs that close a loop read the previous tick's value.
+  for (const [node, signals] of late) {
+    const n = runtimeNodes[node];
+    runtimeNodes[node] = { ...n, inputs: n.inputs.map((input) => ('signal' in input && signals.has(input.signal) ? { ...input, late: true } : input)) };
+  }
   const ordered = order.map((i) => runtimeNodes[i]);
   return {
     problems,
@@ -203,11 +215,11 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       name,
       hash,
       spec,
-      evaluationIntervalMs: parseDuration(policy.circuit?.evaluation_interval ?? DEFAULT_EVALUATION_INTERVAL),
+      evaluationIntervalMs,
       components,
       promql,
       variables,
-      ignored: marked.ignored,
+      ignored,
       createCircuit: () => createCircuit(ordered),
     },
   };

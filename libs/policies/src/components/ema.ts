@@ -26,6 +26,7 @@ const schema = obj(
 
 export const emaKind = defineKind({
   path: ['ema'],
+  keepsState: true,
   schema,
   compile(spec, ctx) {
     const at = `${ctx.path}.in_ports`;

@@ -13,6 +13,17 @@ import { rateLimiterKind } from './rate-limiter.js';
 import { samplerKind } from './sampler.js';
 import { switcherKind } from './switcher.js';
 import { variableKind } from './variable.js';
+import { boolVariableKind } from './bool-variable.js';
+import { differentiatorKind } from './differentiator.js';
+import { extrapolatorKind } from './extrapolator.js';
+import { holderKind } from './holder.js';
+import { integratorKind } from './integrator.js';
+import { andKind, inverterKind, orKind } from './logic.js';
+import { nestedCircuitKind, nestedSignalEgressKind, nestedSignalIngressKind } from './nested-circuit.js';
+import { pulseGeneratorKind } from './pulse-generator.js';
+import { signalGeneratorKind } from './signal-generator.js';
+import { smaKind } from './sma.js';
+import { unaryOperatorKind } from './unary-operator.js';
 
 /**
  * Every component kind Sluice builds. A new kind is one module (schema,
@@ -35,6 +46,21 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   gradientControllerKind,
   emaKind,
   podScalerKind,
+  smaKind,
+  integratorKind,
+  holderKind,
+  differentiatorKind,
+  extrapolatorKind,
+  pulseGeneratorKind,
+  signalGeneratorKind,
+  unaryOperatorKind,
+  andKind,
+  orKind,
+  inverterKind,
+  boolVariableKind,
+  nestedCircuitKind,
+  nestedSignalIngressKind,
+  nestedSignalEgressKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */

@@ -60,6 +60,16 @@ export interface KindContext {
   publish(component: PublishedComponent): void;
   promql(query: string, evaluationIntervalMs: number): void;
   variable(signalName: string): void;
+  /** The circuit's evaluation interval: kinds that count ticks (Aperture's windows) divide by it. */
+  readonly evaluationIntervalMs: number;
+  /** Inside a nested circuit: its port mapping (in the enclosing circuit's signals); undefined at the root. */
+  readonly nestedPorts?: NestedPorts;
+}
+
+/** A nested circuit's `in_ports_map` and `out_ports_map`, by port name, with the JSON path of each entry. */
+export interface NestedPorts {
+  readonly in: ReadonlyMap<string, { port: InPort; path: string }>;
+  readonly out: ReadonlyMap<string, { port: OutPort; path: string }>;
 }
 
 export interface KindCompiled {
@@ -77,6 +87,12 @@ export interface ComponentKind {
    * order the circuit, so a loop through it (its output feeding its own input) is no cycle.
    */
   readonly delaysOutputs?: boolean;
+  /**
+   * Whether it keeps state from tick to tick (an integrator, a holder, a moving average): a loop of
+   * signals through it has a meaning, and is run as Aperture runs it (see graph.ts); a loop through
+   * stateless kinds only is refused.
+   */
+  readonly keepsState?: boolean;
   compile(spec: unknown, ctx: KindContext): KindCompiled;
 }
 
@@ -85,6 +101,7 @@ export function defineKind<S extends TSchema>(kind: {
   path: readonly string[];
   schema: S;
   delaysOutputs?: boolean;
+  keepsState?: boolean;
   compile(spec: Static<S>, ctx: KindContext): KindCompiled;
 }): ComponentKind {
   return kind as unknown as ComponentKind;

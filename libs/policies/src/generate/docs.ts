@@ -1,3 +1,4 @@
+import { CIRCUIT_PARTS_DOC } from './circuit-docs.js';
 import { UNSUPPORTED_COMPONENTS } from '../components/index.js';
 import { PolicySpecSchema } from '../schema/policy.js';
 import { PolicyStatusSchema } from '../schema/status.js';
@@ -126,7 +127,7 @@ the API refuses them with a 400.
   constant (\`{constant_signal: {value}}\`, or \`{constant_signal: {special_value: NaN | +Inf | -Inf}}\`).
   The controller runs the circuit every \`evaluation_interval\` (default 10s); the first run is at once
   when the policy is applied. Each run evaluates every component once, in an order where every
-  signal is written before it is read (ties keep the list's order).
+  signal is written before it is read (ties keep the list's order; loops: see below).
 - **Signals** are numbers or *invalid*. NaN is invalid; a PromQL query that fails, times out, or
   answers anything but one finite number (a scalar or a one-element vector) is invalid. Invalid propagates as in
   Aperture: \`arithmetic_combinator\` (and a division by zero), \`min\` and \`max\` are invalid when any
@@ -159,8 +160,8 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
 - inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`, \`alerter\`
   components) are accepted and listed as ignored (in the API's answer and the resource's status);
 - every signal that is read is written by exactly one out-port;
-- no cycles: Aperture silently breaks a cycle by feeding the lowest-index component of it the value of
-  the previous tick; Sluice refuses the policy and names the components of the cycle instead;
+- no loop of signals through stateless components only (Aperture would run it one component a tick
+  late); Sluice names the components of the loop (loops through state run: see below);
 - constants within the port's range: \`bucket_capacity\` and \`fill_amount\` finite and ≥ 0,
   \`accept_percentage\` within 0..100;
 - selectors: at least one per component, \`control_point\` set, \`label_matcher\` in the preview's filter
@@ -170,6 +171,7 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
 - policy names: ${POLICY_NAME_RULE.replace(/'(.)'/g, '`$1`')}, on every path in (the API, Policy
   resources, etcd); a spec nested more than ${POLICY_SPEC_MAX_DEPTH} levels deep is refused.
 
+${CIRCUIT_PARTS_DOC}
 ## Reference
 `;
 
