@@ -36,6 +36,7 @@ test('checks are counted per control point, decision and reject reason, under Ap
   const rl = { policy_name: 'p', policy_hash: 'h1', component_id: 'root.0' };
   assert.equal(await value(registry, 'rate_limiter_counter_total', { ...rl, decision_type: 'DECISION_TYPE_ACCEPTED', limiter_dropped: 'false' }), 2);
   assert.equal(await value(registry, 'rate_limiter_counter_total', { ...rl, decision_type: 'DECISION_TYPE_REJECTED', limiter_dropped: 'true' }), 1);
+  assert.equal(await value(registry, 'rate_limiter_counter_total', { ...rl, decision_type: 'DECISION_TYPE_ACCEPTED', limiter_dropped: 'true' }), undefined, 'no series for what never happened');
 });
 
 test('samplers, scheduler workloads (also when they answer later) and classifiers are counted; a limiter that accepted a rejected flow is not dropped', async () => {

@@ -26,8 +26,14 @@ export interface DecisionMetrics {
 const ACCEPTED = 'DECISION_TYPE_ACCEPTED';
 const REJECTED = 'DECISION_TYPE_REJECTED';
 
-/** Four children of one component: [flow accepted][this component dropped it]. */
-type Quad = [[FastCounterChild, FastCounterChild], [FastCounterChild, FastCounterChild]];
+/**
+ * The children of one component (and workload), made when first counted: [flow accepted × 2 + this
+ * component dropped it]; a combination that never happens has no series.
+ */
+interface Quad {
+  readonly cells: (FastCounterChild | undefined)[];
+  readonly make: (accepted: boolean, dropped: boolean) => FastCounterChild;
+}
 
 interface ControlPointCells {
   readonly requests: FastCounterChild;
@@ -80,12 +86,13 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
   const workloadQuads = new WeakMap<ComponentIdentity, Map<string, Quad>>();
   const classifierCells = new Map<string, FastCounterChild>();
 
-  const quadOf = (c: FastCounter<string>, id: ComponentIdentity, dropped: string, extra: Record<string, string> = {}): Quad => {
-    const child = (decision_type: string, drop: boolean): FastCounterChild => c.child({
-      policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id, decision_type, ...extra, [dropped]: String(drop),
-    });
-    return [[child(REJECTED, false), child(REJECTED, true)], [child(ACCEPTED, false), child(ACCEPTED, true)]];
-  };
+  const quadOf = (c: FastCounter<string>, id: ComponentIdentity, dropped: string, extra: Record<string, string> = {}): Quad => ({
+    cells: [undefined, undefined, undefined, undefined],
+    make: (accepted, drop) => c.child({
+      policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
+      decision_type: accepted ? ACCEPTED : REJECTED, ...extra, [dropped]: String(drop),
+    }),
+  });
   const cellsOf = (cp: string): ControlPointCells => {
     let cells = controlPoints.get(cp);
     if (cells === undefined) {
@@ -129,7 +136,8 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
             quads.set(l.identity, q);
           }
         }
-        q[ok][dropped].inc();
+        const at = ok * 2 + dropped;
+        (q.cells[at] ??= q.make(ok === 1, dropped === 1)).inc();
       }
       for (const c of d.classifiers) {
         const key = `${c.policy_name}\u0000${c.policy_hash}\u0000${c.classifier_index}`;
