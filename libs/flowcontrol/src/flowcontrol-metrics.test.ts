@@ -66,3 +66,36 @@ test('two engines of one registry share its counters', async () => {
   new MeteredEngine({ registry }).check({ controlPoint: 'a', labels: {}, services: [] });
   assert.equal(await value(registry, 'flowcontrol_requests_total', { control_point: 'a', agent_group: 'default' }), 2);
 });
+
+test('a limiter\'s and a classifier\'s series go when their last registration does (a policy removed or replaced)', async () => {
+  const registry = new Registry();
+  const engine = new MeteredEngine({ registry });
+  const rl = limiter('rate_limiter', 'root.0', () => no);
+  const offA = engine.register(rl, { control_point: 'a' });
+  const offB = engine.register(rl, { control_point: 'b' });
+  const sched = limiter('scheduler', 'root.1', () => ({ ...ok, workloadIndex: '0' }));
+  const offS = engine.register(sched, { control_point: 'c' });
+  const classifier: Classifier = { kind: 'classifier', identity: { policy_name: 'p', policy_hash: 'h1', classifier_index: 2 }, classify: () => undefined };
+  const offC = engine.register(classifier, { control_point: 'c' });
+  engine.check({ controlPoint: 'a', labels: {}, services: [] });
+  engine.check({ controlPoint: 'c', labels: {}, services: [] });
+  const rlSeries = { policy_name: 'p', policy_hash: 'h1', component_id: 'root.0', decision_type: 'DECISION_TYPE_REJECTED', limiter_dropped: 'true' };
+  const wlSeries = { policy_name: 'p', policy_hash: 'h1', component_id: 'root.1', decision_type: 'DECISION_TYPE_ACCEPTED', workload_index: '0', limiter_dropped: 'false' };
+  const clSeries = { policy_name: 'p', policy_hash: 'h1', classifier_index: '2' };
+  assert.equal(await value(registry, 'rate_limiter_counter_total', rlSeries), 1);
+  offA();
+  offA();
+  assert.equal(await value(registry, 'rate_limiter_counter_total', rlSeries), 1, 'still registered for control point b');
+  offB();
+  assert.equal(await value(registry, 'rate_limiter_counter_total', rlSeries), undefined);
+  assert.equal(await value(registry, 'workload_requests_total', wlSeries), 1);
+  assert.equal(await value(registry, 'classifier_counter_total', clSeries), 1);
+  offS();
+  offC();
+  assert.equal(await value(registry, 'workload_requests_total', wlSeries), undefined);
+  assert.equal(await value(registry, 'classifier_counter_total', clSeries), undefined);
+  assert.equal(await value(registry, 'flowcontrol_requests_total', { control_point: 'a', agent_group: 'default' }), 1, 'per control point series stay');
+  engine.register(rl, { control_point: 'a' });
+  engine.check({ controlPoint: 'a', labels: {}, services: [] });
+  assert.equal(await value(registry, 'rate_limiter_counter_total', rlSeries), 1, 'registered again: counted afresh');
+});

@@ -1,6 +1,6 @@
 import { FastCounter, type FastCounterChild } from '@sluice/telemetry';
 import type { Registry } from 'prom-client';
-import type { ComponentIdentity } from './component.js';
+import type { Classifier, ComponentIdentity, Limiter } from './component.js';
 import type { CheckDecision } from './decision.js';
 
 /**
@@ -21,6 +21,8 @@ export const FLOWCONTROL_METRICS = {
 /** Counts what the engine decides. */
 export interface DecisionMetrics {
   record(decision: CheckDecision): void;
+  /** Drops the series of a limiter or classifier that is gone (a policy removed or replaced). */
+  forget(component: Limiter | Classifier): void;
 }
 
 const ACCEPTED = 'DECISION_TYPE_ACCEPTED';
@@ -33,6 +35,8 @@ const REJECTED = 'DECISION_TYPE_REJECTED';
 interface Quad {
   readonly cells: (FastCounterChild | undefined)[];
   readonly make: (accepted: boolean, dropped: boolean) => FastCounterChild;
+  /** Removes the series made. */
+  readonly drop: () => void;
 }
 
 interface ControlPointCells {
@@ -86,13 +90,18 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
   const workloadQuads = new WeakMap<ComponentIdentity, Map<string, Quad>>();
   const classifierCells = new Map<string, FastCounterChild>();
 
-  const quadOf = (c: FastCounter<string>, id: ComponentIdentity, dropped: string, extra: Record<string, string> = {}): Quad => ({
-    cells: [undefined, undefined, undefined, undefined],
-    make: (accepted, drop) => c.child({
+  const quadOf = (c: FastCounter<string>, id: ComponentIdentity, dropped: string, extra: Record<string, string> = {}): Quad => {
+    const labelsOf = (accepted: boolean, drop: boolean): Record<string, string> => ({
       policy_name: id.policy_name, policy_hash: id.policy_hash, component_id: id.component_id,
       decision_type: accepted ? ACCEPTED : REJECTED, ...extra, [dropped]: String(drop),
-    }),
-  });
+    });
+    const cells: (FastCounterChild | undefined)[] = [undefined, undefined, undefined, undefined];
+    return {
+      cells,
+      make: (accepted, drop) => c.child(labelsOf(accepted, drop)),
+      drop: () => cells.forEach((cell, i) => { if (cell !== undefined) c.remove(labelsOf(i >= 2, i % 2 === 1)); }),
+    };
+  };
   const cellsOf = (cp: string): ControlPointCells => {
     let cells = controlPoints.get(cp);
     if (cells === undefined) {
@@ -140,7 +149,7 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         (q.cells[at] ??= q.make(ok === 1, dropped === 1)).inc();
       }
       for (const c of d.classifiers) {
-        const key = `${c.policy_name}\u0000${c.policy_hash}\u0000${c.classifier_index}`;
+        const key = classifierKey(c);
         let cell = classifierCells.get(key);
         if (cell === undefined) {
           cell = classifiers.child({ policy_name: c.policy_name, policy_hash: c.policy_hash, classifier_index: String(c.classifier_index) });
@@ -149,5 +158,20 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         cell.inc();
       }
     },
+    forget(component) {
+      if (component.kind === 'classifier') {
+        const id = component.identity;
+        if (classifierCells.delete(classifierKey(id))) classifiers.remove({ policy_name: id.policy_name, policy_hash: id.policy_hash, classifier_index: String(id.classifier_index) });
+        return;
+      }
+      quads.get(component.identity)?.drop();
+      quads.delete(component.identity);
+      for (const q of workloadQuads.get(component.identity)?.values() ?? []) q.drop();
+      workloadQuads.delete(component.identity);
+    },
   };
+}
+
+function classifierKey(c: { policy_name: string; policy_hash: string; classifier_index: number }): string {
+  return `${c.policy_name}\u0000${c.policy_hash}\u0000${c.classifier_index}`;
 }
