@@ -8,6 +8,8 @@ need=()
 command -v openssl >/dev/null || need+=(openssl)
 command -v etcd >/dev/null || need+=(etcd-server)
 command -v prometheus >/dev/null || need+=(prometheus)
+# Alertmanager: the controller's alerts e2e (e2e/src/controller-alerts.test.ts).
+command -v prometheus-alertmanager >/dev/null || need+=(prometheus-alertmanager)
 command -v unzip >/dev/null || need+=(unzip)
 # The images' test (e2e/src/images.test.ts): buildah builds and runs them, debootstrap makes the local
 # base image (scripts/image-test-base.sh).

@@ -107,6 +107,11 @@ test('a published sampler\'s rejection: the aperture-js SDK reads reject reason 
   const denied = await unaryCall<ApertureAnswer>(aperture, 'CheckHTTP', apertureCheckHttpRequest('feature', '/x'));
   assert.equal(denied.denied_response?.status, 403);
   assert.equal(checkResponseOf(denied.dynamic_metadata?.fields['aperture.check_response']?.stringValue).reject_reason, 'REJECT_REASON_REGULATED');
+  // counted under Aperture's names and labels
+  const metrics = await (await fetch(`${agent.base}/metrics`)).text();
+  assert.match(metrics, /^sampler_counter_total\{policy_name="sampled",policy_hash="h1",component_id="root\.0",decision_type="DECISION_TYPE_REJECTED",sampler_dropped="true"\} [1-9]/m);
+  assert.match(metrics, /^flowcontrol_reject_reasons_total\{control_point="feature",reject_reason="REJECT_REASON_REGULATED",agent_group="default"\} [1-9]/m);
+  assert.match(metrics, /^flowcontrol_requests_total\{control_point="feature",agent_group="default"\} [1-9]/m);
 });
 
 async function fluxMeterCount(base: string, name: string): Promise<number> {

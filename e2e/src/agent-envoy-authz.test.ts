@@ -224,7 +224,7 @@ test('Envoy access log records (OTLP logs) end ext_authz flows into a published 
   assert.equal(Number(ok.partialSuccess?.rejectedLogRecords ?? 0), 0, JSON.stringify(ok));
   assert.equal(await fluxMeterCount(agent, 'lat'), 1);
   const text = await (await fetch(`${agent.base}/metrics`)).text();
-  assert.match(text, /flux_meter_sum\{flux_meter_name="lat",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"\} 55/);
+  assert.match(text, /flux_meter_sum\{flux_meter_name="lat",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"\} 55/);
 
   // Trust checks as for SDK spans: a meter not at the record's control point, a duration past the cap, no decision.
   const type = messageType('aperture.flowcontrol.check.v1.CheckResponse');

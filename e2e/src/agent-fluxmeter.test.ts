@@ -71,7 +71,7 @@ test('a published flux meter measures the Aperture SDK\'s flows (OTLP export ans
   await unaryCall(fcs, 'FlowEnd', { control_point: 'checkout', flow_id: r.flow_id, status_code: 200 });
   assert.equal(await fluxMeterCount(agent, 'checkout-latency'), 4);
   const text = await (await fetch(`${agent.base}/metrics`)).text();
-  assert.match(text, /flux_meter_bucket\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK",le="1000"\} 1/);
+  assert.match(text, /flux_meter_bucket\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK",le="1000"\} 1/);
 });
 
 test('classifier labels from the request body feed a published sampler: pass-through values accepted, 0% rejects with 403, 50% within bounds', async (t) => {

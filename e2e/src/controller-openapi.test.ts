@@ -42,6 +42,7 @@ test('every documented controller route answers as documented', async (t) => {
           in_ports: { bucket_capacity: { signal_name: 'CAP' }, fill_amount: { constant_signal: { value: 1 } } },
           parameters: { interval: '1s' }, selectors: [{ control_point: 'ingress' }],
         } } },
+        { alerter: { in_ports: { signal: { signal_name: 'CAP' } }, parameters: { alert_name: 'capacity set', labels: { team: 'edge' } } } },
       ],
     },
   };
@@ -64,6 +65,7 @@ test('every documented controller route answers as documented', async (t) => {
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 200, { value: 8 });
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/NONE', 404, { value: 8 });
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 400, { value: 'high' });
+  await check('get', '/v1/alerts', '/v1/alerts', 200);
   await check('get', '/v1/decisions/{type}', '/v1/decisions/rate_limiter', 200);
   await check('get', '/v1/decisions/{type}', '/v1/decisions/other', 400);
   await check('delete', '/v1/policies/{name}', '/v1/policies/p', 200);

@@ -111,7 +111,7 @@ test('a published flux meter measures the durations of flows nginx reports the e
 
   await until(async () => (await nginxCounters(nginx)).flow_ends === 4, 5000, 'four flow ends delivered');
   const metrics = await (await fetch(`${agent.base}/metrics`)).text();
-  const series = 'flux_meter_name="edge",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"';
+  const series = 'flux_meter_name="edge",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"';
   assert.match(metrics, new RegExp(`flux_meter_count\\{${series}\\} 4\\n`));
   assert.match(metrics, new RegExp(`flux_meter_bucket\\{${series},le="50"\\} 0\\n`), 'every flow took the workload\'s 120 ms');
   assert.match(metrics, new RegExp(`flux_meter_bucket\\{${series},le="1000"\\} 4\\n`));

@@ -1,6 +1,6 @@
 import { loadConfigOrExit, parseDuration } from '@sluice/config';
 import { createStaticDiscovery } from '@sluice/discovery';
-import { Engine, registerEnvoyAuthorizationService, registerFlowControlServices } from '@sluice/flowcontrol';
+import { MeteredEngine, registerEnvoyAuthorizationService, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { installFlowEnds } from './flow-ends.js';
@@ -27,7 +27,8 @@ const { config, args } = loadConfigOrExit({
 
 const runtime = createProcessRuntime(config, 'agent');
 const discovery = createStaticDiscovery(config.service_discovery.static);
-const engine = new Engine({ agentGroup: config.agent_info.agent_group });
+// every decision counted under Aperture's flow-control metric names (docs/metrics.md)
+const engine = new MeteredEngine({ agentGroup: config.agent_info.agent_group, registry: runtime.registry });
 registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
 // Envoy/Istio ext_authz (docs/guides/envoy.md); flows end with Envoy's OTLP access logs (installFlowEnds).
 registerEnvoyAuthorizationService(runtime.server, engine, discovery);

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@sluice/config';
-import { createPolicyController, settledReadinessJob } from '@sluice/controller';
+import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJob } from '@sluice/controller';
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
@@ -17,10 +17,14 @@ try {
   const etcd = createEtcd(config.etcd, { logger: runtime.logger, registry: runtime.registry, revokeLeaseOnShutdown: false });
   // Readiness shows etcd's state; liveness does not depend on it (etcd away never stops the controller).
   runtime.addReadinessJob(settledReadinessJob(etcd, etcdReadinessJob(etcd)));
+  // Alerts of alerter components: sent to `alerts.alertmanagers`, the active ones on GET /v1/alerts.
+  const alerting = createAlerting({ config, registry: runtime.registry, logger: runtime.logger });
+  runtime.server.app.get(ALERTS_PATH, (req, res) => alerting.route(req, res));
   const policies = createPolicyController({
-    config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger,
+    config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger, alerts: alerting.book,
   });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
+  runtime.lifecycle.add(alerting);
   runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).

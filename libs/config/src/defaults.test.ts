@@ -152,6 +152,7 @@ const AGENT: AgentConfig = {
 };
 
 const CONTROLLER: ControllerConfig = {
+  alerts: { alertmanagers: [], http_client: httpClient },
   client: { proxy },
   etcd,
   cloudext: controllerCloudext,

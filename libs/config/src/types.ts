@@ -34,6 +34,7 @@ export type MetricsConfig = Static<typeof S.MetricsConfigSchema>;
 export type ProfilersConfig = Static<typeof S.ProfilersConfigSchema>;
 export type PortsConfig = Static<typeof S.PortsConfigSchema>;
 export type BatchAlertsConfig = Static<typeof S.BatchAlertsConfigSchema>;
+export type AlertsConfig = Static<typeof S.AlertsConfigSchema>;
 export type BatchPostrollupConfig = Static<typeof S.BatchPostrollupConfigSchema>;
 export type BatchPrerollupConfig = Static<typeof S.BatchPrerollupConfigSchema>;
 export type AgentOTelConfig = Static<typeof S.AgentOTelConfigSchema>;

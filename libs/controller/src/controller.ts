@@ -14,6 +14,7 @@ import { checkQueryLabels } from './promql-labels.js';
 import { prometheusBaseUrl } from './promql-query.js';
 import { PromqlScheduler } from './promql-scheduler.js';
 import { Publisher } from './publisher.js';
+import type { AlertSink } from './running-policy.js';
 import { registerPolicyService } from './register-policy-service.js';
 import type { SluiceServer } from '@sluice/server';
 
@@ -31,6 +32,8 @@ export interface PolicyControllerOptions {
   logger?: ControllerLogger;
   /** Default: an HTTP client made from `prometheus.http_client`. */
   prometheusClient?: HttpClient;
+  /** Where the alerts the circuits raise go (see createAlerting); without it they are dropped. */
+  alerts?: AlertSink;
 }
 
 /** The controller's policy machinery, as one component with an explicit lifecycle. */
@@ -68,7 +71,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
   const scheduler = new PromqlScheduler(group, { client, baseUrl: prometheusBaseUrl(config.prometheus.address), metrics });
   const publisher = new Publisher(etcd, metrics, logger);
   const reports = new PodScalerReports(etcd, { registry: opts.registry, ...(logger ? { logger } : {}) });
-  const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, reports, ...(logger ? { logger } : {}) });
+  const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, reports, ...(opts.alerts ? { alerts: opts.alerts } : {}), ...(logger ? { logger } : {}) });
   byStatus.count = () => policies.countByStatus();
   const store = new PolicyStore(etcd, policies, metrics, logger);
   // Keys under the published prefixes that no policy owns (left by a policy deleted while no

@@ -9,7 +9,7 @@ export { policySink, type PolicySink, type PolicyApplyResult } from './policy-si
 export { policyCheck, type PolicyCheckResult } from './policy-check.js';
 export { Publisher, type PublicationKind } from './publisher.js';
 export { PromqlScheduler, type PromqlHandle } from './promql-scheduler.js';
-export { injectQueryLabels, checkQueryLabels, type QueryLabel } from './promql-labels.js';
+export { injectQueryLabels, checkQueryLabels, parsePromql, vectorSelectors, type QueryLabel } from './promql-labels.js';
 export { queryPrometheus, valueOfAnswer, prometheusBaseUrl, PromqlResultError } from './promql-query.js';
 export { mergePatch } from './merge-patch.js';
 export { checkPolicyName, MAX_POLICY_NAME_LENGTH } from './policy-name.js';
@@ -20,3 +20,9 @@ export { policyGatewayRoutes, POLICIES_PATH, POLICY_PATH, DECISIONS_PATH, VARIAB
 export { RunningPolicy, type PolicySource } from './running-policy.js';
 export { PodScalerReports, type ReportSource, type PodScalerReportsOptions } from './pod-scaler-reports.js';
 export { settledReadinessJob, SETTLE_WAIT_MS } from './settled-readiness.js';
+export { createAlerting, ALERTS_PATH, ACTIVE_ALERTS_METRIC, type Alerting, type AlertingOptions, type JsonResponse } from './alerting.js';
+export { AlertBook, alertLabels, type AlertBookOptions, type AlertOutlet, type PostableAlert } from './alert-book.js';
+export { KeyedBatcher, type BatchSettings, type BatchTimers } from './alert-batcher.js';
+export { AlertmanagerSender, alertsEndpoint, ALERTS_SENT_METRIC, ALERTS_SEND_FAILURES_METRIC } from './alertmanager-sender.js';
+export { SignalMetrics, SIGNAL_READING_METRIC, INVALID_SIGNAL_READINGS_METRIC, INFINITE_SIGNAL_READINGS_METRIC, ROOT_SUB_CIRCUIT } from './signal-metrics.js';
+export type { AlertSink } from './running-policy.js';

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { SignalMetrics } from './signal-metrics.js';
 
 /** The controller's own metrics, on the process registry. */
 export class ControllerMetrics {
@@ -9,6 +10,8 @@ export class ControllerMetrics {
   readonly publications: Counter<'kind' | 'operation'>;
   readonly publicationFailures: Counter<'kind' | 'operation'>;
   readonly publicationRepairs: Counter<'kind' | 'reason'>;
+  /** What the circuits' signals read (signal_reading and the counts of invalid and infinite readings). */
+  readonly signals: SignalMetrics;
 
   constructor(registry: Registry, policiesByStatus: () => Map<string, number>) {
     const registers = [registry];
@@ -43,6 +46,7 @@ export class ControllerMetrics {
       help: 'Published keys found in etcd differing from what the controller wants, and corrected, by kind (config, decision) and reason (changed, deleted, unowned).',
       labelNames: ['kind', 'reason'], registers,
     });
+    this.signals = new SignalMetrics(registry);
   }
 
   /** Forget the series of a policy that went away. */
@@ -51,5 +55,6 @@ export class ControllerMetrics {
     this.circuitTickErrors.remove({ policy_name: policy });
     this.promqlDuration.remove({ policy_name: policy });
     for (const reason of ['error', 'result', 'timeout']) this.promqlFailures.remove({ policy_name: policy, reason });
+    this.signals.forgetPolicy(policy);
   }
 }

@@ -7,7 +7,7 @@ import { injectQueryLabels, type QueryLabel } from './promql-labels.js';
 import type { PromqlScheduler } from './promql-scheduler.js';
 import type { ReportSource } from './pod-scaler-reports.js';
 import type { Publisher } from './publisher.js';
-import { RunningPolicy, type PolicySource } from './running-policy.js';
+import { RunningPolicy, type AlertSink, type PolicySource } from './running-policy.js';
 
 /** What a source wants: a spec, compiled when it is valid, or the reason it is not. */
 interface Desired {
@@ -47,6 +47,8 @@ export interface PolicyRegistryDeps {
   queryLabels: readonly QueryLabel[];
   /** What the agents report back, read by the circuits (pod scalers' out-ports). */
   reports?: ReportSource;
+  /** Where the alerts the circuits raise go (alerter components). */
+  alerts?: AlertSink;
   logger?: { info(msg: string, meta?: Record<string, unknown>): void; warn(msg: string, meta?: Record<string, unknown>): void };
 }
 
@@ -163,10 +165,10 @@ export class PolicyRegistry {
   }
 
   private async startPolicy(compiled: CompiledPolicy, source: PolicySource, previous: RunningPolicy | undefined): Promise<void> {
-    const { namespace, publisher, scheduler, metrics, reports, logger } = this.deps;
+    const { namespace, publisher, scheduler, metrics, reports, alerts, logger } = this.deps;
     // Stop the old circuit (and its jobs) first: the new one registers jobs of the same names.
     if (previous !== undefined) await previous.stop();
-    const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
+    const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(alerts ? { alerts } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
     this.running.set(compiled.name, next);
     next.start();
     if (previous !== undefined) for (const key of previous.keys) if (!next.keys.has(key)) publisher.remove(key);

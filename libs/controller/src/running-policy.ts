@@ -1,4 +1,4 @@
-import { configKey, decisionKey, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import { configKey, decisionKey, type PublishedComponent, type PublishedDecision, type RaisedAlert } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
 import type { ReportSource } from './pod-scaler-reports.js';
 import type { Circuit, CompiledPolicy } from './policy-language.js';
@@ -7,6 +7,11 @@ import type { Publisher } from './publisher.js';
 
 export type PolicySource = 'api' | 'kubernetes';
 
+/** Takes the alerts a circuit raises at each tick. */
+export interface AlertSink {
+  raise(alert: RaisedAlert): void;
+}
+
 export interface RunningPolicyDeps {
   namespace: string;
   publisher: Publisher;
@@ -14,6 +19,8 @@ export interface RunningPolicyDeps {
   metrics: ControllerMetrics;
   /** What the agents report back (pod scalers' replicas); without it those signals are invalid. */
   reports?: ReportSource;
+  /** Where the alerts the circuit raises go (alerter components); without it they are dropped. */
+  alerts?: AlertSink;
   logger?: { warn(msg: string, meta?: Record<string, unknown>): void };
 }
 
@@ -83,6 +90,7 @@ export class RunningPolicy {
   /** Stops evaluating; the caller removes the keys it no longer wants published. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.deps.metrics.signals.forgetPolicy(this.name);
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     await this.promql?.stop();
@@ -129,6 +137,8 @@ export class RunningPolicy {
       const reports = this.deps.reports?.signalsOf(this.name, this.components.values());
       const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables, ...(reports ? { reports } : {}) });
       this.signals = out.signals;
+      metrics.signals.record(this.name, out.signals, this.circuit.signalWriters);
+      if (out.alerts !== undefined && this.deps.alerts !== undefined) for (const a of out.alerts) this.deps.alerts.raise(a);
       for (const [id, d] of out.decisions) {
         if (!this.components.has(id)) continue;
         this.decisions.set(id, d);

@@ -67,20 +67,20 @@ test('CheckHTTP answers a flow_id and expect_end for measured flows; FlowEnd rec
   assert.equal(r.check_response?.expect_end, true);
   assert.deepEqual(r.check_response?.flux_meter_infos, [{ flux_meter_name: 'checkout-latency' }]);
   await call(fcs, 'FlowEnd', { control_point: 'checkout', flow_id: r.flow_id, status_code: 200, duration: { seconds: 0, nanos: 42_000_000 } });
-  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"'), 1);
-  assert.match(await registry.metrics(), /flux_meter_sum\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"\} 42\n/, 'the duration given wins');
+  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"'), 1);
+  assert.match(await registry.metrics(), /flux_meter_sum\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"\} 42\n/, 'the duration given wins');
 
   // an end without a duration is measured from the check; a 5xx is an Error
   const r2 = await call<CheckHTTPResponse__Output>(http, 'CheckHTTP', httpCheck('checkout'));
   await call(fcs, 'FlowEnd', { control_point: 'checkout', flow_id: r2.flow_id, status_code: 503 });
-  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="503",flow_status="Error"'), 1);
+  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="503",http_status_code="503",flow_status="Error"'), 1);
 
   // a second end, an unknown id, another control point: answered, counted, not recorded
   await call(fcs, 'FlowEnd', { control_point: 'checkout', flow_id: r2.flow_id, status_code: 200 });
   await call(fcs, 'FlowEnd', { control_point: 'checkout', flow_id: 'no-such-flow', status_code: 200 });
   const r3 = await call<CheckHTTPResponse__Output>(http, 'CheckHTTP', httpCheck('checkout'));
   await call(fcs, 'FlowEnd', { control_point: 'elsewhere', flow_id: r3.flow_id, status_code: 200 });
-  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"'), 1);
+  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"'), 1);
   assert.equal(flowEnds.inflight.stats.unknown, 3);
   assert.match(await registry.metrics(), /flow_ends_total\{source="flow_end",result="unknown"\} 3/);
 
@@ -98,7 +98,7 @@ test('a rejected measured flow is recorded at once, without a flow_id', async (t
   const r = await call<CheckHTTPResponse__Output>(http, 'CheckHTTP', httpCheck('checkout'));
   assert.equal(r.denied_response?.status, 403);
   assert.equal(r.flow_id, '');
-  assert.equal(await count('decision_type="DECISION_TYPE_REJECTED",response_status="403",flow_status="Error"'), 1);
+  assert.equal(await count('decision_type="DECISION_TYPE_REJECTED",response_status="403",http_status_code="403",flow_status="Error"'), 1);
 });
 
 test('the Aperture SDK: Check names the flux meter, the span it exports is accepted and recorded', async (t) => {
@@ -118,7 +118,7 @@ test('the Aperture SDK: Check names the flux meter, the span it exports is accep
   flow.end();
   // forceFlush rejects when the exporter fails (as it did against an agent without the trace service)
   await parts.tracerProvider.forceFlush();
-  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="OK",flow_status="OK"'), 1);
+  assert.equal(await count('decision_type="DECISION_TYPE_ACCEPTED",response_status="OK",http_status_code="",flow_status="OK"'), 1);
 });
 
 test('OTLP Export: malformed Aperture spans are answered as rejected, others ignored; garbage is INVALID_ARGUMENT', async (t) => {
@@ -148,7 +148,7 @@ test('OTLP Export: malformed Aperture spans are answered as rejected, others ign
   assert.equal(Number(res.partialSuccess?.rejectedSpans), 3);
   assert.match(res.partialSuccess?.errorMessage ?? '', /Aperture attributes/);
   const text = await registry.metrics();
-  assert.match(text, /flux_meter_sum\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_REJECTED",response_status="Error",flow_status="Error"\} 30\n/);
+  assert.match(text, /flux_meter_sum\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_REJECTED",response_status="Error",http_status_code="",flow_status="Error"\} 30\n/);
   assert.match(text, /flow_ends_total\{source="otlp",result="malformed"\} 3/);
   assert.match(text, /flow_ends_total\{source="otlp",result="not_aperture"\} 1/);
 

@@ -15,16 +15,16 @@ test('one flux_meter family, each meter with its own buckets, in the text format
   h.record(fast, 50, { ...ok, responseStatus: '503', flowStatus: 'Error' });
   h.record(slow, 700, ok);
   const text = await registry.metrics();
-  const base = 'flux_meter_name="fast",policy_name="p1",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK"';
+  const base = 'flux_meter_name="fast",policy_name="p1",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK"';
   assert.match(text, /# TYPE flux_meter histogram/);
   assert.ok(text.includes(`flux_meter_bucket{${base},le="1"} 1\n`), text);
   assert.ok(text.includes(`flux_meter_bucket{${base},le="10"} 2\n`));
   assert.ok(text.includes(`flux_meter_bucket{${base},le="+Inf"} 2\n`));
   assert.ok(text.includes(`flux_meter_sum{${base}} 5.5\n`));
   assert.ok(text.includes(`flux_meter_count{${base}} 2\n`));
-  assert.ok(text.includes('flux_meter_count{flux_meter_name="fast",policy_name="p1",decision_type="DECISION_TYPE_ACCEPTED",response_status="503",flow_status="Error"} 1'));
-  assert.ok(text.includes('flux_meter_bucket{flux_meter_name="slow",policy_name="p2",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK",le="1000"} 1'));
-  assert.ok(!text.includes('flux_meter_name="slow",policy_name="p2",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK",le="10"}'), 'slow has no 10 ms bucket');
+  assert.ok(text.includes('flux_meter_count{flux_meter_name="fast",policy_name="p1",decision_type="DECISION_TYPE_ACCEPTED",response_status="503",http_status_code="503",flow_status="Error"} 1'));
+  assert.ok(text.includes('flux_meter_bucket{flux_meter_name="slow",policy_name="p2",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK",le="1000"} 1'));
+  assert.ok(!text.includes('flux_meter_name="slow",policy_name="p2",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK",le="10"}'), 'slow has no 10 ms bucket');
 });
 
 test('new buckets start the meter afresh; forget drops it; bad durations are ignored', async () => {

@@ -3,7 +3,9 @@ import type { MeasuringFluxMeter } from './flux-meter.js';
 
 export const FLUX_METER_METRIC = 'flux_meter';
 
-export type FluxMeterLabel = 'flux_meter_name' | 'policy_name' | 'decision_type' | 'response_status' | 'flow_status';
+export type FluxMeterLabel = 'flux_meter_name' | 'policy_name' | 'decision_type' | 'response_status' | 'http_status_code' | 'flow_status';
+
+const HTTP_STATUS = /^[1-5]\d\d$/;
 
 /** How one measured flow ended. */
 export interface FlowOutcome {
@@ -37,7 +39,8 @@ type Sample = MetricValueWithName<FluxMeterLabel>;
  * own buckets (`flux_meter_bucket{flux_meter_name="a",le=…}` bounds differ
  * from meter to meter, which the text format allows), in milliseconds,
  * labelled flux_meter_name, policy_name, decision_type, response_status,
- * flow_status. A meter whose buckets change starts its series afresh.
+ * http_status_code (Aperture's label: the HTTP status, empty for SDK flows
+ * whose response_status is OK or Error), flow_status. A meter whose buckets change starts its series afresh.
  * A prom-client Histogram subclass, so registries and checks treat it as one.
  */
 export class FluxMeterHistogram extends Histogram<FluxMeterLabel> {
@@ -49,7 +52,7 @@ export class FluxMeterHistogram extends Histogram<FluxMeterLabel> {
     super({
       name: FLUX_METER_METRIC,
       help: 'Durations of the flows flux meters select, from check to flow end, in milliseconds.',
-      labelNames: ['flux_meter_name', 'policy_name', 'decision_type', 'response_status', 'flow_status'],
+      labelNames: ['flux_meter_name', 'policy_name', 'decision_type', 'response_status', 'http_status_code', 'flow_status'],
       buckets: [1],
       registers: registry === undefined ? [] : [registry],
     });
@@ -73,7 +76,8 @@ export class FluxMeterHistogram extends Histogram<FluxMeterLabel> {
       cell = {
         labels: Object.freeze({
           flux_meter_name: meter.name, policy_name: meter.policyName,
-          decision_type: outcome.decisionType, response_status: outcome.responseStatus, flow_status: outcome.flowStatus,
+          decision_type: outcome.decisionType, response_status: outcome.responseStatus,
+          http_status_code: HTTP_STATUS.test(outcome.responseStatus) ? outcome.responseStatus : '', flow_status: outcome.flowStatus,
         }),
         counts: new Float64Array(series.buckets.length),
         sum: 0,

@@ -61,3 +61,5 @@ export {
   registerOtlpLogsService, otlpLogsServiceDefinition, otlpLogsServiceImpl, consumeLogsExport, OTLP_LOGS_SERVICE, MAX_LOG_RECORDS_PER_EXPORT,
   type LogRecordConsumer,
 } from './otlp-logs-service.js';
+export { decisionMetrics, FLOWCONTROL_METRICS, type DecisionMetrics } from './flowcontrol-metrics.js';
+export { MeteredEngine } from './metered-engine.js';

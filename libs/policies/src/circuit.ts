@@ -1,4 +1,4 @@
-import type { ComponentRuntime, KindCompiled, ReportedSignals, SignalValue, TickInputs } from './components/kind.js';
+import type { ComponentRuntime, KindCompiled, RaisedAlert, ReportedSignals, SignalValue, TickInputs } from './components/kind.js';
 import type { PublishedDecision } from './published.js';
 
 export interface CircuitInputs {
@@ -15,10 +15,14 @@ export interface CircuitOutput {
   decisions: Map<string, PublishedDecision>;
   /** Every signal's value at this tick; null when invalid. */
   signals: Record<string, number | null>;
+  /** Alerts raised at this tick (alerters whose signal is valid and non-zero). */
+  alerts?: RaisedAlert[];
 }
 
 export interface Circuit {
   tick(nowMs: number, inputs: CircuitInputs): CircuitOutput;
+  /** The id of the component writing each signal, by signal name. */
+  readonly signalWriters?: ReadonlyMap<string, string>;
 }
 
 /** One component as the runtime sees it: where its inputs come from and where its outputs go. */
@@ -36,12 +40,16 @@ export interface CircuitNode {
 export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
   const live = nodes.map((node) => ({ node, runtime: node.compiled.createRuntime() as ComponentRuntime }));
   let previous = new Map<string, number | null>();
+  const signalWriters = new Map<string, string>();
+  for (const node of nodes) for (const s of node.outputs) if (s !== undefined) signalWriters.set(s, node.id);
   return {
+    signalWriters,
     tick(nowMs, inputs) {
       const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables, ...(inputs.reports ? { reports: inputs.reports } : {}) };
       // A Map, not an object: signal names such as `__proto__` are plain keys.
       const signals = new Map<string, number | null>();
       const decisions = new Map<string, PublishedDecision>();
+      let alerts: RaisedAlert[] | undefined;
       const publish = (node: CircuitNode, outputs: readonly SignalValue[]): void => {
         node.outputs.forEach((signal, i) => {
           if (signal === undefined) return;
@@ -55,12 +63,13 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
         const values = node.inputs.map((input) =>
           'signal' in input ? ((input.late === true ? previous : signals).get(input.signal) ?? null) : input.constant,
         );
-        const { outputs, decision } = runtime.tick(values, tick);
+        const { outputs, decision, alerts: raised } = runtime.tick(values, tick);
         if (node.delaysOutputs !== true) publish(node, outputs);
         if (decision !== undefined) decisions.set(node.id, decision);
+        if (raised !== undefined && raised.length > 0) (alerts ??= []).push(...raised);
       }
       previous = signals;
-      return { decisions, signals: Object.fromEntries(signals) };
+      return { decisions, signals: Object.fromEntries(signals), ...(alerts === undefined ? {} : { alerts }) };
     },
   };
 }

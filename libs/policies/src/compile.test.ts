@@ -236,10 +236,9 @@ test('policy names are checked', () => {
 
 test('inert Aperture parts are accepted and listed as ignored', () => {
   const spec = rateLimiterPolicy() as { circuit: { components: Obj[] }; resources?: Obj };
-  spec.circuit.components.push({ alerter: { in_ports: { signal: { signal_name: 'X' } }, parameters: { alert_name: 'a' } } });
   spec.resources = { infra_meters: { kubeletstats: { receivers: {} } }, telemetry_collectors: [] };
   const c = compilePolicy('p', spec);
-  assert.deepEqual(c.ignored, ['spec.circuit.components[1].alerter', 'spec.resources.infra_meters', 'spec.resources.telemetry_collectors']);
+  assert.deepEqual(c.ignored, ['spec.resources.infra_meters', 'spec.resources.telemetry_collectors']);
   assert.equal(c.components.length, 1);
 });
 

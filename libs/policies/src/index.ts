@@ -7,6 +7,7 @@ export { policyJsonSchema, PolicySpecSchema, type PolicySpec } from './schema/po
 export { specHash, canonicalJson } from './hash.js';
 export { MAX_SELECTORS_PER_COMPONENT } from './schema/selector.js';
 export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './components/index.js';
-export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals } from './components/kind.js';
+export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals, RaisedAlert, AlertSeverity } from './components/kind.js';
+export { ALERT_SEVERITIES } from './components/kind.js';
 export * from './components/pod-scaler-report.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';

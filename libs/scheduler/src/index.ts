@@ -6,6 +6,6 @@ export { FairQueue, type QueuedFlow, type DropReason } from './fair-queue.js';
 export { TokenPacer } from './token-pacer.js';
 export { TokenRate } from './token-rate.js';
 export { TokenEstimator } from './token-estimator.js';
-export { schedulerMetrics, SCHEDULER_METRICS, type SchedulerMetrics, type ComponentMetrics, type RejectReason } from './metrics.js';
+export { schedulerMetrics, SCHEDULER_METRICS, APERTURE_SCHEDULER_METRICS, type SchedulerMetrics, type ComponentMetrics, type RejectReason, type SchedulerGauges } from './metrics.js';
 export { realClock, type SchedulerClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';

@@ -263,3 +263,32 @@ test('metrics: accepted and rejected per workload, wait time, queue length and t
   assert.match(after, /sluice_scheduler_rejected_flows_total\{[^}]*workload_index="1",reason="shutdown"\} 1/);
   assert.match(after, /sluice_scheduler_accepted_flows_total\{policy_name="p",component_id="root.0",workload_index="0"\} 11/, 'counted once');
 });
+
+test('metrics under Aperture\'s names: incoming and accepted tokens, and the token bucket\'s gauges, with policy_hash', async () => {
+  const clock = new ManualClock();
+  const registry = new Registry();
+  const s = make(clock, { metrics: schedulerMetrics(registry) });
+  busy(s, clock); // 11 gold flows of 1 token admitted, at a multiplier of 2
+  void track(s, clock, { tier: 'free' }); // queued
+  s.decide({}, ctx(clock)); // turned away
+  const id = 'policy_name="p",policy_hash="h",component_id="root.0"';
+  const text = await registry.metrics();
+  assert.match(text, new RegExp(`^incoming_tokens_total\\{${id}\\} 13$`, 'm'));
+  assert.match(text, new RegExp(`^accepted_tokens_total\\{${id}\\} 11$`, 'm'));
+  assert.match(text, new RegExp(`^token_bucket_lm_ratio\\{${id}\\} 2$`, 'm'));
+  const gauge = (name: string): number => Number(new RegExp(`^${name}\\{${id}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+  assert.ok(gauge('token_bucket_fill_rate') > 0, 'fills at 2 × the incoming rate');
+  assert.ok(gauge('token_bucket_capacity_total') >= 0);
+  assert.ok(gauge('token_bucket_available_tokens_total') <= gauge('token_bucket_capacity_total'));
+  assert.match(await registry.metrics(), new RegExp(`^incoming_tokens_total\\{${id}\\} 13$`, 'm'), 'a scrape does not count twice');
+  s.observeFlowDuration('0', 42);
+  s.observeFlowDuration('0', 8);
+  const latency = await registry.metrics();
+  assert.match(latency, new RegExp(`^workload_latency_ms_count\\{${id},workload_index="0"\\} 2$`, 'm'));
+  assert.match(latency, new RegExp(`^workload_latency_ms_sum\\{${id},workload_index="0"\\} 50$`, 'm'));
+  clock.advance(10);
+  s.shutdown();
+  const after = await registry.metrics();
+  assert.doesNotMatch(after, /token_bucket_lm_ratio\{/, 'a stopped scheduler has no gauges');
+  assert.match(after, new RegExp(`^accepted_tokens_total\\{${id}\\} 11$`, 'm'), 'the flow turned away at shutdown took no tokens');
+});

@@ -2,7 +2,7 @@ import type { ComponentIdentity, DecideContext, Limiter, LimiterResult } from '@
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
 import { FairQueue, type DropReason, type QueuedFlow } from './fair-queue.js';
-import type { ComponentMetrics, RejectReason, SchedulerMetrics } from './metrics.js';
+import type { ComponentMetrics, RejectReason, SchedulerGauges, SchedulerMetrics } from './metrics.js';
 import { parseSchedulerParameters, type SchedulerParameters } from './parameters.js';
 import { TokenEstimator } from './token-estimator.js';
 import { TokenPacer } from './token-pacer.js';
@@ -117,9 +117,10 @@ export class LoadScheduler implements Limiter {
     return { load_multiplier: this.multiplier, pass_through: this.passThrough };
   }
 
-  /** A flow of `workloadIndex` ended after `durationMs`: feeds the workload's token estimate. */
+  /** A flow of `workloadIndex` ended after `durationMs`: feeds the workload's token estimate and latency summary. */
   observeFlowDuration(workloadIndex: string, durationMs: number): void {
     if (this.parameters.workload_latency_based_tokens) this.estimator.observe(workloadIndex, durationMs);
+    this.metrics?.flowEnded(workloadIndex, durationMs);
   }
 
   /** Tokens a flow costs: its tokens label, else its workload's tokens, else the estimate, else 1. */
@@ -153,6 +154,7 @@ export class LoadScheduler implements Limiter {
     const priority = this.priorityOf(labels, w);
     const tokens = this.tokensOf(labels, w, ctx);
     this.incoming.add(now, tokens);
+    this.metrics?.incoming(tokens);
     if (this.passThrough || this.closed) return this.accept(now, w.index, priority, tokens, 0);
     const rate = this.ratePerMs(now);
     this.pacer.refill(now, rate);
@@ -207,19 +209,22 @@ export class LoadScheduler implements Limiter {
   }
 
   /** Live numbers, for status, gauges and tests. */
-  gauges(): { queueLength: number; incomingTokensPerSecond: number; acceptedTokensPerSecond: number; loadMultiplier: number } {
+  gauges(): SchedulerGauges {
     const now = this.clock.now();
     return {
       queueLength: this.queue.length,
       incomingTokensPerSecond: this.incoming.perMs(now) * 1000,
       acceptedTokensPerSecond: this.admitted.perMs(now) * 1000,
       loadMultiplier: this.passThrough ? 0 : this.multiplier,
+      fillRatePerSecond: this.passThrough ? 0 : this.ratePerMs(now) * 1000,
+      bucketCapacity: this.pacer.capacity,
+      availableTokens: this.pacer.tokens,
     };
   }
 
   private accept(now: number, workloadIndex: string, priority: number, tokens: number, waitMs: number): LimiterResult {
     this.admitted.add(now, tokens);
-    this.metrics?.accepted(workloadIndex, waitMs);
+    this.metrics?.accepted(workloadIndex, waitMs, tokens);
     return { accepted: true, waitMs, tokens, workloadIndex, priority };
   }
 

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Summary, type Registry } from 'prom-client';
 import type { ComponentIdentity } from '@sluice/flowcontrol';
 
 export const SCHEDULER_METRICS = {
@@ -11,6 +11,17 @@ export const SCHEDULER_METRICS = {
   loadMultiplier: 'sluice_scheduler_load_multiplier',
 } as const;
 
+/** Aperture's names for the same (its dashboards and queries read them), labelled policy_name, policy_hash, component_id. */
+export const APERTURE_SCHEDULER_METRICS = {
+  workloadLatency: 'workload_latency_ms',
+  incomingTokens: 'incoming_tokens_total',
+  acceptedTokens: 'accepted_tokens_total',
+  loadMultiplier: 'token_bucket_lm_ratio',
+  fillRate: 'token_bucket_fill_rate',
+  capacity: 'token_bucket_capacity_total',
+  available: 'token_bucket_available_tokens_total',
+} as const;
+
 /**
  * Why a flow was turned away: no budget to wait, its wait ran out, its caller left, the scheduler
  * stopped; `dry_run`: it would have been (a dry-run scheduler admits it all the same).
@@ -20,12 +31,30 @@ export type RejectReason = 'no_budget' | 'timeout' | 'cancelled' | 'shutdown' | 
 /** The gauges' values of one scheduler, read at scrape time. */
 export interface SchedulerGaugeSource {
   readonly identity: ComponentIdentity;
-  gauges(): { queueLength: number; incomingTokensPerSecond: number; acceptedTokensPerSecond: number; loadMultiplier: number };
+  gauges(): SchedulerGauges;
+}
+
+/** A scheduler's live numbers. */
+export interface SchedulerGauges {
+  queueLength: number;
+  incomingTokensPerSecond: number;
+  acceptedTokensPerSecond: number;
+  loadMultiplier: number;
+  /** Tokens per second the token bucket fills at (0 in pass-through). */
+  fillRatePerSecond?: number;
+  /** The most tokens the bucket holds. */
+  bucketCapacity?: number;
+  /** Tokens in the bucket now (negative: owed by flows admitted ahead of the rate). */
+  availableTokens?: number;
 }
 
 /** What one scheduler records. */
 export interface ComponentMetrics {
-  accepted(workloadIndex: string, waitMs: number): void;
+  /** A flow's tokens arrived (before it is decided). */
+  incoming(tokens: number): void;
+  accepted(workloadIndex: string, waitMs: number, tokens?: number): void;
+  /** A flow it admitted ended after `durationMs` (the workload's latency). */
+  flowEnded(workloadIndex: string, durationMs: number): void;
   rejected(workloadIndex: string, reason: RejectReason, waitMs: number): void;
   /** Stop reporting this scheduler's gauges. */
   close(): void;
@@ -101,6 +130,45 @@ function createMetrics(registry: Registry): SchedulerMetrics {
   gauge(SCHEDULER_METRICS.incomingRate, 'Tokens per second arriving at a load scheduler.', (g) => g.incomingTokensPerSecond);
   gauge(SCHEDULER_METRICS.acceptedRate, 'Tokens per second a load scheduler admitted.', (g) => g.acceptedTokensPerSecond);
   gauge(SCHEDULER_METRICS.loadMultiplier, 'The load multiplier in force (admitted ÷ incoming token rate); 0 in pass-through.', (g) => g.loadMultiplier);
+  // Aperture's names, with policy_hash
+  const tokenTotals = new Map<SchedulerGaugeSource, { incoming: number; accepted: number }>();
+  const tbLabels = ['policy_name', 'policy_hash', 'component_id'] as const;
+  const idOf = (s: SchedulerGaugeSource) => ({ policy_name: s.identity.policy_name, policy_hash: s.identity.policy_hash, component_id: s.identity.component_id });
+  const tokenCounter = (name: string, help: string, pick: (t: { incoming: number; accepted: number }) => number, clear: (t: { incoming: number; accepted: number }) => void): Counter<(typeof tbLabels)[number]> =>
+    single(registry, name, () => new Counter({
+      name, help, labelNames: tbLabels, registers: [registry],
+      collect() {
+        for (const [source, totals] of tokenTotals) {
+          const n = pick(totals);
+          if (n > 0) this.inc(idOf(source), n);
+          clear(totals);
+        }
+      },
+    }));
+  const incomingTokens = tokenCounter(APERTURE_SCHEDULER_METRICS.incomingTokens, 'Tokens of the flows arriving at a load scheduler.', (t) => t.incoming, (t) => { t.incoming = 0; });
+  const acceptedTokens = tokenCounter(APERTURE_SCHEDULER_METRICS.acceptedTokens, 'Tokens of the flows a load scheduler admitted.', (t) => t.accepted, (t) => { t.accepted = 0; });
+  const tbGauge = (name: string, help: string, pick: (g: SchedulerGauges) => number | undefined): void => {
+    if (registry.getSingleMetric(name) !== undefined) return;
+    new Gauge({
+      name, help, labelNames: tbLabels, registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of sources) {
+          const v = pick(s.gauges());
+          if (v !== undefined) this.set(idOf(s), v);
+        }
+      },
+    });
+  };
+  const latency = single(registry, APERTURE_SCHEDULER_METRICS.workloadLatency, () => new Summary({
+    name: APERTURE_SCHEDULER_METRICS.workloadLatency, help: 'Durations of the flows a load scheduler admitted, from check to flow end, in milliseconds, per workload.',
+    labelNames: [...tbLabels, 'workload_index'] as const, registers: [registry],
+    percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 600, ageBuckets: 5,
+  }));
+  tbGauge(APERTURE_SCHEDULER_METRICS.loadMultiplier, 'The load multiplier in force; 0 in pass-through.', (g) => g.loadMultiplier);
+  tbGauge(APERTURE_SCHEDULER_METRICS.fillRate, 'Tokens per second the load scheduler\'s token bucket fills at; 0 in pass-through.', (g) => g.fillRatePerSecond);
+  tbGauge(APERTURE_SCHEDULER_METRICS.capacity, 'The most tokens the load scheduler\'s token bucket holds.', (g) => g.bucketCapacity);
+  tbGauge(APERTURE_SCHEDULER_METRICS.available, 'Tokens in the load scheduler\'s token bucket (negative: owed by flows admitted ahead of the rate).', (g) => g.availableTokens);
   return {
     forScheduler(source) {
       sources.add(source);
@@ -108,6 +176,8 @@ function createMetrics(registry: Registry): SchedulerMetrics {
       // label children bound once per workload (and reason): the check path does no label hashing
       const counts = new Map<string, number>();
       pending.set(source, counts);
+      const totals = { incoming: 0, accepted: 0 };
+      tokenTotals.set(source, totals);
       const waits = new Map<string, Histogram.Internal<WlLabel>>();
       const rejections = new Map<string, Counter.Internal>();
       const waitOf = (workload_index: string): Histogram.Internal<WlLabel> => {
@@ -119,8 +189,15 @@ function createMetrics(registry: Registry): SchedulerMetrics {
         return h;
       };
       return {
-        accepted(workload_index, waitMs) {
+        flowEnded(workload_index, durationMs) {
+          if (durationMs >= 0 && Number.isFinite(durationMs)) latency.observe({ ...idOf(source), workload_index }, durationMs);
+        },
+        incoming(tokens) {
+          if (tokens > 0 && Number.isFinite(tokens)) totals.incoming += tokens;
+        },
+        accepted(workload_index, waitMs, tokens) {
           counts.set(workload_index, (counts.get(workload_index) ?? 0) + 1);
+          if (tokens !== undefined && tokens > 0 && Number.isFinite(tokens)) totals.accepted += tokens;
           if (waitMs > 0) waitOf(workload_index).observe(waitMs);
         },
         rejected(workload_index, reason, waitMs) {
@@ -140,6 +217,10 @@ function createMetrics(registry: Registry): SchedulerMetrics {
             if (n > 0) accepted.inc({ policy_name, component_id, workload_index }, n);
           }
           pending.delete(source);
+          const id = idOf(source);
+          if (totals.incoming > 0) incomingTokens.inc(id, totals.incoming);
+          if (totals.accepted > 0) acceptedTokens.inc(id, totals.accepted);
+          tokenTotals.delete(source);
         },
       };
     },

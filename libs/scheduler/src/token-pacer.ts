@@ -50,4 +50,9 @@ export class TokenPacer {
   get tokens(): number {
     return this.balance;
   }
+
+  /** The most the balance holds at the last refill's rate (`burstMs` worth of it). */
+  get capacity(): number {
+    return this.burst;
+  }
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AlertsConfigSchema } from './alerts.js';
 import { ClientTreeSchema } from './clients.js';
 import { ControllerCloudExtensionConfigSchema } from './cloudext.js';
 import { HealthTreeSchema } from './common-tree.js';
@@ -17,6 +18,7 @@ const closed = { additionalProperties: false } as const;
 
 /** The controller's key tree (SPEC "Controller key tree", and `injector`); environment prefix SLUICE_CONTROLLER_. */
 export const ControllerConfigSchema = Type.Object({
+  alerts: AlertsConfigSchema,
   client: ClientTreeSchema,
   etcd: EtcdConfigSchema,
   cloudext: ControllerCloudExtensionConfigSchema,

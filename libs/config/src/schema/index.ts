@@ -9,6 +9,7 @@ export { EtcdConfigSchema } from './etcd.js';
 export { CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema } from './cloudext.js';
 export { PrometheusConfigSchema, PrometheusLabelSchema } from './prometheus.js';
 export { CrashReportConfigSchema } from './crash-report.js';
+export { AlertsConfigSchema } from './alerts.js';
 export {
   MetricsConfigSchema, ProfilersConfigSchema, PortsConfigSchema, BatchAlertsConfigSchema, BatchPostrollupConfigSchema,
   BatchPrerollupConfigSchema, AgentOTelConfigSchema, ControllerOTelConfigSchema,

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
-import { bool, duration, freeForm, interval, num, obj, str } from '../schema/fields.js';
+import { bool, duration, interval, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { gradientOf } from './gradient.js';
 import { GradientParameters } from './gradient-controller.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { AlerterParameters, compileAlert } from './alerter.js';
+import { defineKind, type RaisedAlert, type SignalValue } from './kind.js';
 import { LoadSchedulerParameters, publishLoadScheduler } from './load-scheduler-parameters.js';
 
 const schema = obj(
@@ -51,9 +52,9 @@ const schema = obj(
           },
           'Counts the multiplier against a reference rate, the highest incoming token rate of the agents when an overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(max_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below the reference, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of the reference. An overload that begins at a lower demand (a latency blip after the load dropped) keeps the reference, so its recovery takes the same steps and seconds, not a share of the smaller demand; one at a higher demand raises it. After the load drops, the published multiplier reaches `max_load_multiplier` (every flow admitted) after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload; the scheduler returns to pass-through only once the multiplier itself reaches it, so when the demand comes back (after a pause in traffic, too) the published multiplier falls back with the reading, without waiting for a new overload to be found. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) publishes `max_load_multiplier`. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
         )),
-        alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
+        alerter: Type.Optional(AlerterParameters),
       },
-      'Parameters of the adaptive load scheduler.',
+      'Parameters of the adaptive load scheduler. With `alerter`, an alert (label `type: adaptive_load_scheduler`) is raised at each tick the published load multiplier is below 1 (flows are being throttled), and resolves `resolve_timeout` after the last one.',
     ),
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
     dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
@@ -94,6 +95,10 @@ export const adaptiveLoadSchedulerKind = defineKind({
       ctx.promql(incomingTokenRateQuery(ctx.policyName, ctx.componentId, ctx.durationMs(keep?.window, '10s')), ctx.durationMs(keep?.evaluation_interval, '1s'));
     }
     const id = ctx.componentId;
+    // raised at each tick the published multiplier is below 1 (flows are being throttled), as in Aperture
+    const alerts: readonly RaisedAlert[] | undefined = p.alerter === undefined
+      ? undefined
+      : Object.freeze([compileAlert(p.alerter, 'adaptive_load_scheduler', ctx, `${ctx.path}.parameters.alerter`)]);
     return {
       createRuntime() {
         let passThrough = true;
@@ -171,7 +176,8 @@ export const adaptiveLoadSchedulerKind = defineKind({
             }
             decided = true;
             const decision: PublishedDecision = { kind: 'load_scheduler', load_multiplier: published, pass_through: passThrough };
-            return { outputs: [overloaded ? 1 : 0, published, inForce, reading], decision };
+            const throttling = alerts !== undefined && !passThrough && published < 1;
+            return { outputs: [overloaded ? 1 : 0, published, inForce, reading], decision, ...(throttling ? { alerts } : {}) };
           },
         };
       },

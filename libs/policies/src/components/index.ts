@@ -1,4 +1,5 @@
 import { adaptiveLoadSchedulerKind } from './adaptive-load-scheduler.js';
+import { alerterKind } from './alerter.js';
 import { arithmeticCombinatorKind } from './arithmetic-combinator.js';
 import { deciderKind } from './decider.js';
 import { emaKind } from './ema.js';
@@ -61,6 +62,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   nestedCircuitKind,
   nestedSignalIngressKind,
   nestedSignalEgressKind,
+  alerterKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */
@@ -92,5 +94,5 @@ export const UNSUPPORTED_COMPONENTS: readonly (readonly string[])[] = APERTURE_O
   (path) => !COMPONENT_KINDS.some((kind) => kind.path.join('.') === path.join('.')),
 );
 
-/** Aperture 2.8 components that have no effect on enforcement: accepted and reported as ignored. */
-export const IGNORED_COMPONENTS: readonly (readonly string[])[] = [['alerter']];
+/** Aperture 2.8 components that have no effect on enforcement: accepted and reported as ignored (none now: the alerter is built). */
+export const IGNORED_COMPONENTS: readonly (readonly string[])[] = [];

@@ -20,10 +20,29 @@ export interface TickInputs {
   reports?: ReadonlyMap<string, ReportedSignals>;
 }
 
+/** Severities an alert may have (Alertmanager label `severity`). */
+export const ALERT_SEVERITIES = ['info', 'warn', 'crit'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/**
+ * An alert a component raises at one tick (an alerter whose signal is valid and non-zero). It stays
+ * active while raised again, and resolves `resolveTimeoutMs` after the last tick that raised it.
+ */
+export interface RaisedAlert {
+  /** Alertmanager label `alertname`. */
+  readonly name: string;
+  readonly severity: AlertSeverity;
+  readonly resolveTimeoutMs: number;
+  /** Alertmanager label `alert_channels` (comma-separated) when not empty. */
+  readonly channels: readonly string[];
+  /** `policy_name`, `component_id`, `type` and the labels of the policy's alerter. */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
 /** The live part of a compiled component: one per circuit, so it may keep state between ticks. */
 export interface ComponentRuntime {
   /** `inputs` in the order the compile step declared them; answers the outputs in declared order. */
-  tick(inputs: readonly SignalValue[], tick: TickInputs): { outputs: readonly SignalValue[]; decision?: PublishedDecision };
+  tick(inputs: readonly SignalValue[], tick: TickInputs): { outputs: readonly SignalValue[]; decision?: PublishedDecision; alerts?: readonly RaisedAlert[] };
   /**
    * Kinds that delay their outputs (`delaysOutputs`): this tick's outputs, answered before any
    * component of the circuit runs (they depend on earlier ticks or on what the agents reported,

@@ -157,8 +157,8 @@ problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the re
   syntax (\`10s\`, \`1m30s\`, \`250ms\`; intervals must be > 0);
 - a component names exactly one kind; Aperture parts Sluice does not build are refused by name:
   ${UNSUPPORTED};
-- inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`, \`alerter\`
-  components) are accepted and listed as ignored (in the API's answer and the resource's status);
+- inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`) are accepted
+  and listed as ignored (in the API's answer and the resource's status);
 - every signal that is read is written by exactly one out-port;
 - no loop of signals through stateless components only (Aperture would run it one component a tick
   late); Sluice names the components of the loop (loops through state run: see below);

@@ -1,5 +1,5 @@
 import { Counter, type CounterConfiguration, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import { cellFor, labelsFromArgs } from './label-key.js';
+import { cellFor, labelKey, labelsFromArgs } from './label-key.js';
 
 /** A counter child bound to one label set: `inc` adds to a number, nothing else. */
 export interface FastCounterChild {
@@ -47,6 +47,11 @@ export class FastCounter<T extends string = string> extends Counter<T> {
 
   override labels(...args: unknown[]): { inc: (value?: number) => void } {
     return this.child(labelsFromArgs<LabelValues<T>>(this.names, args));
+  }
+
+  /** Drops the series of one label set (an object, or values in label-name order). */
+  override remove(...args: unknown[]): void {
+    this.cells.delete(labelKey(this.names, labelsFromArgs<LabelValues<T>>(this.names, args)));
   }
 
   override reset(): void {

@@ -47,6 +47,22 @@ test('children are resolved once and keep counting; reset empties; labels() and 
   assert.doesNotMatch(await r.metrics(), /code="OK"/);
 });
 
+test('remove drops one label set of a FastCounter (by object or by values); a child made again counts afresh', async () => {
+  const r = new Registry();
+  const c = new FastCounter({ name: 'z_total', help: 'Z.', labelNames: ['code', 'kind'], registers: [r] });
+  c.child({ code: 'OK', kind: 'a' }).inc(3);
+  c.child({ code: 'OK', kind: 'b' }).inc(4);
+  c.remove({ code: 'OK', kind: 'a' });
+  let text = await r.metrics();
+  assert.doesNotMatch(text, /kind="a"/);
+  assert.match(text, /z_total\{code="OK",kind="b"\} 4/);
+  c.remove('OK', 'b');
+  assert.doesNotMatch(await r.metrics(), /z_total\{/);
+  c.child({ code: 'OK', kind: 'a' }).inc();
+  text = await r.metrics();
+  assert.match(text, /z_total\{code="OK",kind="a"\} 1/);
+});
+
 test('bad updates are refused like prom-client refuses them', () => {
   const c = new FastCounter({ name: 'z_total', help: 'Z.', labelNames: ['a'], registers: [] });
   const h = new FastHistogram({ name: 'z_seconds', help: 'Z.', labelNames: ['a'], registers: [] });
