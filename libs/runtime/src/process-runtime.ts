@@ -45,7 +45,7 @@ export interface ProcessRuntime {
  * (gRPC + HTTP), health (gRPC health and /v1/status/system/*), profilers
  * (/debug/pprof/*), liveness/readiness jobs and the memory watchdog. The
  * app adds its own services and components, then starts the lifecycle.
- * Start order: profiler, jobs, watchdog, (app components), server last;
+ * Start order: crash reports, profiler, jobs, watchdog, (app components), server last;
  * shutdown runs in reverse, so the server stops taking work first.
  */
 export function createProcessRuntime(config: RuntimeConfig, service: ProcessService): ProcessRuntime {
@@ -76,6 +76,13 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   let listening = false;
   const readinessJobs: Job[] = [predicateJob('server', () => listening, 'server is not listening', 'listening')];
   const lifecycle = new Lifecycle(logger);
+  // First to start: a crash after start-up is reported only if the client is ready by then (loading
+  // it takes a moment, and only happens when crash_report.dsn is set). Last to stop: what is left is sent.
+  lifecycle.add({
+    name: 'crash-reports',
+    start: async () => { await crashReporter; },
+    shutdown: async () => { await (await crashReporter)?.flush(1000); },
+  });
   let cpuProfiler: ReturnType<typeof startCpuProfiler>;
   lifecycle.add({
     name: 'cpu-profiler',
