@@ -16,9 +16,12 @@ test('noEffect marks a copy: the key and every key under a marked object, not th
   assert.equal((shared as { 'x-no-effect'?: string })['x-no-effect'], undefined, 'the shared object is left unmarked');
 });
 
-test('the real trees: crash_report.traces_sample_rate is marked, crash_report.dsn is not', () => {
+test('the real trees: otel.ports.* is marked, crash_report.* is not; the agent\'s prometheus is, the controller\'s is not', () => {
   for (const spec of Object.values(PROCESSES)) {
-    assert.match(noEffectOf(spec, 'crash_report.traces_sample_rate') ?? '', /no traces/);
+    assert.match(noEffectOf(spec, 'otel.ports.debug_port') ?? '', /no separate collector/);
     assert.equal(noEffectOf(spec, 'crash_report.dsn'), undefined);
+    assert.equal(noEffectOf(spec, 'crash_report.traces_sample_rate'), undefined);
   }
+  assert.match(noEffectOf(PROCESSES.agent, 'prometheus.http_client.timeout') ?? '', /neither queries Prometheus/);
+  assert.equal(noEffectOf(PROCESSES.controller, 'prometheus.http_client.timeout'), undefined);
 });

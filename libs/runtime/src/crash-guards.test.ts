@@ -57,6 +57,7 @@ function recorder(flushMs = 0) {
     reporter: {
       report: (err: unknown, level: 'fatal' | 'error') => { reports.push({ err, level }); },
       flush: async () => { await new Promise((r) => setTimeout(r, flushMs)); flushed++; return true; },
+      trace: () => {},
     },
   };
 }

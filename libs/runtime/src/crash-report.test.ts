@@ -57,3 +57,27 @@ test('a report reaches the dsn with its environment, level and release, secrets 
   await none?.flush(2000);
   assert.equal(bodies.length, 1, 'nothing sent at sample_rate 0');
 });
+
+test('a trace is sent at traces_sample_rate 1 and not at 0', async (t) => {
+  const { port, bodies } = await envelopeServer(t);
+  const config = { ...BASE, dsn: `http://pub@127.0.0.1:${port}/4`, environment: 'unit' };
+  const all = await startCrashReporter({ ...config, traces_sample_rate: 1 }, { service: 'sluice-agent', release: '1', secrets: () => [] });
+  all?.trace('sluice-agent start-up', 'process.start', Date.now() - 1500);
+  await all?.flush(5000);
+  // The client sends spans as span items (v2); the start-up is the root span of its trace.
+  const sent = bodies.find((b) => b.includes('"name":"sluice-agent start-up"'));
+  assert.ok(sent, `a trace in ${JSON.stringify(bodies)}`);
+  assert.match(sent, /"type":"span"/);
+  const items = JSON.parse(sent.split('\n').find((l) => l.includes('"items"')) ?? '{}') as { items?: Array<{ name: string; start_timestamp: number; end_timestamp: number; attributes: Record<string, { value: unknown }> }> };
+  const span = items.items?.find((i) => i.name === 'sluice-agent start-up');
+  assert.ok(span);
+  assert.equal(span.attributes['sentry.environment']?.value, 'unit');
+  assert.equal(span.attributes['sentry.op']?.value, 'process.start');
+  assert.ok(span.end_timestamp - span.start_timestamp >= 1.4, 'from the given start to now');
+
+  const before = bodies.length;
+  const none = await startCrashReporter({ ...config, traces_sample_rate: 0 }, { service: 'sluice-agent', release: '1', secrets: () => [] });
+  none?.trace('sluice-agent start-up', 'process.start', Date.now() - 1500);
+  await none?.flush(2000);
+  assert.equal(bodies.length, before, 'no trace at traces_sample_rate 0');
+});

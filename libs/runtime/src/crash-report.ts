@@ -7,6 +7,8 @@ export interface CrashReporter {
   report(err: unknown, level: 'fatal' | 'error'): void;
   /** Waits up to `ms` for the reports to leave; true when they all did. */
   flush(ms: number): Promise<boolean>;
+  /** Sends one trace: `name`, from `startMs` (epoch ms) to now; kept at `crash_report.traces_sample_rate`. */
+  trace(name: string, op: string, startMs: number): void;
 }
 
 export interface CrashReporterOptions {
@@ -52,11 +54,15 @@ export async function startCrashReporter(config: CrashReportConfig, opts: CrashR
     sendClientReports: false,
     beforeSend: (event) => scrubDeep(event, opts.secrets()),
     beforeSendTransaction: (event) => scrubDeep(event, opts.secrets()),
+    beforeSendSpan: (span) => scrubDeep(span, opts.secrets()),
     beforeBreadcrumb: (crumb) => scrubDeep(crumb, opts.secrets()),
   });
   if (client === undefined) return undefined;
   return {
     report: (err, level) => { Sentry.captureException(err, { level }); },
     flush: (ms) => Sentry.flush(ms),
+    trace: (name, op, startMs) => {
+      Sentry.startInactiveSpan({ name, op, startTime: startMs / 1000, forceTransaction: true }).end();
+    },
   };
 }

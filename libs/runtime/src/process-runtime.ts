@@ -115,6 +115,8 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
         await jobs?.readiness.trigger('server');
         const { host, port } = server.address();
         logger.info(`sluice-${service} serving gRPC and HTTP`, { address: `${host}:${port}` });
+        // One trace per start: the start-up, from the process's start to serving (crash_report.traces_sample_rate).
+        void crashReporter.then((r) => r?.trace(`sluice-${service} start-up`, 'process.start', performance.timeOrigin));
         scheduleDebugCrash();
       },
       shutdown: async (deadlineMs) => { listening = false; await server.shutdown(deadlineMs); },

@@ -31,6 +31,6 @@ test('the documentation lists every leaf of both trees with its env variable and
 
 test('keys accepted with no effect say so, with the reason, in their row', () => {
   const text = renderConfigDocs();
-  assert.match(text, /\| `crash_report\.traces_sample_rate` \| `SLUICE_AGENT_CRASH_REPORT_TRACES_SAMPLE_RATE` \| .*\*\*Accepted, no effect:\*\* passed to the crash-report client/);
+  assert.match(text, /\| `otel\.ports\.debug_port` \| `SLUICE_AGENT_OTEL_PORTS_DEBUG_PORT` \| .*\*\*Accepted, no effect:\*\* no separate collector runs/);
   assert.doesNotMatch(text, /\| `crash_report\.dsn` \| `SLUICE_AGENT_CRASH_REPORT_DSN` \| .*Accepted, no effect/);
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { bool, float64, noEffect, secret, str } from './fields.js';
+import { bool, float64, secret, str } from './fields.js';
 
 export const CrashReportConfigSchema = Type.Object({
   attach_stack_trace: bool(true, 'Attaches stack traces to reported messages.'),
@@ -8,8 +8,5 @@ export const CrashReportConfigSchema = Type.Object({
   dsn: secret('Address (Sentry DSN) crash reports are sent to; empty, the default, means reporting is off.'),
   environment: str('production', 'Environment name attached to reports.'),
   sample_rate: float64(1, 'Fraction of error events reported.', { minimum: 0, maximum: 1 }),
-  traces_sample_rate: noEffect(
-    float64(0.2, 'Fraction of traces reported.', { minimum: 0, maximum: 1 }),
-    'passed to the crash-report client, but the processes send it crash reports only, no traces, so there is nothing to sample.',
-  ),
+  traces_sample_rate: float64(0.2, 'Fraction of traces reported: each start sends one, the start-up of the process.', { minimum: 0, maximum: 1 }),
 }, { additionalProperties: false });
