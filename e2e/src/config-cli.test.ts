@@ -149,7 +149,7 @@ test('sluice-controller --print-config shows the file and env values over the de
   const r = start('controller', {
     args: ['--print-config'],
     yaml: 'log:\n  level: debug\npolicies:\n  cr_watcher:\n    enabled: true\n',
-    env: { [`${C}LOG_LEVEL`]: 'warn', [`${C}CLOUDEXT_API_KEY`]: 'abc' },
+    env: { [`${C}LOG_LEVEL`]: 'warn', [`${C}CLOUDEXT_API_KEY`]: 'abc', [`${C}CLOUDEXT_ENDPOINT`]: 'http://127.0.0.1:9' },
   });
   assert.equal(r.code, 0, r.stderr);
   const c = JSON.parse(r.stdout);

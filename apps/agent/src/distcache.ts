@@ -38,6 +38,8 @@ export function installDistCache(
     bound: { 'dist_cache.bind_addr': dc.bind_addr, 'dist_cache.memberlist_bind_addr': dc.memberlist_bind_addr },
     name: (path) => `${path} (${envNameOf('SLUICE_AGENT_', path)})`,
   });
+  // Keys read from dist_cache.auth.key_file are secrets too: crash reports never carry them.
+  if (keys !== undefined) runtime.addSecrets(keys.keys.map((k) => k.toString('utf8')));
   if (keys === undefined && dc.auth.insecure) runtime.logger.warn('dist cache runs without keys: anyone who reaches its ports can join the group and set limits', { bind_addr: dc.bind_addr });
   const cache = new DistCache({
     id: serverKnown ? advertisementAddr : ({ opsAddr }) => opsAddr,

@@ -9,6 +9,7 @@ import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.j
 import { installDistCache, isDistCacheKeyProblem } from './distcache.js';
 import { installPodScaler } from './pod-scaler.js';
 import { installEtcd, installPolicies } from './policies.js';
+import { installHeartbeats } from './cloudext.js';
 
 // Answers of 1-2 KB (a Check with ten limiter decisions) and their gRPC copies are slices of
 // Node's Buffer pool; the default 8 KiB pool is a new ArrayBuffer every few answers (~4 us each).
@@ -50,7 +51,9 @@ try {
   const etcd = installEtcd(runtime, config.etcd);
   const group = config.agent_info.agent_group;
   const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
-  installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
+  const { enforcement } = installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
+  // Heartbeats to cloudext.endpoint while cloudext.api_key is set.
+  installHeartbeats(runtime, config, engine, enforcement);
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
   await installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();
@@ -58,6 +61,12 @@ try {
   // A bad limiters file, an unreadable kubeconfig or dist-cache keys missing or bad is a configuration problem: exit 2, like the key tree's, before any port is bound.
   if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err)) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
+  // Anything else is a fatal error: reported (crash_report) before the exit.
+  if (exitCode !== 2) {
+    const reporter = await runtime.crashReporter;
+    reporter?.report(err, 'fatal');
+    await reporter?.flush(2000);
+  }
   process.stderr.write(`sluice-agent: ${err instanceof Error ? err.message : String(err)}\n`);
   await runtime.logger.close();
 }

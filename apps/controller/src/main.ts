@@ -3,6 +3,7 @@ import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJo
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
+import { installHeartbeats } from './cloudext.js';
 import { policyCrWatcher } from './cr-watcher.js';
 import { installAdmissionWebhooks } from './webhook.js';
 
@@ -34,6 +35,8 @@ try {
     runtime.addReadinessJob(crs.readiness);
     for (const c of crs.components) runtime.lifecycle.add(c);
   }
+  // Heartbeats to cloudext.endpoint while cloudext.api_key is set.
+  installHeartbeats(runtime, config, policies);
   exitCode = await runtime.run();
 } catch (err) {
   // Settings that cannot work (etcd TLS files, prometheus labels) are configuration problems: exit 2.

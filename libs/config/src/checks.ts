@@ -4,13 +4,34 @@ import { keyByPath, locate, node } from './keys.js';
 import { problem, showValue, type ConfigProblem, type ConfigRule } from './problem.js';
 import { readEnv } from './env.js';
 import { PROCESSES, type ProcessSpec } from './process.js';
-import { InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema } from './schema/index.js';
+import {
+  CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema, InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema,
+} from './schema/index.js';
 import type { OriginOf } from './ajv-problems.js';
 
 type Check = (value: Record<string, unknown>, path: string) => Array<{ key: string; detail: string; value: unknown; rule?: ConfigRule }>;
 
+/** Heartbeats need an address: an API key without an endpoint would send nothing, silently. */
+const cloudEndpoint: Check = (cloud, path) => {
+  if (typeof cloud.api_key !== 'string' || cloud.api_key === '' || cloud.endpoint !== '') return [];
+  return [{ key: 'endpoint', value: cloud.endpoint, detail: `value "" must be set when ${path}.api_key is set (heartbeats are sent there)` }];
+};
+
 /** Rules that involve more than one field, keyed by the object schema they apply to. */
 const CHECKS = new Map<TSchema, Check>([
+  [CloudExtensionConfigSchema, cloudEndpoint],
+  [ControllerCloudExtensionConfigSchema, (cloud, path) => {
+    const found = cloudEndpoint(cloud, path);
+    // The hosted controller this key stands for does not exist for Sluice: refusing is better
+    // than starting a controller that ignores what was asked.
+    if (cloud.enable_cloud_controller === true) {
+      found.push({
+        key: 'enable_cloud_controller', value: true, rule: 'invalid',
+        detail: 'value true is not supported: no hosted controller is available; run this controller with its own etcd and TLS settings and leave the key false',
+      });
+    }
+    return found;
+  }],
   [ServerTLSConfigSchema, (tls, path) => {
     if (tls.enabled !== true) return [];
     return ['cert_file', 'key_file']

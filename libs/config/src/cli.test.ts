@@ -92,7 +92,7 @@ test('--help prints usage and exits 0; an unknown flag exits 2', () => {
 test('--print-config prints the whole effective tree as JSON with set secrets masked, exit 0', () => {
   const r = run({
     process: 'agent', argv: ['--print-config'], defaultConfigFile: NOWHERE,
-    env: { ...ETCD, SLUICE_AGENT_ETCD_PASSWORD: 'hunter2', SLUICE_AGENT_CLOUDEXT_API_KEY: 'k-123', SLUICE_AGENT_CRASH_REPORT_DSN: 'https://key@example.com/1' },
+    env: { ...ETCD, SLUICE_AGENT_ETCD_PASSWORD: 'hunter2', SLUICE_AGENT_CLOUDEXT_API_KEY: 'k-123', SLUICE_AGENT_CLOUDEXT_ENDPOINT: 'http://127.0.0.1:9', SLUICE_AGENT_CRASH_REPORT_DSN: 'https://key@example.com/1' },
   });
   assert.equal(r.code, 0);
   const printed = JSON.parse(r.out);

@@ -2,7 +2,7 @@ export { parseDuration, tryParseDuration, formatDuration, durationProblem, durat
 export type * from './types.js';
 export * from './schema/index.js';
 export { PROCESSES, type ProcessName, type ProcessSpec, type ConfigByProcess } from './process.js';
-export { keyNodes, leafNodes, envNameOf, type KeyNode } from './keys.js';
+export { keyNodes, leafNodes, envNameOf, noEffectOf, type KeyNode } from './keys.js';
 export { defaultsOf } from './defaults.js';
 export { ConfigError, type ConfigProblem, type ConfigRule } from './problem.js';
 export { parseConfigText, readConfigFile, type ConfigFile } from './file.js';
@@ -11,5 +11,6 @@ export { parseCliArgs, usage, type AppFlag, type CliArgs } from './args.js';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
 export { loadConfigOrExit, type LoadConfigOrExitOptions, type CliIo } from './cli.js';
 export { maskSecrets, MASK } from './mask.js';
+export { secretValues } from './secrets.js';
 export { isHostnamePort, isUrl, isFqdn, isIp, checkFormat, describeFormat } from './schema/formats.js';
 export { timerDurationMs, MAX_TIMER_MS } from './timer-duration.js';

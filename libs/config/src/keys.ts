@@ -30,6 +30,8 @@ export interface SchemaNode {
   'x-increasing'?: boolean;
   /** The variable that set this key before it was one, read until the next release. */
   'x-old-env'?: string;
+  /** Accepted with no effect today, and why (on a leaf or on an object: every key below it). */
+  'x-no-effect'?: string;
 }
 
 export function node(schema: TSchema): SchemaNode {
@@ -123,4 +125,16 @@ export function schemaAt(root: TSchema, segments: readonly string[]): TSchema | 
     else return undefined;
   }
   return schema;
+}
+
+/** Why the key at `path` has no effect (its own marker or an enclosing object's), or undefined when it takes effect. */
+export function noEffectOf(spec: ProcessSpec, path: string): string | undefined {
+  let schema: TSchema | undefined = spec.schema;
+  let reason: string | undefined;
+  for (const segment of path.split('.')) {
+    schema = schema === undefined ? undefined : node(schema).properties?.[segment];
+    if (schema === undefined) return reason;
+    reason = node(schema)['x-no-effect'] ?? reason;
+  }
+  return reason;
 }

@@ -31,6 +31,7 @@ function instance(): Ajv {
     ajv.addKeyword({ keyword: 'x-secret', schemaType: 'boolean' });
     ajv.addKeyword({ keyword: 'x-required', schemaType: 'boolean' });
     ajv.addKeyword({ keyword: 'x-old-env', schemaType: 'string' });
+    ajv.addKeyword({ keyword: 'x-no-effect', schemaType: 'string' });
     ajv.addKeyword({
       keyword: 'x-increasing',
       type: 'array',

@@ -13,6 +13,7 @@ export const PROTO_FILES = {
   preview: 'sluice/flowcontrol/preview/v1/preview.proto',
   controlpoints: 'sluice/flowcontrol/controlpoints/v1/controlpoints.proto',
   envoyAuth: 'envoy/service/auth/v3/external_auth.proto',
+  cloudext: 'sluice/cloudext/v1/heartbeat.proto',
 } as const;
 
 /**
@@ -56,6 +57,7 @@ export const SERVICE_NAMES = {
   flowPreview: 'sluice.flowcontrol.preview.v1.FlowPreviewService',
   controlPoints: 'sluice.flowcontrol.controlpoints.v1.ControlPointsService',
   envoyAuthorization: 'envoy.service.auth.v3.Authorization',
+  cloudExtension: 'sluice.cloudext.v1.CloudExtensionService',
 } as const;
 
 export type ServiceKey = keyof typeof SERVICE_NAMES;

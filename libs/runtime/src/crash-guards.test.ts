@@ -47,3 +47,51 @@ test('installing twice on one registry reuses the counter', () => {
   a(); b();
   assert.ok(registry.getSingleMetric('process_unhandled_rejections_total'));
 });
+
+function recorder(flushMs = 0) {
+  const reports: Array<{ err: unknown; level: string }> = [];
+  let flushed = 0;
+  return {
+    reports,
+    flushed: () => flushed,
+    reporter: {
+      report: (err: unknown, level: 'fatal' | 'error') => { reports.push({ err, level }); },
+      flush: async () => { await new Promise((r) => setTimeout(r, flushMs)); flushed++; return true; },
+      trace: () => {},
+    },
+  };
+}
+
+test('an uncaught exception is reported as fatal and flushed before the exit', async () => {
+  const proc = fakeProcess();
+  const rec = recorder(20);
+  let closedAfterFlush = false;
+  installCrashGuards({ error: () => {}, close: async () => { closedAfterFlush = rec.flushed() === 1; } }, new Registry(), proc, { reporter: Promise.resolve(rec.reporter) });
+  const err = new Error('state unknown');
+  proc.emit('uncaughtException', err);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(rec.reports, [{ err, level: 'fatal' }]);
+  assert.equal(rec.flushed(), 1);
+  assert.ok(closedAfterFlush, 'the log is closed after the report left');
+  assert.deepEqual(proc.codes, [70]);
+});
+
+test('an unhandled rejection is reported as an error and the process keeps running', async () => {
+  const proc = fakeProcess();
+  const rec = recorder();
+  installCrashGuards({ error: () => {}, close: async () => {} }, new Registry(), proc, { reporter: rec.reporter });
+  proc.emit('unhandledRejection', 'lost');
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(rec.reports, [{ err: 'lost', level: 'error' }]);
+  assert.deepEqual(proc.codes, []);
+});
+
+test('a reporter that never starts or never flushes does not keep the process from exiting', async () => {
+  for (const reporter of [new Promise<undefined>(() => {}), recorder(1000).reporter]) {
+    const proc = fakeProcess();
+    installCrashGuards({ error: () => {}, close: async () => {} }, new Registry(), proc, { reporter, flushMs: 50 });
+    proc.emit('uncaughtException', new Error('x'));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(proc.codes, [70]);
+  }
+});

@@ -1,6 +1,11 @@
 export type { Component } from './component.js';
 export { Lifecycle, StartupError, type LifecycleLogger } from './lifecycle.js';
-export { runUntilSignal } from './run-until-signal.js';
+export { runUntilSignal, type RunOptions } from './run-until-signal.js';
 export { createProcessRuntime, shutdownBudgetMs, type ProcessRuntime, type ProcessService } from './process-runtime.js';
 export type { RuntimeConfig } from './runtime-config.js';
-export { installCrashGuards, type CrashGuardLogger, type GuardedProcess } from './crash-guards.js';
+export { installCrashGuards, type CrashGuardLogger, type GuardedProcess, type CrashGuardOptions } from './crash-guards.js';
+export { startCrashReporter, crashReportingOn, type CrashReporter, type CrashReporterOptions } from './crash-report.js';
+export { scrubDeep, scrubText } from './scrub.js';
+export { localMetricsPipelineOn, type LocalPipelineConfig } from './local-pipeline.js';
+export { scheduleDebugCrash, DEBUG_CRASH_ENV } from './debug-crash.js';
+export { sluiceVersion } from './version.js';

@@ -1,4 +1,4 @@
-import { parseDuration } from '@sluice/config';
+import { PROCESSES, parseDuration, secretValues } from '@sluice/config';
 import type { Job } from '@sluice/jobs';
 import { healthGrpcService, healthRouter, predicateJob, registerProcessJobs, StatusRegistry } from '@sluice/status';
 import { createServer, type SluiceServer } from '@sluice/server';
@@ -8,9 +8,13 @@ import {
 import { createWatchdog } from '@sluice/watchdog';
 import type { Registry } from 'prom-client';
 import { installCrashGuards } from './crash-guards.js';
+import { scheduleDebugCrash } from './debug-crash.js';
+import { startCrashReporter, type CrashReporter } from './crash-report.js';
+import { localMetricsPipelineOn } from './local-pipeline.js';
 import { Lifecycle } from './lifecycle.js';
 import { runUntilSignal } from './run-until-signal.js';
 import type { RuntimeConfig } from './runtime-config.js';
+import { sluiceVersion } from './version.js';
 
 export type ProcessService = 'agent' | 'controller';
 
@@ -24,6 +28,10 @@ export interface ProcessRuntime {
   readonly lifecycle: Lifecycle;
   /** Add a readiness check (before run), e.g. "policies synchronised". */
   addReadinessJob(job: Job): void;
+  /** Secrets learnt other than from the configuration (such as keys read from files): scrubbed from crash reports too. */
+  addSecrets(values: readonly string[]): void;
+  /** The crash-report client (`crash_report`), once started; undefined when reporting is off. */
+  readonly crashReporter: Promise<CrashReporter | undefined>;
   /**
    * Adds the server as the last component, starts everything, and stops it
    * all in reverse on SIGTERM or SIGINT. Resolves with the exit code: 0 after
@@ -37,7 +45,7 @@ export interface ProcessRuntime {
  * (gRPC + HTTP), health (gRPC health and /v1/status/system/*), profilers
  * (/debug/pprof/*), liveness/readiness jobs and the memory watchdog. The
  * app adds its own services and components, then starts the lifecycle.
- * Start order: profiler, jobs, watchdog, (app components), server last;
+ * Start order: crash reports, profiler, jobs, watchdog, (app components), server last;
  * shutdown runs in reverse, so the server stops taking work first.
  */
 export function createProcessRuntime(config: RuntimeConfig, service: ProcessService): ProcessRuntime {
@@ -48,12 +56,33 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   const health = healthGrpcService(status);
   server.addService(health.definition, health.implementation);
   server.app.use(healthRouter(status));
-  server.app.use(metricsRouter(registry, { highCardinality: config.otel.enable_high_cardinality_platform_metrics }));
+  // The local metrics pipeline (cloudext.disable_local_otel_pipeline turns it off).
+  const metricsOn = localMetricsPipelineOn(config);
+  if (metricsOn) server.app.use(metricsRouter(registry, { highCardinality: config.otel.enable_high_cardinality_platform_metrics }));
+  else logger.info('local metrics pipeline off (cloudext.disable_local_otel_pipeline): /metrics is not served');
+  // Crash reports (crash_report): every secret of the configuration is scrubbed from them.
+  const secrets = new Set<string>(secretValues(PROCESSES[service].schema, config));
+  const secretList = (): string[] => [...secrets].sort((a, b) => b.length - a.length);
+  const crashReporter = startCrashReporter(config.crash_report, { service: `sluice-${service}`, release: sluiceVersion(), secrets: secretList })
+    .then((r) => {
+      if (r !== undefined) logger.info('crash reports on', { environment: config.crash_report.environment, sample_rate: config.crash_report.sample_rate });
+      return r;
+    }, (err: unknown) => {
+      logger.error('crash reports off: the client did not start', { error: err instanceof Error ? err.message : String(err) });
+      return undefined;
+    });
   server.app.use(profilersRouter(config.profilers));
 
   let listening = false;
   const readinessJobs: Job[] = [predicateJob('server', () => listening, 'server is not listening', 'listening')];
   const lifecycle = new Lifecycle(logger);
+  // First to start: a crash after start-up is reported only if the client is ready by then (loading
+  // it takes a moment, and only happens when crash_report.dsn is set). Last to stop: what is left is sent.
+  lifecycle.add({
+    name: 'crash-reports',
+    start: async () => { await crashReporter; },
+    shutdown: async () => { await (await crashReporter)?.flush(1000); },
+  });
   let cpuProfiler: ReturnType<typeof startCpuProfiler>;
   lifecycle.add({
     name: 'cpu-profiler',
@@ -76,7 +105,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   lifecycle.add({ name: 'watchdog', start: () => watchdog.start(), shutdown: () => watchdog.shutdown() });
 
   const run = async (): Promise<number> => {
-    const removeGuards = installCrashGuards(logger, registry);
+    const removeGuards = installCrashGuards(logger, registry, undefined, { reporter: crashReporter });
     lifecycle.add({
       name: 'server',
       start: async () => {
@@ -86,19 +115,29 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
         await jobs?.readiness.trigger('server');
         const { host, port } = server.address();
         logger.info(`sluice-${service} serving gRPC and HTTP`, { address: `${host}:${port}` });
+        // One trace per start: the start-up, from the process's start to serving (crash_report.traces_sample_rate).
+        void crashReporter.then((r) => r?.trace(`sluice-${service} start-up`, 'process.start', performance.timeOrigin));
+        scheduleDebugCrash();
       },
       shutdown: async (deadlineMs) => { listening = false; await server.shutdown(deadlineMs); },
     });
     try {
-      return await runUntilSignal(lifecycle, logger, shutdownBudgetMs(config));
+      return await runUntilSignal(lifecycle, logger, shutdownBudgetMs(config), {
+        onStartFailure: async (err) => {
+          const r = await crashReporter;
+          r?.report(err, 'fatal');
+          await r?.flush(2000);
+        },
+      });
     } finally {
       removeGuards();
     }
   };
 
   return {
-    service, logger, registry, server, status, lifecycle, run,
+    service, logger, registry, server, status, lifecycle, run, crashReporter,
     addReadinessJob: (job) => { readinessJobs.push(job); },
+    addSecrets: (values) => { for (const v of values) if (v !== '') secrets.add(v); },
   };
 }
 

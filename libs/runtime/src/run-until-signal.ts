@@ -11,7 +11,12 @@ interface Logger {
  * `budgetMs`. Resolves with the exit code: 0 after a clean stop, 1 when
  * start-up failed. A second signal while stopping exits at once.
  */
-export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budgetMs: number): Promise<number> {
+export interface RunOptions {
+  /** Called with the error when start-up fails, before the log is closed (crash reports). */
+  onStartFailure?: (err: unknown) => Promise<void>;
+}
+
+export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budgetMs: number, opts: RunOptions = {}): Promise<number> {
   let stopRequested: ((signal: string) => void) | undefined;
   const stopped = new Promise<string>((resolve) => { stopRequested = resolve; });
   let signals = 0;
@@ -31,6 +36,7 @@ export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budge
     logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
+    await opts.onStartFailure?.(err).catch(() => {});
     await logger.close();
     return 1;
   }

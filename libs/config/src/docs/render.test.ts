@@ -28,3 +28,9 @@ test('the documentation lists every leaf of both trees with its env variable and
   assert.match(text, /### Entity/);
   assert.match(text, /\| `injector\.tap_port` \| `SLUICE_CONTROLLER_INJECTOR_TAP_PORT` \| int64 \| `8081` \| min 1; max 65535 \| .* Until the next release also read from `SLUICE_INJECTOR_TAP_PORT`, its old name\. \|/);
 });
+
+test('keys accepted with no effect say so, with the reason, in their row', () => {
+  const text = renderConfigDocs();
+  assert.match(text, /\| `otel\.ports\.debug_port` \| `SLUICE_AGENT_OTEL_PORTS_DEBUG_PORT` \| .*\*\*Accepted, no effect:\*\* no separate collector runs/);
+  assert.doesNotMatch(text, /\| `crash_report\.dsn` \| `SLUICE_AGENT_CRASH_REPORT_DSN` \| .*Accepted, no effect/);
+});

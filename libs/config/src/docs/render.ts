@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { leafNodes, node, type SchemaNode } from '../keys.js';
+import { leafNodes, node, noEffectOf, type SchemaNode } from '../keys.js';
 import { PROCESSES, type ProcessSpec } from '../process.js';
 import { FORMAT_HINTS, baseFormats } from '../schema/formats.js';
 
@@ -59,7 +59,9 @@ function processTable(spec: ProcessSpec): string[] {
     const n = node(key.schema);
     const requiredBy = spec.requiredKeys.includes(key.path) ? [spec.name] : [];
     const old = n['x-old-env'] === undefined ? '' : ` Until the next release also read from \`${n['x-old-env']}\`, its old name.`;
-    lines.push(row([`\`${key.path}\``, `\`${key.env}\``, typeOf(n), n.default === undefined ? '' : code(n.default), rulesOf(n, requiredBy), `${n.description ?? ''}${old}`]));
+    const ignored = noEffectOf(spec, key.path);
+    const none = ignored === undefined ? '' : ` **Accepted, no effect:** ${ignored}`;
+    lines.push(row([`\`${key.path}\``, `\`${key.env}\``, typeOf(n), n.default === undefined ? '' : code(n.default), rulesOf(n, requiredBy), `${n.description ?? ''}${old}${none}`]));
   }
   lines.push('');
   return lines;
@@ -149,6 +151,13 @@ negative: never periodic).
 \`prometheus.address\`. An empty string or an empty list counts as not set. Programs that embed the loader
 (tests, demos) choose their own list with the \`requireKeys\` option of \`loadConfig\`; the executables always
 use the lists above, so a demo passes the endpoints through its file or environment.
+
+## Keys accepted with no effect
+
+Every key of the reference's tree is accepted, checked and shown by \`--print-config\`. A few change
+nothing today; their description below ends with **Accepted, no effect:** and the reason, so that a
+setting is never silently ignored. A test (\`e2e/src/config-keys-read.test.ts\`) fails when a key is
+neither read by the process's code nor marked so.
 
 ## Command line
 

@@ -8,6 +8,7 @@ import { CloudExtensionConfigSchema } from './cloudext.js';
 import { HealthTreeSchema } from './common-tree.js';
 import { CrashReportConfigSchema } from './crash-report.js';
 import { EtcdConfigSchema } from './etcd.js';
+import { noEffect } from './fields.js';
 import { LogConfigSchema } from './log.js';
 import { PrometheusTreeSchema } from './prometheus.js';
 import { ServerTreeSchema } from './server.js';
@@ -25,7 +26,7 @@ export const AgentConfigSchema = Type.Object({
   etcd: EtcdConfigSchema,
   flow_control: Type.Object({ preview_service: FlowPreviewConfigSchema }, closed),
   cloudext: CloudExtensionConfigSchema,
-  agent_functions: AgentFunctionsConfigSchema,
+  agent_functions: noEffect(AgentFunctionsConfigSchema, 'agents do not dial out for agent functions; previews, control points and entities are served on the agent\'s own port.'),
   kubernetes_client: Type.Object({ http_client: HTTPClientConfigSchema }, closed),
   liveness: HealthTreeSchema,
   log: LogConfigSchema,
@@ -33,7 +34,7 @@ export const AgentConfigSchema = Type.Object({
   otel: AgentOTelConfigSchema,
   peer_discovery: PeerDiscoveryConfigSchema,
   profilers: ProfilersConfigSchema,
-  prometheus: PrometheusTreeSchema,
+  prometheus: noEffect(PrometheusTreeSchema, 'the agent neither queries Prometheus nor pushes metrics to it (the controller\'s prometheus keys are the ones in use); Prometheus scrapes the agent\'s /metrics.'),
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
   server: ServerTreeSchema,

@@ -113,3 +113,12 @@ export function oldEnv<T extends TSchema>(schema: T, name: string): T {
 export function port(defaultValue: number, description: string) {
   return int64(defaultValue, description, { minimum: 1, maximum: 65_535 });
 }
+
+/**
+ * A key (or every key under an object) that is accepted, checked and documented, but whose value
+ * changes nothing today; `reason` says why (docs/configuration.md shows it). A copy is marked, so
+ * an object shared with keys that do take effect keeps its other uses unmarked.
+ */
+export function noEffect<T extends TSchema>(schema: T, reason: string): T {
+  return { ...schema, 'x-no-effect': reason };
+}

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { bool, duration, str, uint32 } from './fields.js';
+import { bool, duration, noEffect, str, uint32 } from './fields.js';
 
 export const MetricsConfigSchema = Type.Object({
   enable_go_metrics: bool(false, 'Registers the runtime collector (heap, event loop, garbage collection).'),
@@ -36,18 +36,26 @@ export const BatchPrerollupConfigSchema = batch('10s');
 
 const HIGH_CARDINALITY = 'Keeps the high-cardinality platform metrics (grpcserver_handled_total, grpcserver_handling_seconds*, grpcserver_msg_received_total, grpcserver_msg_sent_total, grpcserver_started_total) that are otherwise filtered out.';
 
+// What the local metrics pipeline does not do yet: metrics are kept in the process and served on
+// /metrics as they are, with no batching and no collector of their own.
+const NO_BATCHES = 'metrics are served on /metrics as they are recorded; no batches are made.';
+const NO_COLLECTOR = 'no separate collector runs; metrics are served on the server port at /metrics, health and profiles on their own routes there.';
+
 export const AgentOTelConfigSchema = Type.Object({
-  disable_kubelet_scraper: bool(false, 'Deprecated; has no effect.'),
-  disable_kubernetes_scraper: bool(false, 'Turns off the default collection of orchestrator-resource metrics.'),
+  disable_kubelet_scraper: noEffect(bool(false, 'Deprecated.'), 'deprecated; kept so that existing files stay valid.'),
+  disable_kubernetes_scraper: noEffect(
+    bool(false, 'Turns off the default collection of orchestrator-resource metrics.'),
+    'no orchestrator-resource metrics are collected, so there is nothing to turn off.',
+  ),
   enable_high_cardinality_platform_metrics: bool(false, HIGH_CARDINALITY),
-  batch_alerts: BatchAlertsConfigSchema,
-  batch_postrollup: BatchPostrollupConfigSchema,
-  batch_prerollup: BatchPrerollupConfigSchema,
-  ports: PortsConfigSchema,
+  batch_alerts: noEffect(BatchAlertsConfigSchema, NO_BATCHES),
+  batch_postrollup: noEffect(BatchPostrollupConfigSchema, NO_BATCHES),
+  batch_prerollup: noEffect(BatchPrerollupConfigSchema, NO_BATCHES),
+  ports: noEffect(PortsConfigSchema, NO_COLLECTOR),
 }, { additionalProperties: false });
 
 export const ControllerOTelConfigSchema = Type.Object({
   enable_high_cardinality_platform_metrics: bool(false, HIGH_CARDINALITY),
-  batch_alerts: BatchAlertsConfigSchema,
-  ports: PortsConfigSchema,
+  batch_alerts: noEffect(BatchAlertsConfigSchema, NO_BATCHES),
+  ports: noEffect(PortsConfigSchema, NO_COLLECTOR),
 }, { additionalProperties: false });

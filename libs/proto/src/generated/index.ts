@@ -74,6 +74,11 @@ export type { UInt32Value, UInt32Value__Output } from './google/protobuf/UInt32V
 export type { UInt64Value, UInt64Value__Output } from './google/protobuf/UInt64Value.js';
 export type { Value, Value__Output } from './google/protobuf/Value.js';
 export type { Status as Rpc_Status, Status__Output as Rpc_Status__Output } from './google/rpc/Status.js';
+export type { CloudExtensionServiceClient, CloudExtensionServiceHandlers, CloudExtensionServiceDefinition } from './sluice/cloudext/v1/CloudExtensionService.js';
+export type { PolicyInfo, PolicyInfo__Output } from './sluice/cloudext/v1/PolicyInfo.js';
+export type { ReportRequest, ReportRequest__Output } from './sluice/cloudext/v1/ReportRequest.js';
+export type { ReportResponse, ReportResponse__Output } from './sluice/cloudext/v1/ReportResponse.js';
+export type { ServiceInfo, ServiceInfo__Output } from './sluice/cloudext/v1/ServiceInfo.js';
 export type { CheckHTTPRequest, CheckHTTPRequest__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPRequest.js';
 export type { CheckHTTPResponse, CheckHTTPResponse__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPResponse.js';
 export type { CheckHTTPStreamRequest, CheckHTTPStreamRequest__Output } from './sluice/flowcontrol/checkhttp/v1/CheckHTTPStreamRequest.js';
