@@ -3,6 +3,8 @@ import { createStaticDiscovery } from '@sluice/discovery';
 import { Engine, registerEnvoyAuthorizationService, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
+import { readFileSync } from 'node:fs';
+import { installAgentFunctions } from './agent-functions.js';
 import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
@@ -50,6 +52,9 @@ try {
   const group = config.agent_info.agent_group;
   const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
   installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
+  // Agent functions: the controllers of agent_functions.endpoints reach this agent's read-only routes.
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  installAgentFunctions(runtime, config, version);
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
   await installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();
