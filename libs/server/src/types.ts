@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { UpgradeRoute } from './upgrade-routes.js';
+import type { InjectReply, InjectRequest } from './inject.js';
 
 /** The logging surface the server uses (a @sluice/telemetry Logger fits). */
 export interface Logger {
@@ -69,6 +70,11 @@ export interface SluiceServer {
   addService(service: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void;
   /** Mount an HTTP/JSON → gRPC gateway route (before start). */
   addGatewayRoute(route: GatewayRoute): void;
+  /**
+   * Run a request through the HTTP routes in this process (no socket; past bearer-token checks):
+   * agent functions call the agent's own routes this way.
+   */
+  inject(r: InjectRequest): Promise<InjectReply>;
   /** Serve a path that switches protocols with HTTP/1.1 Upgrade (before start). */
   addUpgradeRoute(route: UpgradeRoute): void;
   /** Binds server.listener.addr; gRPC and HTTP on the same port. */

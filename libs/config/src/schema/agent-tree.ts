@@ -26,7 +26,7 @@ export const AgentConfigSchema = Type.Object({
   etcd: EtcdConfigSchema,
   flow_control: Type.Object({ preview_service: FlowPreviewConfigSchema }, closed),
   cloudext: CloudExtensionConfigSchema,
-  agent_functions: noEffect(AgentFunctionsConfigSchema, 'agents do not dial out for agent functions; previews, control points and entities are served on the agent\'s own port.'),
+  agent_functions: AgentFunctionsConfigSchema,
   kubernetes_client: Type.Object({ http_client: HTTPClientConfigSchema }, closed),
   liveness: HealthTreeSchema,
   log: LogConfigSchema,

@@ -1,0 +1,30 @@
+import os from 'node:os';
+import { AgentLink, agentName } from '@sluice/agentfunctions';
+import type { AgentConfig } from '@sluice/config';
+import type { ProcessRuntime } from '@sluice/runtime';
+
+/**
+ * Agent functions (`agent_functions.endpoints`): a stream to each controller, over which the
+ * controller calls the agent's read-only routes (previews, control points, entities, enforced
+ * policies, peers, dist-cache stats). Nothing when no endpoint is set.
+ */
+export function installAgentFunctions(runtime: ProcessRuntime, config: AgentConfig, version: string): void {
+  const endpoints = config.agent_functions.endpoints;
+  if (endpoints.length === 0) return;
+  const name = agentName(os.hostname(), process.pid, process.env);
+  const link = new AgentLink({
+    endpoints,
+    grpc: config.agent_functions.client.grpc,
+    hello: () => {
+      try {
+        const a = runtime.server.address();
+        return { agent_group: config.agent_info.agent_group, agent_name: name, address: `${a.host}:${a.port}`, version };
+      } catch {
+        return undefined; // not listening yet
+      }
+    },
+    inject: (r) => runtime.server.inject(r),
+    logger: runtime.logger,
+  });
+  runtime.lifecycle.add({ name: 'agent-functions', start: () => { link.start(); }, shutdown: () => link.shutdown() });
+}

@@ -1,0 +1,5 @@
+export { AgentLink, agentName, type AgentLinkOptions } from './agent-link.js';
+export { AgentHub, AgentCallError, type ConnectedAgent } from './hub.js';
+export { agentFunctionsRouter, type AgentRoutesOptions } from './routes.js';
+export { agentFunctionsService, AGENT_FUNCTIONS_SERVICE, HTTP_FUNCTION } from './protocol.js';
+export { allowedAgentRoute, AGENT_FUNCTION_ROUTES } from './routes-allowed.js';
