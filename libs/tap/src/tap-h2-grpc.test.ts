@@ -45,6 +45,14 @@ test('gRPC through the tap: unary, server streaming and bidi pass with their tra
   assert.equal(counted.status.code, grpc.status.OK);
   assert.deepEqual(counted.status.metadata.get('x-echo-trailer'), ['done']);
 
+  const joined = await new Promise<{ err: grpc.ServiceError | null; value?: Buffer }>((resolve) => {
+    const up = client.Join((err, value) => resolve({ err, ...(value === undefined ? {} : { value }) }));
+    for (const part of ['x', 'y', 'z']) up.write(Buffer.from(part));
+    up.end();
+  });
+  assert.equal(joined.err, null);
+  assert.equal(joined.value?.toString(), 'x+y+z', 'client streaming');
+
   const bidi = client.Bidi();
   const answers = collect(bidi);
   for (const word of ['a', 'bc', 'def']) bidi.write(Buffer.from(word));
@@ -60,7 +68,7 @@ test('gRPC through the tap: unary, server streaming and bidi pass with their tra
   assert.match(workloadError.error?.details ?? '', /failed as asked/);
   assert.deepEqual(workloadError.trailers?.get('x-echo-trailer'), ['done']);
 
-  assert.deepEqual(echo.calls, { Unary: 2, Slow: 0, Count: 1, Bidi: 1 });
+  assert.deepEqual(echo.calls, { Unary: 2, Slow: 0, Count: 1, Join: 1, Bidi: 1 });
   const first = agent.requests[0] as CheckHTTPRequest;
   assert.equal(first.request.protocol, 'HTTP/2.0');
   assert.equal(first.request.method, 'POST');
@@ -68,7 +76,7 @@ test('gRPC through the tap: unary, server streaming and bidi pass with their tra
   assert.equal(first.request.headers['content-type'], 'application/grpc');
   assert.equal(first.request.host, `127.0.0.1:${tap.address.port}`);
   assert.equal(Object.keys(first.request.headers).some((k) => k.startsWith(':')), false, 'no pseudo-headers among the headers');
-  assert.equal(await metricValue(registry, 'tap_requests_total', { decision: 'accepted' }), 4);
+  assert.equal(await metricValue(registry, 'tap_requests_total', { decision: 'accepted' }), 5);
 });
 
 test('a gRPC denial is a status the client reads: RESOURCE_EXHAUSTED with pushback, UNAVAILABLE for no tokens; never reaches the workload', async (t) => {

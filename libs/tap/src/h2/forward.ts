@@ -88,9 +88,11 @@ export function forwardH2(ctx: ForwardContext, upstream: H2Upstream, call: H2Cal
   let up: ClientHttp2Stream | undefined;
   const flowEnded = reportFlowEnd(ctx, flow, () => status || 502);
 
-  const fail = (err: Error): void => {
+  const fail = (thrown: Error): void => {
     if (finished) return;
     finished = true;
+    // A stream cancelled because its connection failed carries the connection's error (refused, reset…) as its cause.
+    const err = (thrown as NodeJS.ErrnoException).code === 'ERR_HTTP2_STREAM_CANCEL' && thrown.cause instanceof Error ? thrown.cause : thrown;
     const { reason, status: httpStatus } = err instanceof BadUpstreamResponseError ? { reason: 'bad_response' as const, status: 502 as const } : classifyUpstreamError(err);
     ctx.metrics.upstreamError(reason);
     ctx.logger.warn('upstream request failed', { reason, error: err.message, method: call.head.method, path: call.head.url, protocol: 'h2c' });

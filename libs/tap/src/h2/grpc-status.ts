@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http2';
 import { GrpcCode } from '@sluice/errors';
-import { isGrpcContentType } from '@sluice/flowcontrol';
+import { isGrpcContentType } from '@sluice/flowcontrol/grpc-labels';
 import { grpcCodeOfStatus } from '../check/decision.js';
 import type { HeaderValue } from '../check/types.js';
 

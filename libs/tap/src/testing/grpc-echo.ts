@@ -14,7 +14,8 @@ function method(name: string, requestStream: boolean, responseStream: boolean): 
  * A gRPC service of raw bytes (no .proto needed): `sluice.test.Echo` with
  * Unary (answers its request; metadata `fail: <code>` fails with that code),
  * Slow (answers after the milliseconds its request says), Count (server
- * streaming: as many messages as its request says, `0`..`n-1`) and Bidi
+ * streaming: as many messages as its request says, `0`..`n-1`), Join (client
+ * streaming: answers its messages joined with `+` once the client ends) and Bidi
  * (answers each message upper-cased until the client ends). Every answer ends
  * with the trailing metadata `x-echo-trailer: done`.
  */
@@ -22,6 +23,7 @@ export const ECHO_SERVICE = {
   Unary: method('Unary', false, false),
   Slow: method('Slow', false, false),
   Count: method('Count', false, true),
+  Join: method('Join', true, false),
   Bidi: method('Bidi', true, true),
 } satisfies grpc.ServiceDefinition;
 
@@ -29,6 +31,7 @@ export type EchoClient = grpc.Client & {
   Unary(req: Buffer, md: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<Buffer>): grpc.ClientUnaryCall;
   Slow(req: Buffer, md: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<Buffer>): grpc.ClientUnaryCall;
   Count(req: Buffer, md?: grpc.Metadata, opts?: grpc.CallOptions): grpc.ClientReadableStream<Buffer>;
+  Join(cb: grpc.requestCallback<Buffer>): grpc.ClientWritableStream<Buffer>;
   Bidi(md?: grpc.Metadata, opts?: grpc.CallOptions): grpc.ClientDuplexStream<Buffer, Buffer>;
 };
 
@@ -49,7 +52,7 @@ export interface EchoServer {
   readonly address: string;
   readonly port: number;
   /** Calls received, by method. */
-  readonly calls: Record<'Unary' | 'Slow' | 'Count' | 'Bidi', number>;
+  readonly calls: Record<'Unary' | 'Slow' | 'Count' | 'Join' | 'Bidi', number>;
   /** Metadata of the last call received. */
   lastMetadata(): grpc.Metadata | undefined;
   /** What was left of the last Slow call's deadline when it arrived (ms; undefined without one). */
@@ -60,7 +63,7 @@ export interface EchoServer {
 /** The echo service on a real grpc-js server on 127.0.0.1 and a free port. */
 export async function startEchoServer(): Promise<EchoServer> {
   const server = new grpc.Server();
-  const calls = { Unary: 0, Slow: 0, Count: 0, Bidi: 0 };
+  const calls = { Unary: 0, Slow: 0, Count: 0, Join: 0, Bidi: 0 };
   let last: grpc.Metadata | undefined;
   let deadlineLeft: number | undefined;
   const timers = new Set<NodeJS.Timeout>();
@@ -93,6 +96,14 @@ export async function startEchoServer(): Promise<EchoServer> {
       const n = Number(call.request.toString()) || 0;
       for (let i = 0; i < n; i++) call.write(Buffer.from(String(i)));
       call.end(trailer());
+    },
+    Join(call: grpc.ServerReadableStream<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) {
+      calls.Join++;
+      last = call.metadata;
+      const parts: string[] = [];
+      call.on('data', (m: Buffer) => parts.push(m.toString()));
+      call.on('end', () => cb(null, Buffer.from(parts.join('+')), trailer()));
+      call.on('error', () => undefined);
     },
     Bidi(call: grpc.ServerDuplexStream<Buffer, Buffer>) {
       calls.Bidi++;
