@@ -80,3 +80,29 @@ test('the workload down: UNAVAILABLE to a gRPC call, counted as a connect error'
   assert.match(r.error?.details ?? '', /unreachable/);
   assert.equal(await metricValue(registry, 'tap_upstream_errors_total', { reason: 'connect' }), 1);
 });
+
+test('large messages both ways, with HTTP/2 flow control: 3 MiB up and back, and a stream of 64 KiB messages', async (t) => {
+  const echo = await startEchoServer();
+  t.after(() => echo.close());
+  const agent = await startTestAgent(t);
+  const { tap } = await startTestTap(t, { port: echo.port }, agent.address, { upstreamProtocol: 'h2c' });
+  const client = echoClient(`127.0.0.1:${tap.address.port}`);
+  t.after(() => client.close());
+  const big = Buffer.alloc(3 * 1024 * 1024, 'a').toString();
+  const r = await unary(client, 'Unary', big);
+  assert.equal(r.error, undefined, r.error?.message);
+  assert.equal(r.value?.length, big.length);
+  assert.equal(r.value?.equals(Buffer.from(big)), true);
+  const bidi = client.Bidi();
+  let received = 0;
+  const done = new Promise<grpc.StatusObject>((resolve) => {
+    bidi.on('data', (m: Buffer) => { received += m.length; });
+    bidi.on('error', () => undefined);
+    bidi.on('status', resolve);
+  });
+  const chunk = Buffer.alloc(64 * 1024, 'b');
+  for (let i = 0; i < 64; i++) bidi.write(chunk);
+  bidi.end();
+  assert.equal((await done).code, grpc.status.OK);
+  assert.equal(received, 64 * chunk.length);
+});
