@@ -106,3 +106,46 @@ test('large messages both ways, with HTTP/2 flow control: 3 MiB up and back, and
   assert.equal((await done).code, grpc.status.OK);
   assert.equal(received, 64 * chunk.length);
 });
+
+test('a plain HTTP/2 JSON body is sampled for the check, and the workload gets all of it', async (t) => {
+  const bodies: string[] = [];
+  const workload = http2.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => { body += c; });
+    req.on('end', () => {
+      bodies.push(body);
+      res.end('ok');
+    });
+  });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  workload.on('session', (s) => sessions.add(s));
+  await new Promise<void>((resolve) => workload.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => {
+    workload.close(() => resolve());
+    for (const s of sessions) s.destroy();
+  }));
+  const agent = await startTestAgent(t);
+  const { tap } = await startTestTap(t, { port: (workload.address() as net.AddressInfo).port }, agent.address, { upstreamProtocol: 'h2c', bodyBytes: 16 });
+  const post = (body: string, type: string): Promise<string> => new Promise((resolve, reject) => {
+    const session = http2.connect(`http://127.0.0.1:${tap.address.port}`);
+    session.on('error', reject);
+    const s = session.request({ ':method': 'POST', ':path': '/orders', 'content-type': type });
+    let text = '';
+    s.setEncoding('utf8');
+    s.on('data', (c: string) => { text += c; });
+    s.on('close', () => { session.close(); resolve(text); });
+    s.on('error', reject);
+    s.write(body.slice(0, 5));
+    setTimeout(() => s.end(body.slice(5)), 20);
+  });
+  assert.equal(await post('{"user":"u1"}', 'application/json'), 'ok');
+  assert.equal(await post('{"user":"u2","pad":"xxxxxxxxxxxxxxxxxxxxxxxx"}', 'application/json'), 'ok');
+  assert.equal(await post('binary-bytes', 'application/octet-stream'), 'ok');
+  assert.deepEqual(bodies, ['{"user":"u1"}', '{"user":"u2","pad":"xxxxxxxxxxxxxxxxxxxxxxxx"}', 'binary-bytes']);
+  assert.deepEqual(agent.requests.map((r) => [r.request.body, r.request.truncated_body]), [
+    ['{"user":"u1"}', false],
+    ['{"user":"u2","pa', true],
+    ['', true],
+  ]);
+});

@@ -2,6 +2,7 @@ import http2 from 'node:http2';
 import type { ClientHttp2Stream, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
+import type { BodyPrefix } from '../proxy/body-prefix.js';
 import { plainAddress } from '../proxy/forwarded.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from '../proxy/forward-context.js';
 import { acceptsTrailers, HOP_BY_HOP_HEADERS } from '../proxy/hop-by-hop.js';
@@ -25,6 +26,8 @@ export interface H2Call {
   ended: boolean;
   /** The gRPC deadline (ms since the epoch), when the call has one. */
   deadline: number | undefined;
+  /** The body read for the check (sent first), when it was read. */
+  prefix?: BodyPrefix;
 }
 
 /** Every field of `headers` but pseudo-headers and connection-specific ones (which HTTP/2 forbids). */
@@ -123,7 +126,7 @@ export function forwardH2(ctx: ForwardContext, upstream: H2Upstream, call: H2Cal
   }, Math.max(0, left));
 
   try {
-    up = upstream.request(h2UpstreamHeaders(call, added), { endStream: call.ended });
+    up = upstream.request(h2UpstreamHeaders(call, added), { endStream: call.ended || (call.prefix?.ended === true && call.prefix.chunks.length === 0) });
   } catch (err) {
     fail(err instanceof Error ? err : new Error(String(err)));
     return;
@@ -169,5 +172,16 @@ export function forwardH2(ctx: ForwardContext, upstream: H2Upstream, call: H2Cal
     else if (call.grpc) stream.sendTrailers({ 'grpc-status': String(GrpcCode.INTERNAL), 'grpc-message': 'the workload ended the call without a status' });
     else stream.sendTrailers({});
   });
-  if (!call.ended) stream.pipe(upStream);
+  if (call.ended) return;
+  const prefix = call.prefix;
+  if (prefix === undefined) {
+    stream.pipe(upStream);
+    return;
+  }
+  for (const chunk of prefix.chunks) upStream.write(chunk);
+  if (prefix.ended) {
+    if (prefix.chunks.length > 0) upStream.end();
+  } else {
+    stream.pipe(upStream);
+  }
 }

@@ -1,7 +1,8 @@
 import http2 from 'node:http2';
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { normalizeRequestTarget } from '@sluice/flowcontrol/http-path';
-import { askAgent } from '../check/ask-agent.js';
+import { askAgent, interestOf } from '../check/ask-agent.js';
+import { isSampledType, readBodyPrefix, type BodyPrefix } from '../proxy/body-prefix.js';
 import type { TapContext } from '../handler.js';
 import { denialHeaders } from '../proxy/denial.js';
 import { answer, answerError, answerGrpc } from './answer.js';
@@ -68,8 +69,19 @@ async function handle(ctx: H2Context, stream: ServerHttp2Stream, headers: Incomi
     answerGrpc(stream, GrpcCode.DEADLINE_EXCEEDED, 'the deadline passed before the request was checked');
     return;
   }
-  // The body is not sampled: it streams to the workload as it comes (a gRPC body is binary frames anyway).
-  const verdict = await askAgent(ctx, head, { text: '', truncated: !ended }, undefined, checkTimeoutMs);
+  // A JSON, form or text body is read (up to --body-bytes) when the agent's interest wants it, as over
+  // HTTP/1.1; a gRPC body (binary frames) never is: it streams to the workload as it comes.
+  const contentType = headers['content-type'];
+  const sampled = !grpc && !ended && ctx.bodyBytes > 0 && isSampledType(typeof contentType === 'string' ? contentType : undefined);
+  const readNow = sampled && interestOf(ctx).wantsBody();
+  let prefix: BodyPrefix | undefined = readNow ? await readBodyPrefix(stream, ctx.bodyBytes, checkTimeoutMs) : undefined;
+  const readLater = sampled && !readNow
+    ? async () => {
+      prefix = await readBodyPrefix(stream, ctx.bodyBytes, checkTimeoutMs);
+      return prefix.sample;
+    }
+    : undefined;
+  const verdict = await askAgent(ctx, head, prefix?.sample ?? { text: '', truncated: !ended }, readLater, checkTimeoutMs);
   if (stream.destroyed || stream.closed) return;
   const clipped = checkTimeoutMs < ctx.checkTimeoutMs;
   if (deadline !== undefined && (Date.now() >= deadline || (clipped && verdict.kind.startsWith('fail_') && 'reason' in verdict && verdict.reason === 'deadline'))) {
@@ -77,7 +89,7 @@ async function handle(ctx: H2Context, stream: ServerHttp2Stream, headers: Incomi
     answerGrpc(stream, GrpcCode.DEADLINE_EXCEEDED, 'the deadline passed while the request was checked');
     return;
   }
-  const call: H2Call = { stream, head, headers, grpc, ended, deadline };
+  const call: H2Call = { stream, head, headers, grpc, ended, deadline, ...(prefix === undefined ? {} : { prefix }) };
   switch (verdict.kind) {
     case 'ok':
     case 'fail_open': {
