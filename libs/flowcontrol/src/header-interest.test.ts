@@ -239,3 +239,9 @@ test('a control point whose components read only the request fields needs no hea
   assert.deepEqual(after.headers, []);
   assert.equal(e.headerInterest('ingress'), after);
 });
+
+test('a component reading grpc.service or grpc.method needs the content-type header (and baggage)', () => {
+  assert.deepEqual(summary(readsOf(limiter('grpc.method'), undefined)), { all: false, headers: ['content_type'], body: false, baggage: true });
+  assert.deepEqual(summary(readsOf(new Sampler({ identity }), { match_labels: { 'grpc.service': 'shop.Checkout' } })),
+    { all: false, headers: ['content_type'], body: false, baggage: true });
+});

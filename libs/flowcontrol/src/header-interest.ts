@@ -2,7 +2,7 @@ import type { HeaderInterest__Output } from '@sluice/proto';
 import { PolicyClassifier } from './classifier.js';
 import type { FlowComponent } from './component.js';
 import type { FlowObserver } from './flow-observer.js';
-import { HEADER_LABEL_PREFIX } from './http-labels.js';
+import { GRPC_METHOD_LABEL, GRPC_SERVICE_LABEL, HEADER_LABEL_PREFIX } from './http-labels.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Sampler } from './sampler.js';
 
@@ -65,6 +65,8 @@ export function readLabel(reads: FlowReads, key: unknown): void {
   if (FIELD_LABELS.has(key)) return;
   reads.baggage = true;
   if (key.startsWith(HEADER_LABEL_PREFIX)) reads.headers.add(headerInterestName(key.slice(HEADER_LABEL_PREFIX.length)));
+  // The gRPC labels come from the path of a request whose content type says gRPC.
+  else if (key === GRPC_SERVICE_LABEL || key === GRPC_METHOD_LABEL) reads.headers.add('content_type');
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -73,3 +73,31 @@ test('baggage parsing is bounded and total on arbitrary input', () => {
     for (const v of Object.values(into)) assert.equal(typeof v, 'string');
   }), { numRuns: 300 });
 });
+
+test('a gRPC call gets grpc.service and grpc.method from its path, http.flavor 2.0', () => {
+  const labels = httpFlowLabels({
+    method: 'POST', path: '/shop.v1.Checkout/PlaceOrder', host: 'shop:50051', scheme: 'http', size: -1, protocol: 'HTTP/2.0',
+    headers: { 'Content-Type': 'application/grpc+proto', te: 'trailers' }, body: '', truncated_body: false,
+  });
+  assert.equal(labels['http.target'], '/shop.v1.Checkout/PlaceOrder');
+  assert.equal(labels['grpc.service'], 'shop.v1.Checkout');
+  assert.equal(labels['grpc.method'], 'PlaceOrder');
+  assert.equal(labels['http.flavor'], '2.0');
+});
+
+test('the gRPC labels need a gRPC content type and a /Service/Method path; they win over baggage', () => {
+  const of = (contentType: string | undefined, path: string, baggage?: string) => httpFlowLabels({
+    method: 'POST', path, protocol: 'HTTP/2.0',
+    headers: { ...(contentType === undefined ? {} : { 'content-type': contentType }), ...(baggage === undefined ? {} : { baggage }) },
+  });
+  assert.equal(of('application/json', '/shop.Checkout/Place')['grpc.method'], undefined, 'not gRPC: no gRPC labels');
+  assert.equal(of('application/grpc-web', '/shop.Checkout/Place')['grpc.method'], undefined, 'gRPC-Web is not gRPC');
+  assert.equal(of(undefined, '/shop.Checkout/Place')['grpc.service'], undefined);
+  assert.equal(of('application/grpc', '/shop.Checkout/Place/extra')['grpc.service'], undefined, 'three segments');
+  assert.equal(of('application/grpc', '/shop.Checkout/Place?x=1')['grpc.method'], undefined, 'a query');
+  assert.equal(of('application/grpc', '/shop.Checkout/')['grpc.method'], undefined, 'an empty method');
+  assert.equal(of('application/grpc; charset=utf-8', '/S/M')['grpc.method'], 'M');
+  assert.equal(of('application/grpc', '/a.S/M', 'grpc.method=Forged,grpc.service=x')['grpc.method'], 'M');
+  assert.equal(of('application/grpc', '/a.S/M', 'grpc.method=Forged')['grpc.service'], 'a.S');
+  assert.equal(of('text/plain', '/a.S/M', 'grpc.method=FromBaggage')['grpc.method'], 'FromBaggage', 'baggage may set it on a non-gRPC request');
+});

@@ -7,7 +7,7 @@ export type { FlowObserver, FlowSink } from './flow-observer.js';
 export type { CheckDecision, LimiterRecord, ClassifierRecord } from './decision.js';
 export { ControlPointRegistry, type ControlPointEntry, type ControlPointRegistryOptions } from './control-point-registry.js';
 export { toCheckResponse } from './check-response.js';
-export { httpFlowLabels, headerLabelKey, HEADER_LABEL_PREFIX } from './http-labels.js';
+export { httpFlowLabels, headerLabelKey, HEADER_LABEL_PREFIX, GRPC_SERVICE_LABEL, GRPC_METHOD_LABEL, isGrpcContentType, grpcServiceMethod } from './http-labels.js';
 export {
   normalizeRequestTarget, isNormalTarget, type RequestTarget, type RequestTargetOptions, type NormalTarget, type RefusedTarget,
 } from './http-path.js';

@@ -1,5 +1,5 @@
 export { startTap, type Tap, type TapDeps } from './tap.js';
-export type { TapOptions, HostPort } from './options.js';
+export type { TapOptions, HostPort, UpstreamProtocol } from './options.js';
 export { BODY_BYTES_MAX } from './options.js';
 export { parseTapFlags, tapUsage, envName, TAP_FLAGS, type FlagsResult } from './cli/flags.js';
 export { parseHostPort, parseUpstreamUrl, formatHostPort } from './cli/address.js';

@@ -36,7 +36,16 @@ export interface TapOptions {
   agentUnavailableGraceMs: number;
   /** Stay ready while the agent is unreachable (requests still go through unchecked, logged and counted). */
   failOpenSilently: boolean;
+  /**
+   * How HTTP/2 clients' requests (gRPC among them) reach the workload: `h2c` (HTTP/2 without TLS) or
+   * `http1` (the default: such requests are answered 502, a gRPC call UNAVAILABLE). HTTP/1.1 requests go over
+   * HTTP/1.1 either way.
+   */
+  upstreamProtocol?: UpstreamProtocol;
 }
+
+export type UpstreamProtocol = 'http1' | 'h2c';
+export const UPSTREAM_PROTOCOLS: readonly UpstreamProtocol[] = ['http1', 'h2c'];
 
 /** PEM files of TLS to the agent; '' when not given. */
 export interface AgentTlsFiles {

@@ -9,7 +9,11 @@ import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
 import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
-import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
+import { requestHandler, upgradeHandler } from './handler.js';
+import { routeByPreface } from './h2/preface.js';
+import { createH2Front } from './h2/server.js';
+import type { H2Context } from './h2/stream-handler.js';
+import { createH2Upstream } from './h2/upstream.js';
 import { closed, listen } from './listen.js';
 import { createUpstreamPool } from './proxy/pooled-forward.js';
 import type { TapLogger } from './logger.js';
@@ -86,7 +90,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   const tunnels: TunnelSet = new Set();
   let draining = false;
 
-  const ctx: TapContext = {
+  const h2Upstream = options.upstreamProtocol === 'h2c' ? createH2Upstream(options.upstream, options.maxResponseHeaderBytes) : undefined;
+  const ctx: H2Context = {
     checker,
     controlPoint: options.controlPoint,
     checkTimeoutMs: options.checkTimeoutMs,
@@ -105,6 +110,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     logger,
     tunnels,
     draining: () => draining,
+    h2Upstream,
   };
 
   // Long keep-alive for the client side (load balancers keep idle connections
@@ -115,6 +121,9 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   server.maxHeadersCount = 0;
   server.on('checkContinue', requestHandler(ctx));
   server.on('upgrade', upgradeHandler(ctx));
+  // HTTP/2 with prior knowledge on the same port: a connection opening with its preface goes to the HTTP/2 server.
+  const h2 = createH2Front(ctx, { maxHeaderListBytes: options.maxRequestHeaderBytes });
+  const router = routeByPreface(server, (socket) => h2.accept(socket), 60_000);
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
   // writes into a response already under way on the connection.
   let watch: AgentWatch | undefined;
@@ -131,6 +140,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     ownFlowEnds?.close();
     upstreamAgent.destroy();
     await pool.destroy();
+    await h2Upstream?.close(0);
     await ownLogger?.close();
     throw err;
   }
@@ -139,7 +149,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     watch = watchAgent({ agent: ownClient, address: options.agent, graceMs: options.agentUnavailableGraceMs, failOpenSilently: options.failOpenSilently, logger, metrics });
   }
   logger.info('tap started', {
-    listen: address, admin: adminAddress, upstream: options.upstream, agent: options.agent, control_point: options.controlPoint, agent_tls: material !== undefined,
+    listen: address, admin: adminAddress, upstream: options.upstream, upstream_protocol: options.upstreamProtocol ?? 'http1', agent: options.agent, control_point: options.controlPoint, agent_tls: material !== undefined,
   });
 
   let stopping: Promise<void> | undefined;
@@ -147,15 +157,18 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     draining = true;
     logger.info('tap shutting down', { deadline_ms: deadlineMs, tunnels: tunnels.size });
     const serverClosed = closed(server);
+    h2.drain();
+    router.destroyUndecided();
     let finished = false;
     void serverClosed.then(() => { finished = true; });
     const until = Date.now() + deadlineMs;
     // Keep-alive connections become idle one by one as their requests finish: close each then.
-    while (Date.now() < until && (!finished || tunnels.size > 0)) {
+    while (Date.now() < until && (!finished || tunnels.size > 0 || !h2.idle())) {
       server.closeIdleConnections();
       await sleep(Math.min(IDLE_SWEEP_MS, Math.max(1, until - Date.now())));
     }
     server.closeAllConnections();
+    h2.destroy();
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
     watch?.stop();
@@ -163,6 +176,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     ownFlowEnds?.close();
     upstreamAgent.destroy();
     await pool.destroy();
+    await h2Upstream?.close(Math.max(0, until - Date.now()));
     await closed(admin);
     logger.info('tap stopped');
     await ownLogger?.close();

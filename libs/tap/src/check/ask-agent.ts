@@ -1,10 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
 import type { CheckOutcome } from './client.js';
+import type { FailOpenReason } from './fail-open.js';
 import { decisionOf, type Decision } from './decision.js';
 import { InterestFilter } from './interest-filter.js';
-import { checkRequestOf, type BodySample } from './request-attributes.js';
+import { checkRequestOf, type BodySample, type CheckedRequest } from './request-attributes.js';
 import type { CheckHTTPRequest } from './types.js';
 
 /** Anything that answers CheckHTTP within a deadline (the gRPC client in production). */
@@ -28,8 +28,8 @@ export function interestOf(ctx: AskContext): InterestFilter {
   return (ctx.interest ??= new InterestFilter());
 }
 
-/** What to do with a request: the agent's decision, or the fallback when it did not answer. */
-export type Verdict = Decision | { kind: 'fail_open' } | { kind: 'fail_closed' };
+/** What to do with a request: the agent's decision, or the fallback (and why) when it did not answer. */
+export type Verdict = Decision | { kind: 'fail_open'; reason: FailOpenReason } | { kind: 'fail_closed'; reason: FailOpenReason };
 
 /**
  * Asks the agent about `req` and records the outcome in the metrics. The
@@ -40,9 +40,11 @@ export type Verdict = Decision | { kind: 'fail_open' } | { kind: 'fail_closed' }
  * first ask), under its own `checkTimeoutMs`: such a request waits at most
  * two check timeouts. The agent never decides on a stale filter. `readBody`
  * is also used before the first ask when the interest has come to want the
- * body since the caller chose not to read it.
+ * body since the caller chose not to read it. `timeoutMs` (default
+ * `ctx.checkTimeoutMs`) bounds each ask: a caller with a shorter deadline
+ * (a gRPC call's) passes what is left of it.
  */
-export async function askAgent(ctx: AskContext, req: IncomingMessage, body: BodySample, readBody?: () => Promise<BodySample>): Promise<Verdict> {
+export async function askAgent(ctx: AskContext, req: CheckedRequest, body: BodySample, readBody?: () => Promise<BodySample>, timeoutMs = ctx.checkTimeoutMs): Promise<Verdict> {
   const interest = interestOf(ctx);
   const started = performance.now();
   let sample = body;
@@ -53,12 +55,12 @@ export async function askAgent(ctx: AskContext, req: IncomingMessage, body: Body
     sample = await read();
     read = undefined;
   }
-  let outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, sample, interest), ctx.checkTimeoutMs);
+  let outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, sample, interest), timeoutMs);
   if (outcome.kind === 'answer' && outcome.response.resend_unfiltered === true) {
     interest.update(outcome.response.header_interest, true);
     ctx.logger.debug('the agent\'s header interest changed; asking again with every header', { generation: interest.generation });
     const full = read === undefined ? sample : await read();
-    outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, full), ctx.checkTimeoutMs);
+    outcome = await ctx.checker.check(checkRequestOf(req, ctx.controlPoint, full), timeoutMs);
   }
   if (outcome.kind === 'answer') interest.update(outcome.response.header_interest, false);
   ctx.metrics.checkDuration((performance.now() - started) / 1000);
@@ -67,7 +69,7 @@ export async function askAgent(ctx: AskContext, req: IncomingMessage, body: Body
     ctx.logger.debug('no answer from the agent', { reason: outcome.reason, error: outcome.error.message });
     const verdict = ctx.failClosed ? 'fail_closed' : 'fail_open';
     ctx.metrics.request(verdict);
-    return { kind: verdict };
+    return { kind: verdict, reason: outcome.reason };
   }
   const decision = decisionOf(outcome.response, started);
   ctx.metrics.request(decision.kind === 'ok' ? 'accepted' : 'rejected');

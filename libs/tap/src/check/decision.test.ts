@@ -18,15 +18,15 @@ test('ok answers carry their headers; an empty answer lets the request through',
 
 test('denials keep the agent Retry-After, or get one from the wait time', () => {
   const kept = decisionOf({ http_response: 'denied_response', denied_response: { status: 429, headers: [{ key: 'Retry-After', value: '7' }], body: 'b' }, check_response: { wait_time: { seconds: 2, nanos: 0 } } });
-  assert.deepEqual(kept, { kind: 'denied', status: 429, headers: [{ key: 'Retry-After', value: '7' }], body: 'b' });
+  assert.deepEqual(kept, { kind: 'denied', status: 429, headers: [{ key: 'Retry-After', value: '7' }], body: 'b', waitMs: 2000 });
   const derived = decisionOf({ http_response: 'denied_response', denied_response: { status: 503, headers: [], body: '' }, check_response: { wait_time: { seconds: 0, nanos: 1 } } });
-  assert.deepEqual(derived, { kind: 'denied', status: 503, headers: [{ key: 'retry-after', value: '1' }], body: '' });
+  assert.deepEqual(derived, { kind: 'denied', status: 503, headers: [{ key: 'retry-after', value: '1' }], body: '', waitMs: 1e-6 });
 });
 
 test('a rejected check without an HTTP answer is denied by its reason', () => {
   const rate = decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_RATE_LIMITED', wait_time: { seconds: 3, nanos: 0 } } });
   assert.deepEqual(rate, { kind: 'denied', status: 429, headers: [{ key: 'content-type', value: 'application/json' }, { key: 'retry-after', value: '3' }],
-    body: JSON.stringify({ code: 8, message: 'request rejected: RATE_LIMITED', details: [] }) });
+    body: JSON.stringify({ code: 8, message: 'request rejected: RATE_LIMITED', details: [] }), waitMs: 3000 });
   assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_NO_TOKENS' } }) as { status: number }).status, 503);
   assert.equal((decisionOf({ check_response: { decision_type: 'DECISION_TYPE_REJECTED', reject_reason: 'REJECT_REASON_REGULATED' } }) as { status: number }).status, 403);
   assert.equal(decisionOf({ check_response: { decision_type: 'DECISION_TYPE_ACCEPTED' } }).kind, 'ok');

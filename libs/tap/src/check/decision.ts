@@ -4,7 +4,7 @@ import type { CheckAnswer } from './stream-answer.js';
 
 export type Decision =
   | { kind: 'ok'; headers: HeaderValue__Output[]; flowEnd?: FlowToEnd }
-  | { kind: 'denied'; status: number; headers: HeaderValue__Output[]; body: string };
+  | { kind: 'denied'; status: number; headers: HeaderValue__Output[]; body: string; waitMs?: number };
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
@@ -29,11 +29,23 @@ function denialStatus(status: number): number {
   return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 403;
 }
 
-/** Whole seconds of a wait, rounded up (0 when none). */
-export function retryAfterSeconds(wait: Duration__Output | null | undefined): number {
+/** Milliseconds of a wait (0 when none). */
+export function waitMilliseconds(wait: Duration__Output | null | undefined): number {
   if (wait === null || wait === undefined) return 0;
   const ms = Number(wait.seconds) * 1000 + Number(wait.nanos) / 1e6;
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** Whole seconds of a wait, rounded up (0 when none). */
+export function retryAfterSeconds(wait: Duration__Output | null | undefined): number {
+  const ms = waitMilliseconds(wait);
   return ms > 0 ? Math.ceil(ms / 1000) : 0;
+}
+
+/** The denial's wait in milliseconds, as an optional member. */
+function waitOf(wait: Duration__Output | null | undefined): { waitMs?: number } {
+  const ms = waitMilliseconds(wait);
+  return ms > 0 ? { waitMs: ms } : {};
 }
 
 /**
@@ -49,7 +61,7 @@ export function decisionOf(response: CheckAnswer, startedAt?: number): Decision 
       const seconds = retryAfterSeconds(response.check_response?.wait_time);
       if (seconds > 0) headers.push({ key: 'retry-after', value: String(seconds) });
     }
-    return { kind: 'denied', status: denialStatus(denied.status), headers, body: denied.body ?? '' };
+    return { kind: 'denied', status: denialStatus(denied.status), headers, body: denied.body ?? '', ...waitOf(response.check_response?.wait_time) };
   }
   const check = response.check_response;
   if (response.http_response === undefined && check?.decision_type === 'DECISION_TYPE_REJECTED') {
@@ -60,7 +72,7 @@ export function decisionOf(response: CheckAnswer, startedAt?: number): Decision 
     if (seconds > 0) headers.push({ key: 'retry-after', value: String(seconds) });
     const reason = (check.reject_reason ?? '').replace(/^REJECT_REASON_/, '') || 'REJECTED';
     const body = JSON.stringify({ code: grpcCodeOfStatus(status), message: `request rejected: ${reason}`, details: [] });
-    return { kind: 'denied', status, headers, body };
+    return { kind: 'denied', status, headers, body, ...waitOf(check.wait_time) };
   }
   const headers = usableHeaders(response.ok_response?.headers ?? []);
   if (check?.expect_end === true && typeof response.flow_id === 'string' && response.flow_id.length > 0) {

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { plainAddress, requestScheme } from '../proxy/forwarded.js';
 import type { InterestFilter } from './interest-filter.js';
 import type { CheckHTTPRequest, SocketAddress } from './types.js';
@@ -14,10 +13,30 @@ export interface BodySample {
 export const NO_BODY: BodySample = { text: '', truncated: false };
 
 /**
+ * What a check reads of a request: an HTTP/1.1 IncomingMessage, or the head
+ * of an HTTP/2 stream (h2/h2-request.ts: pseudo-headers left out of
+ * `rawHeaders`, `url` its :path, `headers.host` its :authority).
+ */
+export interface CheckedRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  /** `1.1`, `2.0`, …: the check's protocol is `HTTP/<httpVersion>`. */
+  readonly httpVersion: string;
+  readonly rawHeaders: readonly string[];
+  readonly headers: { readonly host?: string | undefined; readonly 'content-length'?: string | undefined };
+  readonly socket: {
+    readonly remoteAddress?: string | undefined;
+    readonly remotePort?: number | undefined;
+    readonly localAddress?: string | undefined;
+    readonly localPort?: number | undefined;
+  };
+}
+
+/**
  * Request headers with lower-case names; repeated headers joined with ', '.
  * With a filter, only the headers it wants.
  */
-export function flattenHeaders(req: IncomingMessage, filter?: InterestFilter): Record<string, string> {
+export function flattenHeaders(req: Pick<CheckedRequest, 'rawHeaders'>, filter?: InterestFilter): Record<string, string> {
   const out: Record<string, string> = {};
   const raw = req.rawHeaders;
   const filtering = filter !== undefined && !filter.all;
@@ -32,7 +51,7 @@ export function flattenHeaders(req: IncomingMessage, filter?: InterestFilter): R
 }
 
 /** Content-Length as a number, or -1 when absent or malformed. */
-export function requestSize(req: IncomingMessage): number {
+export function requestSize(req: Pick<CheckedRequest, 'headers'>): number {
   const cl = req.headers['content-length'];
   if (cl === undefined || !/^\d+$/.test(cl)) return -1;
   const n = Number(cl);
@@ -49,7 +68,7 @@ function socketAddress(address: string | undefined, port: number | undefined): S
  * when it wants it, and its generation; without one, everything under
  * generation 0.
  */
-export function checkRequestOf(req: IncomingMessage, controlPoint: string, body: BodySample, filter?: InterestFilter): CheckHTTPRequest {
+export function checkRequestOf(req: CheckedRequest, controlPoint: string, body: BodySample, filter?: InterestFilter): CheckHTTPRequest {
   const sample = filter === undefined || filter.wantsBody() ? body : NO_BODY;
   return {
     source: socketAddress(req.socket.remoteAddress, req.socket.remotePort),

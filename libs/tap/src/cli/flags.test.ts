@@ -20,6 +20,7 @@ test('defaults', () => {
   assert.deepEqual(options(UP), {
     listen: { host: '', port: 8081 },
     upstream: { host: '127.0.0.1', port: 3000 },
+    upstreamProtocol: 'http1',
     agent: '127.0.0.1:8080',
     controlPoint: 'ingress',
     admin: { host: '127.0.0.1', port: 9091 },
@@ -136,4 +137,12 @@ test('--help', () => {
   const r = parseTapFlags(['--upstream', 'bad', '--help'], {});
   assert.equal(r.kind, 'help');
   assert.match((r as { text: string }).text, /--check-timeout VALUE {2}\(SLUICE_TAP_CHECK_TIMEOUT; default "250ms"\)/);
+});
+
+test('--upstream-protocol: h2c or http1, from the flag or SLUICE_TAP_UPSTREAM_PROTOCOL; anything else is refused', () => {
+  assert.equal(options([...UP, '--upstream-protocol', 'h2c']).upstreamProtocol, 'h2c');
+  assert.equal(options(UP, { SLUICE_TAP_UPSTREAM_PROTOCOL: 'h2c' }).upstreamProtocol, 'h2c');
+  assert.equal(options([...UP, '--upstream-protocol=http1'], { SLUICE_TAP_UPSTREAM_PROTOCOL: 'h2c' }).upstreamProtocol, 'http1');
+  assert.deepEqual(problems([...UP, '--upstream-protocol', 'h2']),
+    ['--upstream-protocol (SLUICE_TAP_UPSTREAM_PROTOCOL): "h2" is not one of http1, h2c']);
 });

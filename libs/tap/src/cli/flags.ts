@@ -1,6 +1,6 @@
 import { tryParseDuration } from '@sluice/config';
 import { LOG_LEVELS, type LogLevel } from '../logger.js';
-import { BODY_BYTES_MAX, HEADER_BYTES_MAX, HEADER_BYTES_MIN, HEADER_COUNT_MAX, type TapOptions } from '../options.js';
+import { BODY_BYTES_MAX, HEADER_BYTES_MAX, HEADER_BYTES_MIN, HEADER_COUNT_MAX, UPSTREAM_PROTOCOLS, type TapOptions, type UpstreamProtocol } from '../options.js';
 import { parseHostPort, parseUpstreamUrl } from './address.js';
 
 type Parsed<T> = T | { problem: string };
@@ -47,6 +47,8 @@ export const TAP_FLAGS: readonly FlagSpec[] = [
     apply: (v, o) => set(address(v, true, 0), (a) => { o.listen = a; }) },
   { name: 'upstream', default: undefined, help: 'the workload, http://host:port',
     apply: (v, o) => set((() => { const u = parseUpstreamUrl(v); return typeof u === 'string' ? { problem: u } : u; })(), (a) => { o.upstream = a; }) },
+  { name: 'upstream-protocol', default: 'http1', help: 'how HTTP/2 requests (gRPC among them) reach the workload: h2c (HTTP/2 without TLS; gRPC needs it) or http1 (they are answered 502, a gRPC call UNAVAILABLE); HTTP/1.1 requests go over HTTP/1.1 either way',
+    apply: (v, o) => set((UPSTREAM_PROTOCOLS as readonly string[]).includes(v) ? (v as UpstreamProtocol) : { problem: `"${v}" is not one of ${UPSTREAM_PROTOCOLS.join(', ')}` }, (p) => { o.upstreamProtocol = p; }) },
   { name: 'agent', default: '127.0.0.1:8080', help: "the agent's gRPC address, host:port",
     apply: (v, o) => set(address(v, false, 1), () => { o.agent = v; }) },
   { name: 'control-point', default: 'ingress', help: 'control point named in every check',

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { BodySample } from '../check/request-attributes.js';
 import { requestSize } from '../check/request-attributes.js';
 import { utf8Prefix } from '../utf8.js';
@@ -24,11 +25,15 @@ export function hasBody(req: IncomingMessage): boolean {
 
 const SAMPLED_TYPE = /^\s*(?:application\/(?:json|[\w.+-]+\+json|x-www-form-urlencoded)|text\/[\w.+-]+)\s*(?:;|$)/i;
 
+/** Whether a body of this content type is sampled for the check: JSON, a URL-encoded form or text. */
+export function isSampledType(type: string | undefined): boolean {
+  return type !== undefined && SAMPLED_TYPE.test(type);
+}
+
 /** Whether the body is worth waiting for: JSON, a URL-encoded form or text, when there is one. */
 export function wantsBodySample(req: IncomingMessage, bound: number): boolean {
   if (bound <= 0 || !hasBody(req)) return false;
-  const type = req.headers['content-type'];
-  return type !== undefined && SAMPLED_TYPE.test(type);
+  return isSampledType(req.headers['content-type']);
 }
 
 /**
@@ -36,8 +41,9 @@ export function wantsBodySample(req: IncomingMessage, bound: number): boolean {
  * does not hold the check up), then pauses the request. Whole chunks are kept
  * (at most one chunk beyond the bound) so that nothing is lost on the way up.
  */
-export function readBodyPrefix(req: IncomingMessage, bound: number, timeoutMs: number): Promise<BodyPrefix> {
-  const size = requestSize(req);
+export function readBodyPrefix(req: Readable & { readonly headers?: IncomingMessage['headers'] }, bound: number, timeoutMs: number): Promise<BodyPrefix> {
+  // An HTTP/2 stream has no headers of its own here: its size is known only at its end.
+  const size = req.headers === undefined ? -1 : requestSize({ headers: req.headers });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 
 /** `http` or `https`, by the client's socket. */
-export function requestScheme(req: IncomingMessage): 'http' | 'https' {
+export function requestScheme(req: { readonly socket: object }): 'http' | 'https' {
   return (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
 }
 
