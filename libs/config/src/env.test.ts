@@ -13,11 +13,12 @@ import { resolveConfig } from './resolve.js';
 const NAMES: ProcessName[] = ['agent', 'controller'];
 
 /**
- * Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key; the injector's
- * two ports differ (the other one moves off the value drawn).
+ * Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key, the tap on its
+ * upstream; the injector's two ports differ (the other one moves off the value drawn).
  */
 function companions(prefix: string, path: string, value?: unknown): Record<string, string> {
   if (path === 'server.tls.enabled') return { [`${prefix}SERVER_TLS_CERT_FILE`]: '/c.pem', [`${prefix}SERVER_TLS_KEY_FILE`]: '/k.pem' };
+  if (path === 'tap.enabled' && value === true) return { [`${prefix}TAP_UPSTREAM`]: 'http://127.0.0.1:3000' };
   const other = { 'injector.tap_port': 'SIDECAR_AGENT_PORT', 'injector.sidecar_agent_port': 'TAP_PORT' }[path];
   if (other !== undefined) return { [`${prefix}INJECTOR_${other}`]: value === 1 ? '2' : '1' };
   return {};
@@ -47,6 +48,23 @@ const FORMAT_ARBS: Record<string, fc.Arbitrary<string>> = {
 };
 const HEADER = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
 const ENV_NAME = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,12}$/);
+
+/**
+ * Leaves whose valid values are narrower than their schema's type and format (the agent's tap: its
+ * bounds and the form of its upstream are cross-field rules, checks.ts).
+ */
+const LEAF_ARBS: Record<string, fc.Arbitrary<unknown>> = {
+  'tap.check_timeout': fc.integer({ min: 1, max: 60_000 }).map(formatDuration),
+  'tap.upstream_timeout': fc.nat(3_600_000).map(formatDuration),
+  'tap.upstream': fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom('localhost', '127.0.0.1', 'api.example.com', '[::1]'), port, fc.constantFrom('', '/'))
+    .map(([h, p, path]) => `http://${h}:${p}${path}`)),
+  'tap.control_point': fc.stringMatching(/^\S{1,40}$/),
+};
+
+/** Any valid value of a leaf. */
+function leafArb(leaf: { path: string; schema: TSchema }): fc.Arbitrary<unknown> {
+  return LEAF_ARBS[leaf.path] ?? valueArb(leaf.schema);
+}
 
 /** Any valid value of a schema, as a JS value. */
 function valueArb(schema: TSchema): fc.Arbitrary<unknown> {
@@ -116,7 +134,7 @@ test('every key of both trees has a distinct env variable that maps back to it',
 for (const name of NAMES) {
   test(`${name}: any valid value of any leaf, set by its env variable, lands at that key`, () => {
     const spec = PROCESSES[name];
-    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), valueArb(leaf.schema), fc.nat(2)));
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafArb(leaf), fc.nat(2)));
     fc.assert(fc.property(arb, ([leaf, value, variant]) => {
       const env = { ...companions(spec.envPrefix, leaf.path, value), [leaf.env]: envText(leaf.schema, value, variant) };
       const config = resolveConfig({ process: name, requireKeys: [], env });
@@ -126,7 +144,7 @@ for (const name of NAMES) {
 
   test(`${name}: any valid value of any leaf, set in the file, lands at that key`, () => {
     const spec = PROCESSES[name];
-    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), valueArb(leaf.schema)));
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafArb(leaf)));
     fc.assert(fc.property(arb, ([leaf, value]) => {
       const tree: Record<string, unknown> = {};
       let cursor = tree;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
 import http from 'node:http';
 import type tls from 'node:tls';
-import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { createAdminServer } from './admin.js';
@@ -27,12 +27,18 @@ export interface TapDeps {
   checker?: Checker;
   /** Where flow ends go; FlowEnd calls to `options.agent` when absent. */
   flowEnds?: FlowEndSink;
+  /**
+   * Serve /metrics, /healthz and /readyz on `options.admin` (default true). False when the
+   * process that runs the tap serves its own (the agent, for its in-process tap): then
+   * `adminAddress` is port 0.
+   */
+  adminServer?: boolean;
 }
 
 export interface Tap {
   /** Where the proxy listens. */
   readonly address: HostPort;
-  /** Where /metrics and /healthz are served. */
+  /** Where /metrics and /healthz are served (port 0 when the tap has no admin server of its own). */
   readonly adminAddress: HostPort;
   readonly metrics: TapMetrics;
   /**
@@ -118,15 +124,15 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
   // writes into a response already under way on the connection.
   let watch: AgentWatch | undefined;
-  const admin = createAdminServer(registry, () => !draining, () => watch?.notReady());
+  const admin = deps.adminServer === false ? undefined : createAdminServer(registry, () => !draining, () => watch?.notReady());
 
   let address: HostPort;
   let adminAddress: HostPort;
   try {
     address = await listen(server, options.listen);
-    adminAddress = await listen(admin, options.admin);
+    adminAddress = admin === undefined ? { host: '', port: 0 } : await listen(admin, options.admin);
   } catch (err) {
-    await Promise.all([closed(server), closed(admin)]);
+    await Promise.all([closed(server), admin === undefined ? undefined : closed(admin)]);
     ownClient?.close();
     ownFlowEnds?.close();
     upstreamAgent.destroy();
@@ -163,7 +169,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     ownFlowEnds?.close();
     upstreamAgent.destroy();
     await pool.destroy();
-    await closed(admin);
+    if (admin !== undefined) await closed(admin);
     logger.info('tap stopped');
     await ownLogger?.close();
   };
