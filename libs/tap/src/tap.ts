@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import * as grpc from '@grpc/grpc-js';
 import http from 'node:http';
 import type tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +7,8 @@ import { createAdminServer } from './admin.js';
 import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
-import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
+import type { FlowEndSink } from './check/flow-end.js';
+import { lazyFlowEnds } from './check/lazy-flow-ends.js';
 import { requestHandler, upgradeHandler, type TapContext } from './handler.js';
 import { closed, listen } from './listen.js';
 import { createUpstreamPool } from './proxy/pooled-forward.js';
@@ -82,11 +82,14 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     : { ...(material.ca ? { ca: material.ca } : {}), ...(material.cert ? { cert: material.cert } : {}), ...(material.key ? { key: material.key } : {}) };
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent, connectionTls === undefined ? {} : { connection: { tls: connectionTls } }) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
-  const credentials = material === undefined ? undefined : grpc.credentials.createSsl(material.ca ?? null, material.key ?? null, material.cert ?? null);
+  // FlowEnd calls (gRPC) are loaded at the first flow an agent asks to hear the end of.
   const ownFlowEnds = deps.flowEnds === undefined
-    ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason), ...(credentials === undefined ? {} : { credentials }) })
+    ? lazyFlowEnds(async () => {
+      const { flowEndClientOf } = await import('./check/flow-end.js');
+      return flowEndClientOf(options.agent, material, (reason) => metrics.flowEndFailure(reason));
+    }, (reason) => metrics.flowEndFailure(reason))
     : undefined;
-  const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndClient);
+  const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndSink);
   const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
   const tunnels: TunnelSet = new Set();
