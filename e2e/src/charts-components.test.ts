@@ -25,7 +25,9 @@ test('agent: ports, downward API and discovery RBAC', () => {
   // The same ports, by name and protocol, as the chart's container helper.
   const helper = parse(detemplate(defines(template(agent, '_helpers.tpl')).get('sluice-agent.container') ?? ''));
   const pick = (list: unknown) => arr(list, 'ports').map((p) => [obj(p, 'p').name, obj(p, 'p').protocol]);
-  assert.deepEqual(pick(at(helper, 'ports')), pick(ctr.ports));
+  // (The helper's tap port is rendered in sidecar mode only, where the agent serves the tap.)
+  assert.match(defines(template(agent, '_helpers.tpl')).get('sluice-agent.container') ?? '', /\{\{- if eq \.Values\.mode "sidecar" \}\}\n\s+- name: tap\n/);
+  assert.deepEqual(pick(at(helper, 'ports')).filter(([name]) => name !== 'tap'), pick(ctr.ports));
   // The TLS Secret's mount is there only with tls.secretName.
   assert.deepEqual(arr(at(helper, 'volumeMounts'), 'mounts').filter((m) => obj(m, 'm').name !== 'tls'), ctr.volumeMounts);
   // $(VAR) only refers to variables declared before it; the pod IP is advertised to peers.
@@ -55,21 +57,20 @@ test('agent: ports, downward API and discovery RBAC', () => {
   for (const p of arr(at(peers, 'spec.ports'), 'peer ports').map((x) => obj(x, 'port'))) assert.equal(named.get(p.targetPort), p.port, String(p.name));
 });
 
-test('agent: sidecar mode renders no DaemonSet or Service and documents the containers', () => {
+test('agent: sidecar mode renders no DaemonSet or Service and documents the agent container, which serves the tap', () => {
   const agent = CHARTS[0];
   for (const f of ['daemonset.yaml', 'service.yaml']) assert.match(template(agent, f), /^\{\{- if (and )?\(?eq \.Values\.mode "daemonset"/);
   assert.match(defines(template(agent, '_helpers.tpl')).get('sluice-agent.validate') ?? '', /list "daemonset" "sidecar"/);
   const v = values(agent);
   const notes = template(agent, 'NOTES.txt');
-  // The tap's arguments in the snippet, as helm renders the notes.
-  const snippet = obj(parse(renderNotes('sluice-agent', 'my-app', { mode: 'sidecar' }).split('Merge this into the pod template:\n')[1]), 'snippet');
-  const tap = arr(at(snippet, 'spec.containers'), 'containers').map((c) => obj(c, 'c')).find((c) => c.name === 'sluice-tap');
-  assert.ok(tap, 'the notes have the sluice-tap container');
-  assert.deepEqual(tap.args, ['--listen', '0.0.0.0:8081', '--upstream', `http://127.0.0.1:${String(at(v, 'sidecar.appPort'))}`,
-    '--agent', '127.0.0.1:8080', '--control-point', 'ingress']);
+  // The containers in the snippet, as helm renders the notes: the agent alone, with the tap's port.
+  const snippet = obj(parse(renderNotes('sluice-agent', 'my-app', { mode: 'sidecar' }).split('Merge\nthis into the pod template:\n')[1]), 'snippet');
+  const containers = arr(at(snippet, 'spec.containers'), 'containers').map((c) => obj(c, 'c'));
+  assert.deepEqual(containers.map((c) => c.name), ['agent'], 'one process per pod: no sluice-tap container');
+  const tapPort = arr(containers[0].ports, 'ports').map((p) => obj(p, 'port')).find((p) => p.name === 'tap');
+  assert.deepEqual(tapPort, { name: 'tap', containerPort: at(v, 'sidecar.tap.listenPort'), protocol: 'TCP' });
   assert.ok(notes.includes('include "sluice-agent.container"'), 'the snippet uses the DaemonSet container');
-  assert.ok(read('charts', 'sluice-agent', 'README.md').includes(
-    'sluice-tap --listen 0.0.0.0:8081 --upstream http://127.0.0.1:<app port> --agent 127.0.0.1:8080 --control-point ingress'));
+  assert.ok(read('charts', 'sluice-agent', 'README.md').includes('tap:\n  enabled: true\n  listen: 0.0.0.0:8081\n  upstream: http://127.0.0.1:<app port>\n  control_point: ingress'));
 });
 
 test('controller: one replica, Policy RBAC, CRD note', () => {

@@ -201,5 +201,9 @@ test('release notes: the controller\'s curl speaks the port\'s scheme; the CRD i
   assert.match(plain, /curl http:\/\/127\.0\.0\.1:8080\/v1\/status\/system\/readiness/);
   const agent = notes('sluice-agent', 'team-b', { mode: 'sidecar', 'config.server.tls.enabled': true, 'tls.secretName': 'agent-tls', 'controller.namespace': 'team-a' });
   assert.match(agent, /etcd: http:\/\/etcd\.team-a\.svc\.cluster\.local:2379/);
-  assert.match(agent, /- --agent-tls-ca\n\s+- \/etc\/sluice\/agent\/tls\/ca\.crt/);
+  // Sidecar mode: the agent serves the tap (no TLS to itself); the daemonset notes give the separate taps the CA.
+  assert.doesNotMatch(agent, /--agent-tls-ca|name: sluice-tap/);
+  assert.match(agent, /- name: tap\n\s+containerPort: 8081\n\s+protocol: TCP/);
+  const daemonset = notes('sluice-agent', 'team-b', { 'config.server.tls.enabled': true, 'tls.secretName': 'agent-tls', 'controller.namespace': 'team-a' });
+  assert.match(daemonset, /sluice-tap --listen 0\.0\.0\.0:8081 .* --agent-tls-ca <CA file of the agent's certificate>/);
 });

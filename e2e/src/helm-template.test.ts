@@ -75,6 +75,8 @@ const ROWS: Row[] = [
   { name: 'agent: sidecar mode', chart: 'agent', release: 'edge', values: { mode: 'sidecar' }, expect: (r) => {
     assert.ok(!kinds(r).includes('DaemonSet'), 'no DaemonSet in sidecar mode');
     assert.equal(get(r.sidecarConfig, 'agent_info', 'agent_group'), 'default');
+    // The agent serves the tap itself, in front of sidecar.appPort.
+    assert.deepEqual(get(r.sidecarConfig, 'tap'), { ...(get(r.sidecarConfig, 'tap') as Obj), enabled: true, listen: '0.0.0.0:8081', upstream: 'http://127.0.0.1:3000', control_point: 'ingress' });
   } },
   { name: 'agent: sidecar mode with TLS', chart: 'agent', release: 'edge', values: { mode: 'sidecar', 'config.server.tls': AGENT_TLS['config.server.tls'] }, expect: (r) => assert.equal(get(r.sidecarConfig, 'server', 'tls', 'enabled'), true) },
   { name: 'agent: a second agent group', chart: 'agent', release: 'edge-b', values: { 'config.agent_info.agent_group': 'group-b' }, expect: (r) => {
@@ -224,6 +226,9 @@ describe('helm lint and template over the values matrix', { concurrency: 2 }, ()
           const agentEnv = containerEnv(agent, 'shop');
           const printed = await printConfig('agent', { file: '', env: agentEnv, args: [] });
           assert.ok(startKeyring([], pod, 'sluice-agent', printed, agentEnv, row.existing), 'the injected agent starts with a group key');
+          // ... and serves the tap itself: no tap container beside it.
+          assert.equal(get(printed, 'tap', 'enabled'), true, 'the injected agent serves the tap');
+          assert.ok(!(get(pod, 'spec', 'template', 'spec', 'containers') as Obj[]).some((c) => c.name === 'sluice-tap'), 'no tap container in sidecar mode');
         }
       }
       row.expect?.(rendered);

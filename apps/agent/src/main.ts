@@ -12,6 +12,8 @@ import { installDistCache, isDistCacheKeyProblem } from './distcache.js';
 import { installPodScaler } from './pod-scaler.js';
 import { installEtcd, installPolicies } from './policies.js';
 import { installHeartbeats } from './cloudext.js';
+import { installTap } from './tap.js';
+import { TapConfigError } from '@sluice/tap/in-process';
 
 // Answers of 1-2 KB (a Check with ten limiter decisions) and their gRPC copies are slices of
 // Node's Buffer pool; the default 8 KiB pool is a new ArrayBuffer every few answers (~4 us each).
@@ -32,7 +34,8 @@ const runtime = createProcessRuntime(config, 'agent');
 const discovery = createStaticDiscovery(config.service_discovery.static);
 // every decision counted under Aperture's flow-control metric names (docs/metrics.md)
 const engine = new MeteredEngine({ agentGroup: config.agent_info.agent_group, registry: runtime.registry });
-registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
+const flowEnds = installFlowEnds(runtime, engine);
+registerFlowControlServices(runtime.server, engine, discovery, { flowEnds });
 // Envoy/Istio ext_authz (docs/guides/envoy.md); flows end with Envoy's OTLP access logs (installFlowEnds).
 registerEnvoyAuthorizationService(runtime.server, engine, discovery);
 // A preview must answer inside the HTTP server's write timeout.
@@ -61,10 +64,18 @@ try {
   installAgentFunctions(runtime, config, version);
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
   await installPodScaler(runtime, config, etcd, kube);
+  // The traffic tap in this process (tap.enabled), deciding through this engine as CheckHTTP does.
+  const tap = config.tap.enabled ? installTap(runtime, config.tap, { engine, discovery, flowEnds }) : undefined;
   exitCode = await runtime.run();
+  const tapProblem = tap?.problem();
+  if (tapProblem !== undefined) {
+    // A port the tap cannot bind is a configuration problem too.
+    process.stderr.write(`sluice-agent: ${tapProblem.message}\n`);
+    exitCode = 2;
+  }
 } catch (err) {
-  // A bad limiters file, an unreadable kubeconfig or dist-cache keys missing or bad is a configuration problem: exit 2, like the key tree's, before any port is bound.
-  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err)) exitCode = 2;
+  // A bad limiters file, an unreadable kubeconfig, dist-cache keys missing or bad or a tap address it cannot use is a configuration problem: exit 2, like the key tree's, before any port is bound.
+  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err) || err instanceof TapConfigError) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
   // Anything else is a fatal error: reported (crash_report) before the exit.
   if (exitCode !== 2) {

@@ -115,6 +115,14 @@ Secret (tls.secretName) when server.tls is on without them.
 {{- if not (hasKey $config.dist_cache "auth") }}{{ $_ := set $config.dist_cache "auth" dict }}{{ end }}
 {{- if not $config.dist_cache.auth.key_file }}{{ $_ := set $config.dist_cache.auth "key_file" "/etc/sluice/agent/dist-cache/keys" }}{{ end }}
 {{- end }}
+{{- if eq .Values.mode "sidecar" }}
+{{- /* Sidecar mode: the agent serves the traffic tap itself (tap.*), in front of the application. */}}
+{{- if not (hasKey $config "tap") }}{{ $_ := set $config "tap" dict }}{{ end }}
+{{- if not (hasKey $config.tap "enabled") }}{{ $_ := set $config.tap "enabled" true }}{{ end }}
+{{- if not $config.tap.listen }}{{ $_ := set $config.tap "listen" (printf "0.0.0.0:%v" .Values.sidecar.tap.listenPort) }}{{ end }}
+{{- if not $config.tap.upstream }}{{ $_ := set $config.tap "upstream" (printf "http://127.0.0.1:%v" .Values.sidecar.appPort) }}{{ end }}
+{{- if not $config.tap.control_point }}{{ $_ := set $config.tap "control_point" .Values.sidecar.tap.controlPoint }}{{ end }}
+{{- end }}
 {{- toYaml $config }}
 {{- end }}
 
@@ -206,7 +214,8 @@ Stops the render on values the chart cannot honour.
 {{- end }}
 
 {{/*
-The agent container, shared by the DaemonSet and the sidecar snippet in NOTES.txt.
+The agent container, shared by the DaemonSet and the sidecar snippet in NOTES.txt (which also
+serves the traffic tap's port: tap.* is set in sidecar mode).
 */}}
 {{- define "sluice-agent.container" -}}
 name: agent
@@ -231,6 +240,11 @@ ports:
   - name: memberlist-udp
     containerPort: {{ include "sluice-agent.memberlistPort" . }}
     protocol: UDP
+  {{- if eq .Values.mode "sidecar" }}
+  - name: tap
+    containerPort: {{ .Values.sidecar.tap.listenPort }}
+    protocol: TCP
+  {{- end }}
 env:
   {{- include "sluice-agent.env" . | nindent 2 }}
 {{- with .Values.livenessProbe }}

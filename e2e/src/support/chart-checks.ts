@@ -34,17 +34,19 @@ export const AGENT_TREE: Record<string, string> = {
   agent_functions: 'AgentFunctionsConfig', 'kubernetes_client.http_client': 'HTTPClientConfig',
   otel: 'AgentOTelConfig', peer_discovery: 'PeerDiscoveryConfig',
   'service_discovery.kubernetes': 'KubernetesDiscoveryConfig', 'service_discovery.static': 'StaticDiscoveryConfig',
+  tap: 'AgentTapConfig',
 };
 // Beyond the reference: the controller's `injector` and the agent's peer_discovery.kubernetes_service
 // (settings that were variables of their own, SLUICE_INJECTOR_* and SLUICE_PEERS_SERVICE), and the
-// dist cache's `auth` and bounds (max_buckets, max_bucket_bytes, max_connections, idle_timeout).
+// dist cache's `auth` and bounds (max_buckets, max_bucket_bytes, max_connections, idle_timeout), and the
+// agent's in-process traffic tap (`tap`).
 export const CONTROLLER_TREE: Record<string, string> = {
   ...SHARED, otel: 'ControllerOTelConfig', 'policies.cr_watcher': 'CRWatcherConfig',
   'policies.promql_jobs_scheduler': 'JobGroupConfig', injector: 'InjectorConfig',
 };
 export const AGENT_TOP = ['agent_functions', 'agent_info', 'auto_scale', 'client', 'cloudext', 'crash_report', 'dist_cache',
   'etcd', 'flow_control', 'kubernetes_client', 'liveness', 'log', 'metrics', 'otel', 'peer_discovery', 'profilers',
-  'prometheus', 'readiness', 'server', 'service_discovery', 'watchdog'];
+  'prometheus', 'readiness', 'server', 'service_discovery', 'tap', 'watchdog'];
 export const CONTROLLER_TOP = ['client', 'cloudext', 'crash_report', 'etcd', 'injector', 'liveness', 'log', 'metrics', 'otel',
   'policies', 'profilers', 'prometheus', 'readiness', 'server', 'watchdog'];
 // Fields of the objects whose members are checked (others: only their key path is checked).
@@ -63,6 +65,8 @@ export const FIELDS: Record<string, string[]> = {
     'sidecar_agent_port', 'sidecar_agent_config_map', 'sidecar_agent_env', 'tap_admin_port', 'agent_tls_secret', 'agent_tls_client_cert',
     'sidecar_agent_key_secret', 'sidecar_agent_memory_limit'],
   AgentInfoConfig: ['agent_group'],
+  AgentTapConfig: ['enabled', 'listen', 'upstream', 'control_point', 'body_bytes', 'check_timeout', 'upstream_timeout', 'fail_closed',
+    'max_request_header_bytes', 'max_response_header_bytes', 'max_request_headers', 'max_response_headers', 'merge_slashes'],
   CRWatcherConfig: ['enabled'],
   KubernetesDiscoveryConfig: ['enabled'],
   AutoScaleKubernetesConfig: ['enabled'],

@@ -110,6 +110,15 @@ const CASES: BadInput[] = [
   { name: 'unknown key __proto__ in the file', yaml: '__proto__:\n  server: {}\n', path: '__proto__', envVar: `${A}__PROTO__`, rule: 'unknown-key', message: /unknown key \(value \{"server":\{\}\}\)/ },
   { name: 'unknown key toString in a list element', yaml: 'log:\n  writers:\n    - toString: x\n', path: 'log.writers[0].toString', envVar: `${A}LOG_WRITERS`, rule: 'unknown-key', message: /unknown key \(value "x"\)/ },
   { name: 'unknown key __proto__ inside an object variable', env: { [`${A}SERVER`]: '{"__proto__":{"listener":{}}}' }, path: 'server.__proto__', envVar: `${A}SERVER___PROTO__`, rule: 'unknown-key', message: /unknown key \(value \{"listener":\{\}\}\); .*set by SLUICE_AGENT_SERVER$/ },
+  { name: 'tap enabled without an upstream', env: { [`${A}TAP_ENABLED`]: 'true' }, path: 'tap.upstream', envVar: `${A}TAP_UPSTREAM`, rule: 'required', message: /value "" must be set when tap\.enabled is true: the workload the tap forwards to, http:\/\/host:port/ },
+  { name: 'tap upstream over https', env: { [`${A}TAP_UPSTREAM`]: 'https://127.0.0.1:3000' }, path: 'tap.upstream', envVar: `${A}TAP_UPSTREAM`, rule: 'invalid', message: /is not http:\/\/host:port: the tap speaks plain HTTP/ },
+  { name: 'tap upstream with a path', yaml: 'tap:\n  upstream: http://127.0.0.1:3000/api\n', path: 'tap.upstream', envVar: `${A}TAP_UPSTREAM`, rule: 'invalid', message: /no path, query or credentials/ },
+  { name: 'tap upstream not a URL', env: { [`${A}TAP_UPSTREAM`]: '127.0.0.1:3000' }, path: 'tap.upstream', envVar: `${A}TAP_UPSTREAM`, rule: 'format', message: /is not empty \| url/ },
+  { name: 'tap listen on the server port', env: { [`${A}TAP_ENABLED`]: 'true', [`${A}TAP_UPSTREAM`]: 'http://127.0.0.1:3000', [`${A}TAP_LISTEN`]: ':8080' }, path: 'tap.listen', envVar: `${A}TAP_LISTEN`, rule: 'invalid', message: /value ":8080" has port 8080, also the port of server\.listener\.addr: the tap needs a port of its own/ },
+  { name: 'tap listen on the dist cache port', yaml: 'tap:\n  enabled: true\n  upstream: http://127.0.0.1:3000\n  listen: 127.0.0.1:3320\n', path: 'tap.listen', envVar: `${A}TAP_LISTEN`, rule: 'invalid', message: /also the port of dist_cache\.bind_addr/ },
+  { name: 'tap check timeout past 60s', env: { [`${A}TAP_CHECK_TIMEOUT`]: '2m' }, path: 'tap.check_timeout', envVar: `${A}TAP_CHECK_TIMEOUT`, rule: 'invalid', message: /value "2m" is out of range 1ms\.\.60s/ },
+  { name: 'tap body bytes past 1 MiB', env: { [`${A}TAP_BODY_BYTES`]: '2000000' }, path: 'tap.body_bytes', envVar: `${A}TAP_BODY_BYTES`, rule: 'maximum', message: /above the maximum 1048576/ },
+  { name: 'tap control point with a space', env: { [`${A}TAP_CONTROL_POINT`]: 'in gress' }, path: 'tap.control_point', envVar: `${A}TAP_CONTROL_POINT`, rule: 'invalid', message: /must be 1\.\.256 characters without spaces/ },
   { name: 'infinite float in the file', yaml: 'otel: {}\nserver:\n  http:\n    latency_buckets_ms: [1, .inf]\n', path: 'server.http.latency_buckets_ms[1]', envVar: `${A}SERVER_HTTP_LATENCY_BUCKETS_MS`, rule: 'type', message: /value Infinity is not a number/ },
 ];
 

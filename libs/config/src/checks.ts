@@ -5,8 +5,9 @@ import { problem, showValue, type ConfigProblem, type ConfigRule } from './probl
 import { readEnv } from './env.js';
 import { PROCESSES, type ProcessSpec } from './process.js';
 import {
-  CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema, InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema,
+  AgentConfigSchema, AgentTapConfigSchema, CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema, InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema,
 } from './schema/index.js';
+import { tryParseDuration } from './duration.js';
 import type { OriginOf } from './ajv-problems.js';
 
 type Check = (value: Record<string, unknown>, path: string) => Array<{ key: string; detail: string; value: unknown; rule?: ConfigRule }>;
@@ -15,6 +16,60 @@ type Check = (value: Record<string, unknown>, path: string) => Array<{ key: stri
 const cloudEndpoint: Check = (cloud, path) => {
   if (typeof cloud.api_key !== 'string' || cloud.api_key === '' || cloud.endpoint !== '') return [];
   return [{ key: 'endpoint', value: cloud.endpoint, detail: `value "" must be set when ${path}.api_key is set (heartbeats are sent there)` }];
+};
+
+/** The port of a `[host]:port` address, or undefined when there is none to compare (port 0: the system picks one). */
+function portOf(addr: unknown): number | undefined {
+  if (typeof addr !== 'string') return undefined;
+  const m = /:(\d+)$/.exec(addr);
+  const port = m === null ? 0 : Number(m[1]);
+  return port === 0 ? undefined : port;
+}
+
+function at(tree: Record<string, unknown>, path: string): unknown {
+  let v: unknown = tree;
+  for (const s of path.split('.')) v = isPlainObject(v) ? v[s] : undefined;
+  return v;
+}
+
+/** The in-process tap's own rules: an upstream when enabled, in the form the tap forwards to, and its bounds. */
+const tapCheck: Check = (tap, path) => {
+  const found: ReturnType<Check> = [];
+  if (tap.enabled === true && tap.upstream === '') {
+    found.push({ key: 'upstream', value: tap.upstream, detail: `value "" must be set when ${path}.enabled is true: the workload the tap forwards to, http://host:port` });
+  }
+  if (typeof tap.upstream === 'string' && tap.upstream !== '') {
+    let url: URL | undefined;
+    try { url = new URL(tap.upstream); } catch { url = undefined; }
+    if (url !== undefined && (url.protocol !== 'http:' || url.username !== '' || url.password !== '' || !['', '/'].includes(url.pathname) || url.search !== '' || url.hash !== '')) {
+      found.push({ key: 'upstream', value: tap.upstream, rule: 'invalid', detail: `value ${showValue(tap.upstream)} is not http://host:port: the tap speaks plain HTTP to the workload, with no path, query or credentials` });
+    }
+  }
+  const bounded = (key: string, minMs: number, maxMs: number, text: string): void => {
+    const ms = typeof tap[key] === 'string' ? tryParseDuration(tap[key]) : undefined;
+    if (ms !== undefined && (ms < minMs || ms > maxMs)) found.push({ key, value: tap[key], rule: 'invalid', detail: `value ${showValue(tap[key])} is out of range ${text}` });
+  };
+  bounded('check_timeout', 1, 60_000, '1ms..60s');
+  bounded('upstream_timeout', 0, 3_600_000, '0s..1h');
+  const cp = tap.control_point;
+  if (typeof cp === 'string' && (cp.length > 256 || /\s/.test(cp))) {
+    found.push({ key: 'control_point', value: cp.slice(0, 64), rule: 'invalid', detail: 'must be 1..256 characters without spaces' });
+  }
+  return found;
+};
+
+/** Ports of the agent that the in-process tap must not share. */
+const AGENT_PORT_KEYS = ['server.listener.addr', 'dist_cache.bind_addr', 'dist_cache.memberlist_bind_addr'] as const;
+
+/** An enabled in-process tap listens on a port of its own (a clash would stop the agent at start). */
+const agentCheck: Check = (agent) => {
+  if (at(agent, 'tap.enabled') !== true) return [];
+  const tapPort = portOf(at(agent, 'tap.listen'));
+  if (tapPort === undefined) return [];
+  return AGENT_PORT_KEYS.filter((k) => portOf(at(agent, k)) === tapPort).map((k) => ({
+    key: 'tap.listen', value: at(agent, 'tap.listen'), rule: 'invalid' as const,
+    detail: `value ${showValue(at(agent, 'tap.listen'))} has port ${tapPort}, also the port of ${k}: the tap needs a port of its own`,
+  }));
 };
 
 /** Rules that involve more than one field, keyed by the object schema they apply to. */
@@ -32,6 +87,8 @@ const CHECKS = new Map<TSchema, Check>([
     }
     return found;
   }],
+  [AgentTapConfigSchema, tapCheck],
+  [AgentConfigSchema, agentCheck],
   [ServerTLSConfigSchema, (tls, path) => {
     if (tls.enabled !== true) return [];
     return ['cert_file', 'key_file']
@@ -74,9 +131,9 @@ export function crossFieldProblems(spec: ProcessSpec, config: unknown, originOf:
     const check = CHECKS.get(schema);
     if (check !== undefined) {
       for (const found of check(value, locate(spec, segments).path)) {
-        const at = [...segments, found.key];
-        const where = locate(spec, at);
-        problems.push(problem({ path: where.path, env: where.env, rule: found.rule ?? 'required', value: found.value, origin: originOf(at) }, found.detail));
+        const keyAt = [...segments, ...found.key.split('.')];
+        const where = locate(spec, keyAt);
+        problems.push(problem({ path: where.path, env: where.env, rule: found.rule ?? 'required', value: found.value, origin: originOf(keyAt) }, found.detail));
       }
     }
     for (const [name, child] of Object.entries(node(schema).properties ?? {})) walk(child, value[name], [...segments, name]);

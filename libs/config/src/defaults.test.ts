@@ -147,6 +147,10 @@ const AGENT: AgentConfig = {
   readiness: health,
   crash_report: crashReport,
   server,
+  tap: {
+    enabled: false, listen: ':8081', upstream: '', control_point: 'ingress', body_bytes: 8192, check_timeout: '250ms', upstream_timeout: '60s', fail_closed: false,
+    max_request_header_bytes: 65536, max_response_header_bytes: 65536, max_request_headers: 100, max_response_headers: 100, merge_slashes: true,
+  },
   service_discovery: { kubernetes: { enabled: true }, static: { entities: [] } },
   watchdog: { memory: watchdog },
 };

@@ -13,13 +13,14 @@ import { resolveConfig } from './resolve.js';
 const NAMES: ProcessName[] = ['agent', 'controller'];
 
 /**
- * Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key; the injector's
- * two ports differ (the other one moves off the value drawn).
+ * Siblings a leaf needs to be valid on its own: TLS on needs its certificate and key, the tap on its
+ * upstream; the injector's two ports differ (the other one moves off the value drawn).
  */
 function companions(prefix: string, path: string, value?: unknown): Record<string, string> {
   if (path === 'server.tls.enabled') return { [`${prefix}SERVER_TLS_CERT_FILE`]: '/c.pem', [`${prefix}SERVER_TLS_KEY_FILE`]: '/k.pem' };
   // An API key needs an endpoint to send heartbeats to.
   if (path === 'cloudext.api_key' && value !== '') return { [`${prefix}CLOUDEXT_ENDPOINT`]: 'http://127.0.0.1:9' };
+  if (path === 'tap.enabled' && value === true) return { [`${prefix}TAP_UPSTREAM`]: 'http://127.0.0.1:3000' };
   const other = { 'injector.tap_port': 'SIDECAR_AGENT_PORT', 'injector.sidecar_agent_port': 'TAP_PORT' }[path];
   if (other !== undefined) return { [`${prefix}INJECTOR_${other}`]: value === 1 ? '2' : '1' };
   return {};
@@ -50,15 +51,23 @@ const FORMAT_ARBS: Record<string, fc.Arbitrary<string>> = {
 const HEADER = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
 const ENV_NAME = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,12}$/);
 
-/** Leaves whose schema type allows more than a process accepts (cross-field rules). */
-const ONLY_VALID = new Map<string, fc.Arbitrary<unknown>>([
-  // A hosted controller is refused at start.
-  ['cloudext.enable_cloud_controller', fc.constant(false)],
-]);
+/**
+ * Leaves whose valid values are narrower than their schema's type and format: a hosted controller
+ * is refused at start; the agent's tap's bounds and the form of its upstream are cross-field rules
+ * (checks.ts).
+ */
+const LEAF_ARBS: Record<string, fc.Arbitrary<unknown>> = {
+  'cloudext.enable_cloud_controller': fc.constant(false),
+  'tap.check_timeout': fc.integer({ min: 1, max: 60_000 }).map(formatDuration),
+  'tap.upstream_timeout': fc.nat(3_600_000).map(formatDuration),
+  'tap.upstream': fc.oneof(fc.constant(''), fc.tuple(fc.constantFrom('localhost', '127.0.0.1', 'api.example.com', '[::1]'), port, fc.constantFrom('', '/'))
+    .map(([h, p, path]) => `http://${h}:${p}${path}`)),
+  'tap.control_point': fc.stringMatching(/^\S{1,40}$/),
+};
 
-/** Any valid value of a leaf, as a JS value. */
-function leafValueArb(leaf: { path: string; schema: TSchema }): fc.Arbitrary<unknown> {
-  return ONLY_VALID.get(leaf.path) ?? valueArb(leaf.schema);
+/** Any valid value of a leaf. */
+function leafArb(leaf: { path: string; schema: TSchema }): fc.Arbitrary<unknown> {
+  return LEAF_ARBS[leaf.path] ?? valueArb(leaf.schema);
 }
 
 /** Any valid value of a schema, as a JS value. */
@@ -129,7 +138,7 @@ test('every key of both trees has a distinct env variable that maps back to it',
 for (const name of NAMES) {
   test(`${name}: any valid value of any leaf, set by its env variable, lands at that key`, () => {
     const spec = PROCESSES[name];
-    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafValueArb(leaf), fc.nat(2)));
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafArb(leaf), fc.nat(2)));
     fc.assert(fc.property(arb, ([leaf, value, variant]) => {
       const env = { ...companions(spec.envPrefix, leaf.path, value), [leaf.env]: envText(leaf.schema, value, variant) };
       const config = resolveConfig({ process: name, requireKeys: [], env });
@@ -139,7 +148,7 @@ for (const name of NAMES) {
 
   test(`${name}: any valid value of any leaf, set in the file, lands at that key`, () => {
     const spec = PROCESSES[name];
-    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafValueArb(leaf)));
+    const arb = fc.constantFrom(...leafNodes(spec)).chain((leaf) => fc.tuple(fc.constant(leaf), leafArb(leaf)));
     fc.assert(fc.property(arb, ([leaf, value]) => {
       const tree: Record<string, unknown> = {};
       let cursor = tree;

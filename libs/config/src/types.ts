@@ -51,5 +51,6 @@ export type StaticDiscoveryConfig = Static<typeof S.StaticDiscoveryConfigSchema>
 export type Entity = Static<typeof S.EntitySchema>;
 export type CRWatcherConfig = Static<typeof S.CRWatcherConfigSchema>;
 export type InjectorConfig = Static<typeof S.InjectorConfigSchema>;
+export type AgentTapConfig = Static<typeof S.AgentTapConfigSchema>;
 export type AgentConfig = Static<typeof S.AgentConfigSchema>;
 export type ControllerConfig = Static<typeof S.ControllerConfigSchema>;

@@ -1,20 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import * as grpc from '@grpc/grpc-js';
+import { PROTO_DIR, PROTO_FILES } from './files.js';
 
-/** Directory holding the .proto files of Sluice (shipped beside dist/). */
-export const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'proto');
-
-export const PROTO_FILES = {
-  check: 'aperture/flowcontrol/check/v1/check.proto',
-  checkhttp: 'sluice/flowcontrol/checkhttp/v1/checkhttp.proto',
-  apertureCheckhttp: 'aperture/flowcontrol/checkhttp/v1/checkhttp.proto',
-  preview: 'sluice/flowcontrol/preview/v1/preview.proto',
-  controlpoints: 'sluice/flowcontrol/controlpoints/v1/controlpoints.proto',
-  envoyAuth: 'envoy/service/auth/v3/external_auth.proto',
-  cloudext: 'sluice/cloudext/v1/heartbeat.proto',
-} as const;
+export { PROTO_DIR, PROTO_FILES } from './files.js';
 
 /**
  * Loader options: field names stay as written in the .proto (snake_case), so

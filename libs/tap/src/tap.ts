@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type tls from 'node:tls';
-import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { createAdminServer } from './admin.js';
 import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
-import { FlowEndClient, type FlowEndSink } from './check/flow-end.js';
+import type { FlowEndSink } from './check/flow-end.js';
+import { lazyFlowEnds } from './check/lazy-flow-ends.js';
 import { requestHandler, upgradeHandler } from './handler.js';
 import { routeByPreface } from './h2/preface.js';
 import { createH2Front } from './h2/server.js';
@@ -31,12 +31,18 @@ export interface TapDeps {
   checker?: Checker;
   /** Where flow ends go; FlowEnd calls to `options.agent` when absent. */
   flowEnds?: FlowEndSink;
+  /**
+   * Serve /metrics, /healthz and /readyz on `options.admin` (default true). False when the
+   * process that runs the tap serves its own (the agent, for its in-process tap): then
+   * `adminAddress` is port 0.
+   */
+  adminServer?: boolean;
 }
 
 export interface Tap {
   /** Where the proxy listens. */
   readonly address: HostPort;
-  /** Where /metrics and /healthz are served. */
+  /** Where /metrics and /healthz are served (port 0 when the tap has no admin server of its own). */
   readonly adminAddress: HostPort;
   readonly metrics: TapMetrics;
   /**
@@ -80,11 +86,14 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     : { ...(material.ca ? { ca: material.ca } : {}), ...(material.cert ? { cert: material.cert } : {}), ...(material.key ? { key: material.key } : {}) };
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent, connectionTls === undefined ? {} : { connection: { tls: connectionTls } }) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
-  const credentials = material === undefined ? undefined : grpc.credentials.createSsl(material.ca ?? null, material.key ?? null, material.cert ?? null);
+  // FlowEnd calls (gRPC) are loaded at the first flow an agent asks to hear the end of.
   const ownFlowEnds = deps.flowEnds === undefined
-    ? new FlowEndClient(options.agent, { onFailure: (reason) => metrics.flowEndFailure(reason), ...(credentials === undefined ? {} : { credentials }) })
+    ? lazyFlowEnds(async () => {
+      const { flowEndClientOf } = await import('./check/flow-end.js');
+      return flowEndClientOf(options.agent, material, (reason) => metrics.flowEndFailure(reason));
+    }, (reason) => metrics.flowEndFailure(reason))
     : undefined;
-  const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndClient);
+  const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndSink);
   const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
   const tunnels: TunnelSet = new Set();
@@ -127,15 +136,15 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
   // No 'clientError' listener: Node's own answers 400, 431 or 408 and never
   // writes into a response already under way on the connection.
   let watch: AgentWatch | undefined;
-  const admin = createAdminServer(registry, () => !draining, () => watch?.notReady());
+  const admin = deps.adminServer === false ? undefined : createAdminServer(registry, () => !draining, () => watch?.notReady());
 
   let address: HostPort;
   let adminAddress: HostPort;
   try {
     address = await listen(server, options.listen);
-    adminAddress = await listen(admin, options.admin);
+    adminAddress = admin === undefined ? { host: '', port: 0 } : await listen(admin, options.admin);
   } catch (err) {
-    await Promise.all([closed(server), closed(admin)]);
+    await Promise.all([closed(server), admin === undefined ? undefined : closed(admin)]);
     ownClient?.close();
     ownFlowEnds?.close();
     upstreamAgent.destroy();
@@ -177,7 +186,7 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(Math.max(0, until - Date.now()));
-    await closed(admin);
+    if (admin !== undefined) await closed(admin);
     logger.info('tap stopped');
     await ownLogger?.close();
   };

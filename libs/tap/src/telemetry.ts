@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { createLogger, createMetricsRegistry, type SluiceLogger } from '@sluice/telemetry';
+import { createLogger, createMetricsRegistry, type SluiceLogger } from '@sluice/telemetry/core';
 import type { LogLevel } from './logger.js';
 
 /** The tap's logger: JSON lines on stderr (a sidecar's logs are its container's), through @sluice/telemetry. */

@@ -12,6 +12,7 @@ import { noEffect } from './fields.js';
 import { LogConfigSchema } from './log.js';
 import { PrometheusTreeSchema } from './prometheus.js';
 import { ServerTreeSchema } from './server.js';
+import { AgentTapConfigSchema } from './tap.js';
 import { AgentOTelConfigSchema, MetricsConfigSchema, ProfilersConfigSchema } from './telemetry.js';
 import { WatchdogConfigSchema } from './watchdog.js';
 
@@ -38,6 +39,7 @@ export const AgentConfigSchema = Type.Object({
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
   server: ServerTreeSchema,
+  tap: AgentTapConfigSchema,
   service_discovery: Type.Object({
     kubernetes: KubernetesDiscoveryConfigSchema,
     static: StaticDiscoveryConfigSchema,

@@ -22,3 +22,4 @@ export { CRWatcherConfigSchema } from './controller-objects.js';
 export { InjectorConfigSchema } from './injector.js';
 export { AgentConfigSchema } from './agent-tree.js';
 export { ControllerConfigSchema } from './controller-tree.js';
+export { AgentTapConfigSchema, TAP_BODY_BYTES_MAX } from './tap.js';

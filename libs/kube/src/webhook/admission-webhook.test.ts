@@ -122,15 +122,26 @@ test('fail-open, upstream port by annotation, unnamed port, no annotations', () 
   assert.deepEqual(containers(out3)[1].ports, [{ name: 'sluice-upstream', containerPort: 7000 }]);
 });
 
-test('sidecar mode adds the agent with its config volume, and the tap talks to it on loopback', () => {
+test('sidecar mode adds the agent with its config volume, serving the tap itself: no tap container', () => {
   const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_PORT: '8095',
     SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_ETCD_ENDPOINTS":"[\\"http://etcd:2379\\"]"}' });
   const p = pod({ 'sluice.dev/inject': 'true' }, { volumes: [{ name: 'data', emptyDir: {} }] });
   const out = patched(p, responseOf(webhook(o).review(review(p), false).body));
   const names = containers(out).map((c) => c.name);
-  assert.deepEqual(names, ['web', 'sluice-agent', 'sluice-tap']);
-  assert.equal((containers(out)[2].args as string[])[5], '127.0.0.1:8095');
+  assert.deepEqual(names, ['web', 'sluice-agent'], 'one process per pod: the agent serves the tap');
   const agentEnv = containers(out)[1].env as Obj[];
+  const tapEnv = Object.fromEntries(agentEnv.filter((e) => String(e.name).startsWith('SLUICE_AGENT_TAP_')).map((e) => [e.name, e.value]));
+  assert.deepEqual(tapEnv, {
+    SLUICE_AGENT_TAP_ENABLED: 'true', SLUICE_AGENT_TAP_LISTEN: '0.0.0.0:8081', SLUICE_AGENT_TAP_UPSTREAM: 'http://127.0.0.1:8080',
+    SLUICE_AGENT_TAP_CONTROL_POINT: 'ingress', SLUICE_AGENT_TAP_FAIL_CLOSED: 'false',
+  });
+  assert.deepEqual(containers(out)[1].ports, [{ name: 'sluice-agent', containerPort: 8095, protocol: 'TCP' }, { name: 'http', containerPort: 8081, protocol: 'TCP' }],
+    'the workload port\'s name moves to the agent\'s tap port');
+  assert.deepEqual(containers(out)[0].ports, [{ name: 'sluice-upstream', containerPort: 8080, protocol: 'TCP' }]);
+  // A second admission of the injected pod (the annotation lost) leaves it alone: it has the agent container.
+  const again = structuredClone(out);
+  delete ((again.metadata as Obj).annotations as Obj)['sluice.dev/injected'];
+  assert.equal(webhook(o).review(review(again), false).result, 'skipped');
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_SERVER_LISTENER_ADDR' && e.value === ':8095'));
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_ETCD_ENDPOINTS' && e.value === '["http://etcd:2379"]'));
   assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config', 'sluice-agent-tmp']);

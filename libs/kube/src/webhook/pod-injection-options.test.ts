@@ -127,7 +127,7 @@ test('injector.sidecar_agent_key_secret: the sidecar agent mounts the group key 
   // 0444: readable by the agent's numeric user whatever the workload's fsGroup; only the agent mounts it.
   assert.deepEqual(volumes.find((v) => v.name === 'sluice-agent-dist-cache-key'),
     { name: 'sluice-agent-dist-cache-key', secret: { secretName: 'sluice-agent-dist-cache-key', defaultMode: 0o444, items: [{ key: 'keys', path: 'keys' }] } });
-  assert.equal(container(out, 'sluice-tap').volumeMounts, undefined, 'the tap does not see the key');
+  assert.equal((out.spec as { containers: Obj[] }).containers.length, 2, 'no tap container beside the sidecar agent');
   // Without it nothing is mounted and sidecar_agent_env is kept as given; in daemonset mode no agent is injected at all.
   const plain = container(injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE":"/elsewhere"}' })), 'sluice-agent');
   assert.equal(envOf(plain).SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE, '/elsewhere');
@@ -135,6 +135,32 @@ test('injector.sidecar_agent_key_secret: the sidecar agent mounts the group key 
   const daemonset = injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'k' }));
   assert.equal((daemonset.spec as { volumes?: Obj[] }).volumes, undefined);
   assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_KEY_SECRET: 'Bad_Name' }), /injector\.sidecar_agent_key_secret/);
+});
+
+test('sidecar mode: the agent serves the tap (tap.* from the pod and the injector); no tap container, admin port or agent TLS', () => {
+  const out = injected(pod({ 'sluice.dev/control-point': 'checkout', 'sluice.dev/fail-open': 'false' }),
+    optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '8500', SLUICE_CONTROLLER_INJECTOR_AGENT_TLS_SECRET: 'sluice-agent-ca',
+      SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_TAP_UPSTREAM":"http://elsewhere:1","SLUICE_AGENT_TAP_BODY_BYTES":"0"}' }));
+  assert.deepEqual((out.spec as { containers: Obj[] }).containers.map((c) => c.name), ['web', 'sluice-agent']);
+  const agent = container(out, 'sluice-agent');
+  const env = (agent.env as Obj[]).filter((e) => String(e.name).startsWith('SLUICE_AGENT_TAP_'));
+  assert.deepEqual(env, [
+    { name: 'SLUICE_AGENT_TAP_ENABLED', value: 'true' },
+    { name: 'SLUICE_AGENT_TAP_LISTEN', value: '0.0.0.0:8500' },
+    { name: 'SLUICE_AGENT_TAP_UPSTREAM', value: 'http://127.0.0.1:8080' },
+    { name: 'SLUICE_AGENT_TAP_CONTROL_POINT', value: 'checkout' },
+    { name: 'SLUICE_AGENT_TAP_FAIL_CLOSED', value: 'true' },
+    { name: 'SLUICE_AGENT_TAP_BODY_BYTES', value: '0' },
+  ], 'the injector\'s own tap variables win over sidecar_agent_env; the other tap keys pass');
+  assert.deepEqual((agent.ports as Obj[]).map((p) => [p.name, p.containerPort]), [['sluice-agent', 8090], ['http', 8500]]);
+  assert.equal((out.spec as { volumes: Obj[] }).volumes.some((v) => v.name === 'sluice-agent-tls'), false, 'no TLS to an agent in the same process');
+  // The tap admin port is the separate tap's: a pod using 9091 is fine in sidecar mode, refused in daemonset mode.
+  const busy = { ...pod({}), spec: { containers: [{ name: 'web', image: 'x', ports: [{ containerPort: 8080 }, { containerPort: 9091 }] }] } };
+  injected(busy, SIDECAR);
+  assert.match(refusal(busy, DAEMONSET), /^port_conflict: .*9091/);
+  // Daemonset mode keeps the separate tap, and sets no tap.* anywhere.
+  const ds = injected(pod({}), DAEMONSET);
+  assert.deepEqual((ds.spec as { containers: Obj[] }).containers.map((c) => c.name), ['web', 'sluice-tap']);
 });
 
 test('the sidecar agent has a writable /tmp (an emptyDir) under its read-only root filesystem; the tap needs none', () => {

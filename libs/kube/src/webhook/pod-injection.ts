@@ -6,6 +6,10 @@
 // 127.0.0.1. The workload's own probes that named the port are rewritten to its number, so the
 // kubelet keeps probing the workload directly. A port without a name gets a tap port named
 // `sluice-tap`; its Services then name `sluice-tap` as their targetPort.
+//
+// In daemonset mode the tap is a container of its own (`sluice-tap`) asking the node's agent. In
+// sidecar mode the injected agent serves the tap itself (its `tap.*` keys): one process per pod,
+// every request decided in-process, and the tap port is the agent container's.
 import type { InjectOptions } from './inject-options.js';
 
 export const ANNOTATIONS = {
@@ -152,7 +156,21 @@ function tapContainer(o: InjectOptions, portName: string, upstream: number, cont
   };
 }
 
-function agentContainer(o: InjectOptions, group: string | undefined): Obj {
+/** What the sidecar agent's in-process tap serves: the port (and its name) and the workload behind it. */
+interface InProcessTap { portName: string; upstream: number; controlPoint: string; failOpen: boolean }
+
+/** The sidecar agent's `tap.*` variables: its in-process tap in front of the workload. */
+function tapEnv(o: InjectOptions, tap: InProcessTap): Obj[] {
+  return [
+    { name: 'SLUICE_AGENT_TAP_ENABLED', value: 'true' },
+    { name: 'SLUICE_AGENT_TAP_LISTEN', value: `0.0.0.0:${o.tapPort}` },
+    { name: 'SLUICE_AGENT_TAP_UPSTREAM', value: `http://127.0.0.1:${tap.upstream}` },
+    { name: 'SLUICE_AGENT_TAP_CONTROL_POINT', value: tap.controlPoint },
+    { name: 'SLUICE_AGENT_TAP_FAIL_CLOSED', value: String(!tap.failOpen) },
+  ];
+}
+
+function agentContainer(o: InjectOptions, group: string | undefined, tap: InProcessTap): Obj {
   const probe = (path: string) => ({ httpGet: { path, port: o.sidecarAgentPort }, periodSeconds: 10 });
   return {
     name: AGENT_CONTAINER,
@@ -167,13 +185,14 @@ function agentContainer(o: InjectOptions, group: string | undefined): Obj {
       { name: 'SLUICE_AGENT_PEER_DISCOVERY_ADVERTISEMENT_ADDR', value: '$(POD_IP):3320' },
       { name: 'SLUICE_AGENT_DIST_CACHE_MEMBERLIST_ADVERTISE_ADDR', value: '$(POD_IP):3322' },
       ...(group === undefined ? [] : [{ name: 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP', value: group }]),
+      ...tapEnv(o, tap),
       ...Object.entries(o.sidecarAgentEnv)
         .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP') && !(o.sidecarAgentKeySecret !== '' && name === KEY_FILE_ENV))
         .map(([name, value]) => ({ name, value })),
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE', value: `${AGENT_KEY_DIR}/keys` }]),
       { name: 'SLUICE_NODE_FLAGS', value: `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)}` },
     ],
-    ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }],
+    ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }, { name: tap.portName, containerPort: o.tapPort, protocol: 'TCP' }],
     volumeMounts: [
       { name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true },
       { name: AGENT_TMP_VOLUME, mountPath: '/tmp' },
@@ -187,7 +206,10 @@ function agentContainer(o: InjectOptions, group: string | undefined): Obj {
 }
 
 /** Variables of the sidecar agent the injector sets itself. */
-const OWN_AGENT_ENV = new Set(['SLUICE_AGENT_SERVER_LISTENER_ADDR', 'SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE', 'SLUICE_NODE_FLAGS']);
+const OWN_AGENT_ENV = new Set([
+  'SLUICE_AGENT_SERVER_LISTENER_ADDR', 'SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE', 'SLUICE_NODE_FLAGS',
+  'SLUICE_AGENT_TAP_ENABLED', 'SLUICE_AGENT_TAP_LISTEN', 'SLUICE_AGENT_TAP_UPSTREAM', 'SLUICE_AGENT_TAP_CONTROL_POINT', 'SLUICE_AGENT_TAP_FAIL_CLOSED',
+]);
 /** ...and with a key Secret, the key file it mounts. */
 const KEY_FILE_ENV = 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE';
 
@@ -205,7 +227,7 @@ function agentChoice(o: InjectOptions, ann: (k: string) => string | undefined): 
     if (!AGENT_GROUP.test(group)) return `${ANNOTATIONS.agentGroup}: "${group.slice(0, 64)}" is not an agent group (1..63 letters, digits, ".", "_" or "-")`;
   }
   if (address !== undefined) {
-    if (o.mode === 'sidecar') return `${ANNOTATIONS.agentAddress}: applies in daemonset mode; in sidecar mode the tap asks the agent injected beside it`;
+    if (o.mode === 'sidecar') return `${ANNOTATIONS.agentAddress}: applies in daemonset mode; in sidecar mode the injected agent serves the tap itself`;
     const m = AGENT_ADDRESS.exec(address);
     if (m === null || Number(m[3]) < 1 || Number(m[3]) > 65535) return `${ANNOTATIONS.agentAddress}: "${address.slice(0, 64)}" is not host:port`;
   }
@@ -243,7 +265,7 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
   if (!containers.every((c) => isObj(c) && typeof c.name === 'string')) return refuse('malformed_pod', 'a container is not a mapping with a name');
   const cs = containers as Obj[];
 
-  if (ann(ANNOTATIONS.injected) === 'true' || cs.some((c) => c.name === TAP_CONTAINER)) return { action: 'skip', reason: 'already_injected' };
+  if (ann(ANNOTATIONS.injected) === 'true' || cs.some((c) => c.name === TAP_CONTAINER || c.name === AGENT_CONTAINER)) return { action: 'skip', reason: 'already_injected' };
   const wanted = ann(ANNOTATIONS.inject);
   if (wanted === 'false') return { action: 'skip', reason: 'opted_out' };
   if (wanted !== undefined && wanted !== 'true') return refuse('bad_annotation', `${ANNOTATIONS.inject}: "${wanted}" is not "true" or "false"`);
@@ -267,7 +289,7 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
     for (const c of list) for (const p of portsOf(c)) if (typeof p.containerPort === 'number') taken.add(p.containerPort);
   }
   taken.add(upstream.number);
-  const ours = [o.tapPort, o.tapAdminPort, ...(o.mode === 'sidecar' ? [o.sidecarAgentPort, ...SIDECAR_AGENT_EXTRA_PORTS] : [])];
+  const ours = o.mode === 'sidecar' ? [o.tapPort, o.sidecarAgentPort, ...SIDECAR_AGENT_EXTRA_PORTS] : [o.tapPort, o.tapAdminPort];
   const clash = ours.find((p) => taken.has(p));
   if (clash !== undefined) return refuse('port_conflict', `the pod already uses port ${clash}, which the injected containers need`);
 
@@ -282,7 +304,7 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
   const failOpen = failOpenText !== 'false';
   const volumes: Obj[] = [];
   if (o.mode === 'sidecar') {
-    patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o, agent.group) });
+    patch.push({ op: 'add', path: '/spec/containers/-', value: agentContainer(o, agent.group, { portName: tapPortName, upstream: upstream.number, controlPoint, failOpen }) });
     volumes.push({ name: AGENT_CONFIG_VOLUME, configMap: { name: o.sidecarAgentConfigMap, optional: true } });
     volumes.push({ name: AGENT_TMP_VOLUME, emptyDir: { sizeLimit: '64Mi' } });
     // Not optional: without its key the agent would not start. 0444: the pod's fsGroup is the
@@ -291,12 +313,13 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
       volumes.push({ name: AGENT_KEY_VOLUME, secret: { secretName: o.sidecarAgentKeySecret, defaultMode: 0o444, items: [{ key: 'keys', path: 'keys' }] } });
     }
   }
-  if (o.agentTlsSecret !== '') volumes.push({ name: TAP_TLS_VOLUME, secret: { secretName: o.agentTlsSecret } });
+  // The separate tap's TLS to its agent; an in-process tap asks no one over the network.
+  if (o.agentTlsSecret !== '' && o.mode !== 'sidecar') volumes.push({ name: TAP_TLS_VOLUME, secret: { secretName: o.agentTlsSecret } });
   if (volumes.length > 0) {
     if (Array.isArray(spec.volumes)) for (const v of volumes) patch.push({ op: 'add', path: '/spec/volumes/-', value: v });
     else patch.push({ op: 'add', path: '/spec/volumes', value: volumes });
   }
-  patch.push({ op: 'add', path: '/spec/containers/-', value: tapContainer(o, tapPortName, upstream.number, controlPoint, failOpen, agent.address) });
+  if (o.mode !== 'sidecar') patch.push({ op: 'add', path: '/spec/containers/-', value: tapContainer(o, tapPortName, upstream.number, controlPoint, failOpen, agent.address) });
   // Marked as injected; a sidecar agent is scraped through the Prometheus annotations unless the pod has its own.
   const added: Record<string, string> = { [ANNOTATIONS.injected]: 'true' };
   if (o.mode === 'sidecar' && ann('prometheus.io/scrape') === undefined) {

@@ -1,5 +1,5 @@
 import protobuf from 'protobufjs';
-import { PROTO_DIR, PROTO_FILES } from '@sluice/proto';
+import { PROTO_DIR, PROTO_FILES } from '@sluice/proto/files';
 
 let root: protobuf.Root | undefined;
 

@@ -104,3 +104,9 @@ export class FlowEndClient implements FlowEndSink {
     this.#client.close();
   }
 }
+
+/** The FlowEnd client of a tap: plaintext, or TLS with the PEM material of its agent TLS flags. */
+export function flowEndClientOf(agent: string, tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined, onFailure: (reason: FlowEndFailure) => void): FlowEndClient {
+  const credentials = tls === undefined ? undefined : grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
+  return new FlowEndClient(agent, { onFailure, ...(credentials === undefined ? {} : { credentials }) });
+}

@@ -1,4 +1,4 @@
-import { tryParseDuration } from '@sluice/config';
+import { tryParseDuration } from '@sluice/config/duration';
 import { LOG_LEVELS, type LogLevel } from '../logger.js';
 import { BODY_BYTES_MAX, HEADER_BYTES_MAX, HEADER_BYTES_MIN, HEADER_COUNT_MAX, UPSTREAM_PROTOCOLS, type TapOptions, type UpstreamProtocol } from '../options.js';
 import { parseHostPort, parseUpstreamUrl } from './address.js';

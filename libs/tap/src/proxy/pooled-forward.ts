@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Pool, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Pool as UndiciPool } from 'undici';
 import type { FlowToEnd } from '../check/flow-end.js';
 import type { HeaderValue } from '../check/types.js';
 import type { BodyPrefix } from './body-prefix.js';
@@ -10,8 +11,15 @@ import { classifyUpstreamError, writeGatewayError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
 import { BadUpstreamResponseError, reportFlowEnd, type ForwardContext } from './forward-context.js';
 
+/**
+ * undici's Pool class from its own module, the one the package's index exports: the index also
+ * loads fetch, WebSocket, EventSource, the caches and the mocks, which the tap never uses
+ * (about 9 MB of a tap's memory at start).
+ */
+const Pool = createRequire(import.meta.url)('undici/lib/dispatcher/pool') as typeof UndiciPool;
+
 /** The workload's connections for the common path: undici's pool (keep-alive, no pipelining). */
-export function createUpstreamPool(upstream: { host: string; port: number }, opts: { upstreamTimeoutMs: number; maxResponseHeaderBytes: number }): Pool {
+export function createUpstreamPool(upstream: { host: string; port: number }, opts: { upstreamTimeoutMs: number; maxResponseHeaderBytes: number }): UndiciPool {
   const host = upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host;
   return new Pool(`http://${host}:${upstream.port}`, {
     connections: null,
@@ -77,7 +85,7 @@ function clientHeaderList(raw: Buffer[], draining: boolean): string[] {
  * (504 when the workload is silent too long) for this request alone; an
  * idempotent request that fails before any answer is tried once more.
  */
-export function forwardPooled(ctx: ForwardContext, pool: Pool, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
+export function forwardPooled(ctx: ForwardContext, pool: UndiciPool, req: IncomingMessage, res: ServerResponse, prefix: BodyPrefix, added: readonly HeaderValue[], flow: FlowToEnd | undefined): void {
   const headers = upstreamRequestHeaders(req, added);
   const body = prefix.chunks.length === 0 ? EMPTY : prefix.chunks.length === 1 ? (prefix.chunks[0] as Buffer) : Buffer.concat(prefix.chunks);
   const method = req.method ?? 'GET';

@@ -1,0 +1,7 @@
+/*
+ * The logger and the metrics registry alone, without the HTTP routers and profilers of the
+ * index: what a small process that serves its own /metrics needs (the separate tap).
+ */
+export { createLogger, type LoggerOptions } from './log/create-logger.js';
+export type { SluiceLogger } from './log/logger.js';
+export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/registry.js';
