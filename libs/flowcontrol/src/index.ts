@@ -61,3 +61,4 @@ export {
   registerOtlpLogsService, otlpLogsServiceDefinition, otlpLogsServiceImpl, consumeLogsExport, OTLP_LOGS_SERVICE, MAX_LOG_RECORDS_PER_EXPORT,
   type LogRecordConsumer,
 } from './otlp-logs-service.js';
+export { decisionSeries, LIMITER_DECISIONS_METRIC, LIMITER_DECISIONS_HELP } from './decision-series.js';
