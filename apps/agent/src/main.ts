@@ -9,6 +9,7 @@ import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.j
 import { installDistCache, isDistCacheKeyProblem } from './distcache.js';
 import { installPodScaler } from './pod-scaler.js';
 import { installEtcd, installPolicies } from './policies.js';
+import { installFlowTelemetry, installKubernetesScraper } from './telemetry.js';
 
 // Answers of 1-2 KB (a Check with ten limiter decisions) and their gRPC copies are slices of
 // Node's Buffer pool; the default 8 KiB pool is a new ArrayBuffer every few answers (~4 us each).
@@ -25,7 +26,7 @@ const { config, args } = loadConfigOrExit({
   },
 });
 
-const runtime = createProcessRuntime(config, 'agent');
+const runtime = createProcessRuntime(config, 'agent', { agentGroup: config.agent_info.agent_group });
 const discovery = createStaticDiscovery(config.service_discovery.static);
 const engine = new Engine({ agentGroup: config.agent_info.agent_group });
 registerFlowControlServices(runtime.server, engine, discovery, { flowEnds: installFlowEnds(runtime, engine) });
@@ -52,6 +53,9 @@ try {
   installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
   await installPodScaler(runtime, config, etcd, kube);
+  // Flow telemetry (rolled-up decisions) and, on the holder of the group's Lease, orchestrator metrics, into the pipeline.
+  installFlowTelemetry(runtime, engine, config);
+  await installKubernetesScraper(runtime, config, kube);
   exitCode = await runtime.run();
 } catch (err) {
   // A bad limiters file, an unreadable kubeconfig or dist-cache keys missing or bad is a configuration problem: exit 2, like the key tree's, before any port is bound.

@@ -1,10 +1,10 @@
 import type { AgentConfig, ControllerConfig } from '@sluice/config';
 
-type Common = 'log' | 'metrics' | 'profilers' | 'server' | 'liveness' | 'readiness' | 'watchdog';
+type Common = 'log' | 'metrics' | 'profilers' | 'server' | 'liveness' | 'readiness' | 'watchdog' | 'prometheus';
 
 /** The part of the configuration that every Sluice process shares. */
 export type RuntimeConfig = Pick<AgentConfig, Common> & {
-  otel: Pick<AgentConfig['otel'], 'enable_high_cardinality_platform_metrics'>;
+  otel: Pick<AgentConfig['otel'], 'enable_high_cardinality_platform_metrics' | 'ports' | 'export_interval' | 'otlp_endpoint'>;
 };
 
 // Both key trees must fit: a compile-time check.

@@ -101,8 +101,10 @@ export class KubernetesScraper {
       this.lastScrapeMs = now();
       this.lastError = undefined;
     } catch (err) {
-      this.lastError = err instanceof Error ? err.message : String(err);
-      this.opts.logger?.warn('Kubernetes scraper step failed', { error: this.lastError });
+      const message = err instanceof Error ? err.message : String(err);
+      // Said once per distinct error; the status route shows the latest.
+      if (message !== this.lastError) this.opts.logger?.warn('Kubernetes scraper step failed', { error: message });
+      this.lastError = message;
     }
   }
 
