@@ -82,9 +82,16 @@ export function wireTelemetry(config: RuntimeConfig, service: string, registry: 
         });
       }
     },
-    shutdown: async () => {
+    shutdown: async (deadlineMs) => {
       await ports?.close();
-      await pipeline.shutdown().catch((err: unknown) => logger.warn('telemetry pipeline shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
+      // The last export gets at most 5 s (and never more than what is left of the shutdown budget).
+      let timer: NodeJS.Timeout | undefined;
+      const capped = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, Math.min(5000, deadlineMs))); });
+      await Promise.race([
+        pipeline.shutdown().catch((err: unknown) => logger.warn('telemetry pipeline shutdown failed', { error: err instanceof Error ? err.message : String(err) })),
+        capped,
+      ]);
+      clearTimeout(timer);
       await http?.close();
     },
   };

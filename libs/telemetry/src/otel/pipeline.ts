@@ -64,13 +64,15 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const periodic = (exporter: PushMetricExporter) => new PeriodicExportingMetricReader({
     exporter, exportIntervalMillis: opts.exportIntervalMs, exportTimeoutMillis: timeoutMs, metricProducers: [producer],
   });
+  let remoteWrite: PrometheusRemoteWriteExporter | undefined;
   if (opts.remoteWrite !== undefined) {
     const stats = new ExporterStats('remote_write');
     exporters.push(stats);
-    readers.push(periodic(new PrometheusRemoteWriteExporter({
+    remoteWrite = new PrometheusRemoteWriteExporter({
       ...opts.remoteWrite, timeoutMs, stats,
       onError: (err) => opts.onExportError?.('remote_write', err),
-    })));
+    });
+    readers.push(periodic(remoteWrite));
   }
   if (opts.otlpUrl !== undefined) {
     const stats = new ExporterStats('otlp');
@@ -89,6 +91,7 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
     exporting: exporters.length > 0,
     exportIntervalMs: opts.exportIntervalMs,
     forceFlush: () => meterProvider.forceFlush(),
-    shutdown: () => (down ??= meterProvider.shutdown()),
+    // The last export (the readers export once more when they stop) makes one attempt.
+    shutdown: () => (down ??= (remoteWrite?.stopRetrying(), meterProvider.shutdown())),
   };
 }

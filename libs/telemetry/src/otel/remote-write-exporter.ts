@@ -61,6 +61,7 @@ export function remoteWriteUrl(address: string): string {
 export class PrometheusRemoteWriteExporter implements PushMetricExporter {
   private readonly stop = new AbortController();
   private readonly inflight = new Set<Promise<void>>();
+  private retrying = true;
 
   constructor(private readonly opts: RemoteWriteExporterOptions) {}
 
@@ -114,7 +115,7 @@ export class PrometheusRemoteWriteExporter implements PushMetricExporter {
         if (this.stop.signal.aborted) return this.fail(points, new Error('remote write exporter is shut down'));
         failure = new Error(`remote write to ${this.opts.url}: ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (final) return this.fail(points, failure);
+      if (final || !this.retrying) return this.fail(points, failure);
       const delay = this.opts.backoff.next();
       if (now() + delay > deadline) return this.fail(points, new Error(`${failure.message} (gave up after ${attempt} attempts)`));
       this.opts.stats.retried();
@@ -129,6 +130,11 @@ export class PrometheusRemoteWriteExporter implements PushMetricExporter {
 
   selectAggregationTemporality(): AggregationTemporality {
     return AggregationTemporality.CUMULATIVE;
+  }
+
+  /** From now on an export makes one attempt (the last export at shutdown must not hold the process). */
+  stopRetrying(): void {
+    this.retrying = false;
   }
 
   async forceFlush(): Promise<void> {

@@ -128,3 +128,15 @@ test('an unreachable server is retried until the export time is spent, then the 
   assert.match(String(result.error?.message), /gave up after 4 attempts/);
   assert.equal(stats.retries, 3);
 });
+
+test('after stopRetrying an export makes one attempt', async (t) => {
+  const rx = await startTestReceiver([503, 503]);
+  t.after(() => rx.close());
+  const stats = new ExporterStats('remote_write');
+  const e = exporter(rx.url, stats);
+  e.stopRetrying();
+  const result = await exportOnce(e);
+  assert.equal(result.code, ExportResultCode.FAILED);
+  assert.equal(rx.requests.length, 1);
+  assert.equal(stats.retries, 0);
+});
