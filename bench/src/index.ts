@@ -4,5 +4,6 @@
 //   policy-apply     apply → first enforcement on two agents (p50, p99 over 50 applies)
 //   policy-accuracy  rate-limit admitted ÷ allowed at 5× the limit, one agent
 //   policy-overhead  Check throughput with 10 policies on the control point ÷ none
+//   telemetry-overhead  Check throughput with remote write on ÷ off; the agent's RSS with it on
 // servers/ and support/ hold their helpers.
 export {};
