@@ -3,6 +3,8 @@
 // interval and batches; its rate limiters' decisions are queryable there within 30 s, labelled
 // with the agent group and instance, beside the families of its /metrics.
 import assert from 'node:assert/strict';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { checkHttpRequest, grpcClient, unaryCall } from './support/clients.js';
 import { startAgent, tempDir, writeFile } from './support/processes.js';
@@ -52,4 +54,41 @@ test('an agent nothing scrapes has its rate-limiter counters in Prometheus withi
   // Nothing scraped it: Prometheus has no active target.
   const targets = await (await fetch(`${prom.url}/api/v1/targets`)).json() as { data: { activeTargets: unknown[] } };
   assert.deepEqual(targets.data.activeTargets, []);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as AddressInfo; s.close(() => resolve(port)); });
+  });
+}
+
+test('otel.ports on the real agent: debug metrics with the rolled-up decisions, health, a CPU profile, zPages', { timeout: 120_000 }, async (t) => {
+  const limiters = writeFile(tempDir(t), 'limiters.yaml', '- { name: strict, control_point: ingress, bucket_capacity: 1, fill_amount: 1, interval: 1h }\n');
+  const [debug, health, pprof, zpages] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const agent = await startAgent(t, {
+    args: ['--local-limiters', limiters],
+    ready: 'live',
+    env: {
+      SLUICE_AGENT_OTEL_PORTS_DEBUG_PORT: String(debug), SLUICE_AGENT_OTEL_PORTS_HEALTH_CHECK_PORT: String(health),
+      SLUICE_AGENT_OTEL_PORTS_PPROF_PORT: String(pprof), SLUICE_AGENT_OTEL_PORTS_ZPAGES_PORT: String(zpages),
+      SLUICE_AGENT_OTEL_BATCH_PREROLLUP_TIMEOUT: '0s', SLUICE_AGENT_OTEL_BATCH_POSTROLLUP_TIMEOUT: '0s',
+    },
+  });
+  const checkHttp = grpcClient(t, 'flowControlHttp', agent.address);
+  for (let i = 0; i < 2; i++) await unaryCall<HttpAnswer>(checkHttp, 'CheckHTTP', checkHttpRequest('ingress', '/pay'));
+  // Batches of 0s: each decision is rolled up and counted at once; the debug port renders the pipeline's meter.
+  const own = await (await fetch(`http://127.0.0.1:${debug}/metrics`)).text();
+  assert.match(own, /^sluice_limiter_decisions_total\{[^}]*decision_type="DECISION_TYPE_ACCEPTED"[^}]*\} 1$/m, own);
+  assert.match(own, /^sluice_limiter_decisions_total\{[^}]*decision_type="DECISION_TYPE_REJECTED"[^}]*\} 1$/m);
+  const h = await fetch(`http://127.0.0.1:${health}/`);
+  assert.equal(h.status, 200);
+  const cpu = await fetch(`http://127.0.0.1:${pprof}/debug/pprof/profile?seconds=1`);
+  assert.equal(cpu.status, 200);
+  assert.ok((await cpu.arrayBuffer()).byteLength > 0);
+  const z = await (await fetch(`http://127.0.0.1:${zpages}/debug/servicez`)).json() as { service: string };
+  assert.equal(z.service, 'sluice-agent');
+  // The main port's /metrics stays as it was.
+  assert.doesNotMatch(await (await fetch(`${agent.base}/metrics`)).text(), /sluice_limiter_decisions_total/);
 });
