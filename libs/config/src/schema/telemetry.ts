@@ -39,7 +39,7 @@ const EXPORT = {
   otlp_endpoint: address('empty|url', '', 'OTLP/HTTP collector (http:// or https:// URL) the metrics are also exported to every export_interval, as OTLP JSON to <url>/v1/metrics (or to the URL as given when it has a path); empty means off.'),
 };
 
-const HIGH_CARDINALITY = 'Keeps the high-cardinality platform metrics (grpcserver_handled_total, grpcserver_handling_seconds*, grpcserver_msg_received_total, grpcserver_msg_sent_total, grpcserver_started_total) that are otherwise filtered out.';
+const HIGH_CARDINALITY = 'Keeps the high-cardinality platform metrics (grpcserver_handled_total, grpcserver_handling_seconds*, grpcserver_msg_received_total, grpcserver_msg_sent_total, grpcserver_started_total) that are otherwise left out of /metrics and of every telemetry export (remote write, OTLP).';
 
 export const AgentOTelConfigSchema = Type.Object({
   disable_kubelet_scraper: bool(false, 'Deprecated; accepted and has no effect.'),
