@@ -7,5 +7,6 @@
 //   policy-overhead  Check throughput with 10 policies on the control point ÷ none
 //   inproc-tap       the agent serving the tap itself ÷ a bare Node proxy; RSS of it vs agent + separate tap
 //   tap-rss          idle RSS of the separate tap (daemonset mode) against a real agent
+//   telemetry-overhead  Check throughput with remote write on ÷ off; the agent's RSS with it on
 // servers/ and support/ hold their helpers.
 export {};

@@ -141,7 +141,8 @@ test('auto_scale.kubernetes.enabled false: the agent lists the pod scaler as off
   const etcd = await startEtcd(t);
   const endpoints = endpointsJson(etcd);
   const controller = await startController(t, { startMs: 60_000, env: { SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpoints, SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: '127.0.0.1:9' } });
-  const agent = await startAgent(t, { startMs: 60_000, env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpoints, KUBECONFIG: api.kubeconfig, SLUICE_AGENT_AUTO_SCALE_KUBERNETES_ENABLED: 'false' } });
+  // The Kubernetes scraper (a Lease of its own) off too: no Lease at all is expected below.
+  const agent = await startAgent(t, { startMs: 60_000, env: { SLUICE_AGENT_ETCD_ENDPOINTS: endpoints, KUBECONFIG: api.kubeconfig, SLUICE_AGENT_AUTO_SCALE_KUBERNETES_ENABLED: 'false', SLUICE_AGENT_OTEL_DISABLE_KUBERNETES_SCRAPER: 'true' } });
   const policy = structuredClone(POLICY);
   policy.circuit.components[0] = { variable: { constant_output: { value: 50 }, out_ports: { output: { signal_name: 'load' } } } };
   const post = await json(`${controller.base}/v1/policies/scale-web`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ policy }) });

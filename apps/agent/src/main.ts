@@ -14,6 +14,7 @@ import { installEtcd, installPolicies } from './policies.js';
 import { installHeartbeats } from './cloudext.js';
 import { installTap } from './tap.js';
 import { TapConfigError } from '@sluice/tap/in-process';
+import { installFlowTelemetry, installKubernetesScraper } from './telemetry.js';
 
 // Answers of 1-2 KB (a Check with ten limiter decisions) and their gRPC copies are slices of
 // Node's Buffer pool; the default 8 KiB pool is a new ArrayBuffer every few answers (~4 us each).
@@ -30,7 +31,7 @@ const { config, args } = loadConfigOrExit({
   },
 });
 
-const runtime = createProcessRuntime(config, 'agent');
+const runtime = createProcessRuntime(config, 'agent', { agentGroup: config.agent_info.agent_group });
 const discovery = createStaticDiscovery(config.service_discovery.static);
 // every decision counted under Aperture's flow-control metric names (docs/metrics.md)
 const engine = new MeteredEngine({ agentGroup: config.agent_info.agent_group, registry: runtime.registry });
@@ -66,6 +67,9 @@ try {
   await installPodScaler(runtime, config, etcd, kube);
   // The traffic tap in this process (tap.enabled), deciding through this engine as CheckHTTP does.
   const tap = config.tap.enabled ? installTap(runtime, config.tap, { engine, discovery, flowEnds }) : undefined;
+  // Flow telemetry (rolled-up decisions) and, on the holder of the group's Lease, orchestrator metrics, into the pipeline.
+  installFlowTelemetry(runtime, engine, config);
+  await installKubernetesScraper(runtime, config, kube);
   exitCode = await runtime.run();
   const tapProblem = tap?.problem();
   if (tapProblem !== undefined) {

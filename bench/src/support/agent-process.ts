@@ -11,7 +11,8 @@ import { startChildServer, type ChildServer } from './child-server.js';
 import { ROOT } from './bench-paths.js';
 import { BENCH_LIMITERS_YAML, BENCH_SERVICES } from './check-fixture.js';
 
-export async function startAgent(): Promise<ChildServer> {
+/** `extraEnv` adds to (or overrides) the bench agent's environment. */
+export async function startAgent(extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-bench-'));
   const limiters = path.join(dir, 'limiters.yaml');
   writeFileSync(limiters, BENCH_LIMITERS_YAML);
@@ -27,6 +28,7 @@ export async function startAgent(): Promise<ChildServer> {
     SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0',
     SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
     SLUICE_AGENT_SERVICE_DISCOVERY_STATIC_ENTITIES: JSON.stringify([{ ip_address: '127.0.0.1', uid: 'bench', services: BENCH_SERVICES }]),
+    ...extraEnv,
   };
   try {
     const agent = await startChildServer({

@@ -14,6 +14,8 @@ export interface PrometheusServer {
   readonly proc: Proc;
   /** The value of an instant query (undefined when it has no single value). */
   query(q: string): Promise<number | undefined>;
+  /** The label sets of the series an instant query answers. */
+  series(q: string): Promise<Record<string, string>[]>;
 }
 
 function freePort(): Promise<number> {
@@ -27,11 +29,16 @@ function freePort(): Promise<number> {
   });
 }
 
+export interface PrometheusOptions {
+  /** `--web.enable-remote-write-receiver`: accept pushes on /api/v1/write. */
+  remoteWriteReceiver?: boolean;
+}
+
 /**
  * Starts Prometheus scraping `targets` (`host:port`, /metrics) with scrape_interval 1s,
  * and waits until it is ready; killed in t.after. `SLUICE_PROMETHEUS_BIN` overrides the binary.
  */
-export async function startPrometheus(t: TestContext, targets: string[], job = 'sluice-e2e'): Promise<PrometheusServer> {
+export async function startPrometheus(t: TestContext, targets: string[], job = 'sluice-e2e', opts: PrometheusOptions = {}): Promise<PrometheusServer> {
   const dir = tempDir(t, 'sluice-prom-');
   const port = await freePort();
   const config = [
@@ -54,6 +61,7 @@ export async function startPrometheus(t: TestContext, targets: string[], job = '
     `--web.listen-address=127.0.0.1:${port}`,
     '--log.level=warn',
     '--storage.tsdb.retention.time=1h',
+    ...(opts.remoteWriteReceiver === true ? ['--web.enable-remote-write-receiver'] : []),
   ], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
   t.after(async () => {
     if (proc.child.exitCode === null && proc.child.signalCode === null) {
@@ -85,6 +93,11 @@ export async function startPrometheus(t: TestContext, targets: string[], job = '
       if (body.data?.resultType === 'scalar' && Array.isArray(res)) return Number(res[1]);
       if (body.data?.resultType === 'vector' && Array.isArray(res) && res.length === 1) return Number((res[0] as { value: [number, string] }).value[1]);
       return undefined;
+    },
+    async series(q) {
+      const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(q)}`);
+      const body = await r.json() as { data?: { resultType?: string; result?: { metric: Record<string, string> }[] } };
+      return body.data?.resultType === 'vector' ? (body.data.result ?? []).map((x) => x.metric) : [];
     },
   };
 }

@@ -5,7 +5,8 @@ import { problem, showValue, type ConfigProblem, type ConfigRule } from './probl
 import { readEnv } from './env.js';
 import { PROCESSES, type ProcessSpec } from './process.js';
 import {
-  AgentConfigSchema, AgentTapConfigSchema, CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema, InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema,
+  AgentConfigSchema, AgentOTelConfigSchema, AgentTapConfigSchema, BatchAlertsConfigSchema, BatchPostrollupConfigSchema, BatchPrerollupConfigSchema,
+  CloudExtensionConfigSchema, ControllerCloudExtensionConfigSchema, ControllerOTelConfigSchema, InjectorConfigSchema, ServerTLSConfigSchema, WatermarksPolicySchema,
 } from './schema/index.js';
 import { tryParseDuration } from './duration.js';
 import type { OriginOf } from './ajv-problems.js';
@@ -72,6 +73,21 @@ const agentCheck: Check = (agent) => {
   }));
 };
 
+/** A batch's upper limit, when set, is at least the size that triggers sending it. */
+const batchCheck: Check = (b, path) => {
+  const max = b.send_batch_max_size;
+  const size = b.send_batch_size;
+  if (typeof max !== 'number' || typeof size !== 'number' || max === 0 || max >= size) return [];
+  return [{ key: 'send_batch_max_size', value: max, rule: 'invalid', detail: `value ${max} is below ${path}.send_batch_size (${size}): a batch is split at most at the size that sends it; 0 means no limit` }];
+};
+
+/** The export interval is a period: it must be above zero. */
+const otelCheck: Check = (o) => {
+  const ms = typeof o.export_interval === 'string' ? tryParseDuration(o.export_interval) : undefined;
+  if (ms === undefined || ms > 0) return [];
+  return [{ key: 'export_interval', value: o.export_interval, rule: 'invalid', detail: `value ${showValue(o.export_interval)} must be above 0s` }];
+};
+
 /** Rules that involve more than one field, keyed by the object schema they apply to. */
 const CHECKS = new Map<TSchema, Check>([
   [CloudExtensionConfigSchema, cloudEndpoint],
@@ -89,6 +105,11 @@ const CHECKS = new Map<TSchema, Check>([
   }],
   [AgentTapConfigSchema, tapCheck],
   [AgentConfigSchema, agentCheck],
+  [BatchAlertsConfigSchema, batchCheck],
+  [BatchPostrollupConfigSchema, batchCheck],
+  [BatchPrerollupConfigSchema, batchCheck],
+  [AgentOTelConfigSchema, otelCheck],
+  [ControllerOTelConfigSchema, otelCheck],
   [ServerTLSConfigSchema, (tls, path) => {
     if (tls.enabled !== true) return [];
     return ['cert_file', 'key_file']

@@ -55,8 +55,9 @@ const crashReport = {
 const agentOtel = {
   disable_kubelet_scraper: false, disable_kubernetes_scraper: false, enable_high_cardinality_platform_metrics: false,
   batch_alerts: batch('1s'), batch_postrollup: batch('1s'), batch_prerollup: batch('10s'), ports,
+  export_interval: '10s', otlp_endpoint: '',
 };
-const controllerOtel = { enable_high_cardinality_platform_metrics: false, batch_alerts: batch('1s'), ports };
+const controllerOtel = { enable_high_cardinality_platform_metrics: false, batch_alerts: batch('1s'), ports, export_interval: '10s', otlp_endpoint: '' };
 // Keys of this project beyond the SPEC's (settings that were environment variables before).
 const peerDiscovery = { advertisement_addr: '', kubernetes_service: 'sluice-agent-peers' };
 const injector = {

@@ -65,6 +65,7 @@ export class Engine {
   private registrations: Registration[] = [];
   private readonly index = new Map<string, ControlPointComponents>();
   private observers: FlowObserver[] = [];
+  private decisionListeners: ((d: CheckDecision) => void)[] = [];
   private fluxMetersByName: Map<string, FluxMeter> | undefined;
   private fluxMeterControlPoints: Map<string, Set<string>> | undefined;
   private limitersById: Map<string, Limiter> | undefined;
@@ -107,6 +108,16 @@ export class Engine {
       this.reindex(reg.controlPoint);
       this.interests.removed(reg.controlPoint, reg);
     };
+  }
+
+  /**
+   * Hands every decision to `listener` as it is made (the flow telemetry's pre-rollup batch);
+   * a listener that throws loses that decision, the flow is decided all the same. Answers the
+   * function that removes it.
+   */
+  addDecisionListener(listener: (d: CheckDecision) => void): () => void {
+    this.decisionListeners = [...this.decisionListeners, listener];
+    return () => { this.decisionListeners = this.decisionListeners.filter((l) => l !== listener); };
   }
 
   /** Copy flows to `observer` (the preview); answers the function that stops it. */
@@ -310,7 +321,7 @@ export class Engine {
       }
     }
     const kind = accepted ? undefined : st.set.limiterGroups[rejectGroup][0].component.kind;
-    return {
+    const decision: CheckDecision = {
       controlPoint: st.request.controlPoint,
       services: st.request.services,
       labels: st.labels,
@@ -325,6 +336,15 @@ export class Engine {
       classifiers: st.classifiers,
       fluxMeters: st.fluxMeters,
     };
+    const listeners = this.decisionListeners;
+    for (let i = 0; i < listeners.length; i++) {
+      try {
+        listeners[i](decision);
+      } catch {
+        // telemetry that fails loses this decision; the flow is decided all the same
+      }
+    }
+    return decision;
   }
 }
 

@@ -22,3 +22,7 @@ export { planScale, boundedReplicas, type ScaleObject, type ScalePolicy, type Sc
 export { kubernetesScaleApi, apiStatus, type ScaleApi, type ScaleReading } from './scale/scale-api.js';
 export { kubernetesLeaseApi, holdLease, leaseName, type LeaseApi, type LeaseRecord } from './scale/object-lease.js';
 export { KubernetesPeerSource, peersOfSlice, PEERS_SOURCE_NAME, DIST_CACHE_PORT_NAME, MEMBERLIST_PORT_NAME, type KubePeerRecord, type KubePeerSink, type EndpointSliceInformer, type KubernetesPeerSourceOptions, type PeerSliceSkip } from './peers-source.js';
+export { holdNamedLease } from './scale/lease-holder.js';
+export { KubernetesScraper, kubernetesClusterLister, scraperLeaseName, type ClusterLister, type KubernetesScraperOptions, type KubernetesScraperStatus } from './scraper/kubernetes-scraper.js';
+export { clusterPoints, CLUSTER_METRICS, type ClusterPoint, type ClusterObjects, type WorkloadObject, type PodObject } from './scraper/cluster-metrics.js';
+export { parseQuantity } from './scraper/quantity.js';

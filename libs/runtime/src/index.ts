@@ -9,3 +9,4 @@ export { scrubDeep, scrubText } from './scrub.js';
 export { localMetricsPipelineOn, type LocalPipelineConfig } from './local-pipeline.js';
 export { scheduleDebugCrash, DEBUG_CRASH_ENV } from './debug-crash.js';
 export { sluiceVersion } from './version.js';
+export { wireTelemetry, remoteWriteLabels, type TelemetryWiring } from './telemetry.js';

@@ -5,6 +5,7 @@ import { createServer, type SluiceServer } from '@sluice/server';
 import {
   createLogger, createMetricsRegistry, metricsRouter, profilersRouter, startCpuProfiler, type SluiceLogger,
 } from '@sluice/telemetry';
+import type { TelemetryPipeline } from '@sluice/telemetry/otel';
 import { createWatchdog } from '@sluice/watchdog';
 import type { Registry } from 'prom-client';
 import { installCrashGuards } from './crash-guards.js';
@@ -15,6 +16,7 @@ import { Lifecycle } from './lifecycle.js';
 import { runUntilSignal } from './run-until-signal.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { sluiceVersion } from './version.js';
+import { wireTelemetry, type TelemetryWiring } from './telemetry.js';
 
 export type ProcessService = 'agent' | 'controller';
 
@@ -26,6 +28,8 @@ export interface ProcessRuntime {
   readonly server: SluiceServer;
   readonly status: StatusRegistry;
   readonly lifecycle: Lifecycle;
+  /** The OpenTelemetry pipeline exporting the registry (remote write, OTLP) and serving `otel.ports`. */
+  readonly telemetry: TelemetryPipeline;
   /** Add a readiness check (before run), e.g. "policies synchronised". */
   addReadinessJob(job: Job): void;
   /** Secrets learnt other than from the configuration (such as keys read from files): scrubbed from crash reports too. */
@@ -43,12 +47,13 @@ export interface ProcessRuntime {
 /**
  * Builds the shared runtime: logs, metrics (/metrics), the one-port server
  * (gRPC + HTTP), health (gRPC health and /v1/status/system/*), profilers
- * (/debug/pprof/*), liveness/readiness jobs and the memory watchdog. The
- * app adds its own services and components, then starts the lifecycle.
- * Start order: crash reports, profiler, jobs, watchdog, (app components), server last;
+ * (/debug/pprof/*), liveness/readiness jobs, the memory watchdog and the
+ * telemetry pipeline (remote write, OTLP, `otel.ports`). The app adds its own
+ * services and components, then starts the lifecycle.
+ * Start order: crash reports, profiler, jobs, watchdog, telemetry, (app components), server last;
  * shutdown runs in reverse, so the server stops taking work first.
  */
-export function createProcessRuntime(config: RuntimeConfig, service: ProcessService): ProcessRuntime {
+export function createProcessRuntime(config: RuntimeConfig, service: ProcessService, telemetryWiring: TelemetryWiring = {}): ProcessRuntime {
   const registry = createMetricsRegistry(config.metrics, { highCardinality: config.otel.enable_high_cardinality_platform_metrics });
   const logger = createLogger(config.log, service, { registry });
   const status = new StatusRegistry();
@@ -103,6 +108,10 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   });
   const watchdog = createWatchdog(config.watchdog.memory, { status, registry, logger });
   lifecycle.add({ name: 'watchdog', start: () => watchdog.start(), shutdown: () => watchdog.shutdown() });
+  // cloudext.disable_local_otel_pipeline: nothing leaves the process either (no remote write, no OTLP).
+  const exported = metricsOn ? config : { ...config, prometheus: { ...config.prometheus, address: '' }, otel: { ...config.otel, otlp_endpoint: '' } };
+  const telemetry = wireTelemetry(exported, service, registry, logger, telemetryWiring);
+  lifecycle.add(telemetry.component);
 
   const run = async (): Promise<number> => {
     const removeGuards = installCrashGuards(logger, registry, undefined, { reporter: crashReporter });
@@ -135,7 +144,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   };
 
   return {
-    service, logger, registry, server, status, lifecycle, run, crashReporter,
+    service, logger, registry, server, status, lifecycle, run, crashReporter, telemetry: telemetry.pipeline,
     addReadinessJob: (job) => { readinessJobs.push(job); },
     addSecrets: (values) => { for (const v of values) if (v !== '') secrets.add(v); },
   };

@@ -22,3 +22,5 @@ export { ProfilerBusyError } from './profilers/busy-error.js';
 export { parseProfileSeconds, DEFAULT_PROFILE_SECONDS, MAX_PROFILE_SECONDS } from './profilers/profile-seconds.js';
 export { FastCounter, type FastCounterChild } from './metrics/fast-counter.js';
 export { FastHistogram, type FastHistogramChild } from './metrics/fast-histogram.js';
+export { createBatcher, batchSettingsOf, type Batcher, type BatcherOptions, type BatchSettings, type BatchTimers, type BatchConfig } from './batch/batcher.js';
+export { FakeClock } from './batch/fake-clock.js';

@@ -8,7 +8,6 @@ import { CloudExtensionConfigSchema } from './cloudext.js';
 import { HealthTreeSchema } from './common-tree.js';
 import { CrashReportConfigSchema } from './crash-report.js';
 import { EtcdConfigSchema } from './etcd.js';
-import { noEffect } from './fields.js';
 import { LogConfigSchema } from './log.js';
 import { PrometheusTreeSchema } from './prometheus.js';
 import { ServerTreeSchema } from './server.js';
@@ -35,7 +34,7 @@ export const AgentConfigSchema = Type.Object({
   otel: AgentOTelConfigSchema,
   peer_discovery: PeerDiscoveryConfigSchema,
   profilers: ProfilersConfigSchema,
-  prometheus: noEffect(PrometheusTreeSchema, 'the agent neither queries Prometheus nor pushes metrics to it (the controller\'s prometheus keys are the ones in use); Prometheus scrapes the agent\'s /metrics.'),
+  prometheus: PrometheusTreeSchema,
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
   server: ServerTreeSchema,

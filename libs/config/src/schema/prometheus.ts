@@ -11,7 +11,7 @@ export const PrometheusConfigSchema = Type.Object({
   address: Type.String({
     default: '',
     format: 'hostname_port|url|fqdn',
-    description: 'Address of the Prometheus server; required by the controller.',
+    description: 'Address of the Prometheus server (host:port or URL): the controller runs its PromQL queries there (required by the controller); when set, the process also pushes its metrics to <address>/api/v1/write by Prometheus remote write every otel.export_interval.',
     'x-spec-type': 'string',
     'x-required': true,
   }),

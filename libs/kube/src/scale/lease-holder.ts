@@ -25,12 +25,15 @@ export function leaseName(o: ScaleObject): string {
 
 /** Whether `me` holds the Lease after this attempt (taking or renewing it as needed). */
 export async function holdLease(api: LeaseApi, o: ScaleObject, me: string, durationS: number, nowMs: number): Promise<boolean> {
-  const name = leaseName(o);
-  const cur = await api.read(o.namespace, name);
-  if (cur === undefined) return api.write(o.namespace, name, { holder: me, renewMs: nowMs, durationS, transitions: 0 });
+  return holdNamedLease(api, o.namespace, leaseName(o), me, durationS, nowMs);
+}
+
+/** holdLease for a Lease named by the caller (one per agent group for the Kubernetes scraper, for example). */
+export async function holdNamedLease(api: LeaseApi, namespace: string, name: string, me: string, durationS: number, nowMs: number): Promise<boolean> {
+  const cur = await api.read(namespace, name);
+  if (cur === undefined) return api.write(namespace, name, { holder: me, renewMs: nowMs, durationS, transitions: 0 });
   const expired = cur.renewMs === undefined || cur.renewMs + (cur.durationS ?? durationS) * 1000 < nowMs;
   if (cur.holder !== me && cur.holder && !expired) return false;
   const transitions = (cur.transitions ?? 0) + (cur.holder === me ? 0 : 1);
-  return api.write(o.namespace, name, { holder: me, renewMs: nowMs, durationS, transitions, ...(cur.resourceVersion ? { resourceVersion: cur.resourceVersion } : {}) });
+  return api.write(namespace, name, { holder: me, renewMs: nowMs, durationS, transitions, ...(cur.resourceVersion ? { resourceVersion: cur.resourceVersion } : {}) });
 }
-

@@ -6,7 +6,7 @@ import type { KubeClient } from '../kube-client.js';
 import { apiStatus } from './scale-api.js';
 import type { LeaseApi } from './lease-holder.js';
 
-export { holdLease, leaseName, type LeaseApi, type LeaseRecord } from './lease-holder.js';
+export { holdLease, holdNamedLease, leaseName, type LeaseApi, type LeaseRecord } from './lease-holder.js';
 
 export function kubernetesLeaseApi(client: KubeClient): LeaseApi {
   const api = () => client.api(k8s.CoordinationV1Api);

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Limiter } from './component.js';
+import type { CheckDecision } from './decision.js';
+import { decisionSeries, LIMITER_DECISIONS_METRIC } from './decision-series.js';
+import { Engine } from './engine.js';
+
+function limiter(kind: Limiter['kind'], id: string, accepted: boolean): Limiter {
+  return { kind, identity: { policy_name: 'pol', policy_hash: 'h', component_id: id }, decide: () => ({ accepted, waitMs: 0 }) };
+}
+
+test('the engine hands every decision to its listeners; a throwing listener changes nothing', () => {
+  const engine = new Engine();
+  engine.register(limiter('rate_limiter', 'rl', false), { control_point: 'cp' });
+  const seen: CheckDecision[] = [];
+  engine.addDecisionListener(() => { throw new Error('broken telemetry'); });
+  const remove = engine.addDecisionListener((d) => seen.push(d));
+  const d = engine.check({ controlPoint: 'cp', labels: {}, services: [] });
+  assert.equal((d as CheckDecision).accepted, false);
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0], d);
+  remove();
+  engine.check({ controlPoint: 'cp', labels: {}, services: [] });
+  assert.equal(seen.length, 1, 'removed');
+});
+
+test('decisionSeries: one series per limiter, labelled with the flow\'s decision and whether this limiter dropped it', () => {
+  const engine = new Engine();
+  engine.register(limiter('rate_limiter', 'rl', true), { control_point: 'cp' });
+  engine.register(limiter('scheduler', 'sch', false), { control_point: 'cp' });
+  const d = engine.check({ controlPoint: 'cp', labels: {}, services: [] }) as CheckDecision;
+  const out: [string, Readonly<Record<string, string>>, number][] = [];
+  decisionSeries(d, (m, l, v) => out.push([m, l, v]));
+  assert.equal(out.length, 2);
+  const rl = out.find(([, l]) => l.component_id === 'rl');
+  assert.deepEqual(rl, [LIMITER_DECISIONS_METRIC, {
+    control_point: 'cp', policy_name: 'pol', component_id: 'rl', component_kind: 'rate_limiter',
+    decision_type: 'DECISION_TYPE_REJECTED', limiter_dropped: 'false',
+  }, 1]);
+  assert.equal(out.find(([, l]) => l.component_id === 'sch')?.[1].limiter_dropped, 'true');
+});
