@@ -72,7 +72,7 @@ test('bad files are refused with every problem and its path', () => {
   fill_amount: "ten"
   interval: 10
   continuous_fill: "yes"
-  max_idle_time: 0s
+  max_idle_time: -1s
   label_matcher: [1]
   bogus: 1
 - bucket_capacity: 1
@@ -84,7 +84,7 @@ test('bad files are refused with every problem and its path', () => {
   const expect = [
     /^\[0\]\.bogus: unknown key/, /^\[0\]\.control_point: must not be empty/, /^\[0\]\.label_matcher: must be an object/,
     /^\[0\]\.continuous_fill: must be a boolean/, /^\[0\]\.bucket_capacity: must be >= 0/, /^\[0\]\.fill_amount: must be a number/,
-    /^\[0\]\.interval: must be a duration/, /^\[0\]\.max_idle_time: must be > 0/,
+    /^\[0\]\.interval: must be a duration/, /^\[0\]\.max_idle_time: must be (>= 0|a duration)/,
     /^\[1\]\.control_point: is required/, /^\[1\]\.interval: must be a duration/,
     /^\[3\]\.service: must be a string/, /^\[3\]\.name: duplicate name "dup"/,
   ];

@@ -27,7 +27,7 @@ export interface PublishedSelector {
 interface PublishedBase {
   policy_name: string;
   policy_hash: string;
-  /** `root.<i>` (nested indices joined by `.`), or `classifier.<i>` / `flux_meter.<name>` for resources. */
+  /** `root.<i>` (nested indices joined by `.`), or `classifier.<i>` / `flux_meter.<name, escaped>` for resources (fluxMeterComponentId). */
   component_id: string;
   agent_group: string;
   selectors: PublishedSelector[];
@@ -142,6 +142,16 @@ export interface StoredPolicy {
 }
 
 export const DEFAULT_ETCD_NAMESPACE = 'sluice';
+
+/**
+ * The component id of a flux meter: `flux_meter.<name>` with `%` and `/` escaped (`%25`, `%2F`),
+ * since ids are segments of etcd keys and a flux meter's name may hold `/`
+ * (`load-ramping/average_latency/0` → `flux_meter.load-ramping%2Faverage_latency%2F0`). The
+ * published `name` keeps the name as written.
+ */
+export function fluxMeterComponentId(name: string): string {
+  return `flux_meter.${name.replace(/%/g, '%25').replace(/\//g, '%2F')}`;
+}
 
 /** Key of a component's configuration. */
 export function configKey(ns: string, agentGroup: string, policy: string, componentId: string): string {

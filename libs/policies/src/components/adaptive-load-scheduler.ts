@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
-import { bool, duration, freeForm, interval, num, obj, str } from '../schema/fields.js';
+import { bool, duration, ignored, interval, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { gradientOf } from './gradient.js';
 import { GradientParameters } from './gradient-controller.js';
@@ -51,12 +51,12 @@ const schema = obj(
           },
           'Counts the multiplier against a reference rate, the highest incoming token rate of the agents when an overload began, not against the current one. The controller reads the rate from the agents\' `sluice_scheduler_incoming_token_rate` gauge of this component (`sum(max_over_time(...[window]))`; Prometheus must scrape the agents). While the demand is below the reference, the published multiplier is raised by their ratio, so the agents keep admitting the token rate the loop chose instead of the same share of a smaller demand; each recovery step adds `load_multiplier_linear_increment` of the reference. An overload that begins at a lower demand (a latency blip after the load dropped) keeps the reference, so its recovery takes the same steps and seconds, not a share of the smaller demand; one at a higher demand raises it. After the load drops, the published multiplier reaches `max_load_multiplier` (every flow admitted) after about (`max_load_multiplier` × new rate ÷ old rate − multiplier) ÷ increment ticks, instead of climbing from a deep cut at the step that suited the overload; the scheduler returns to pass-through only once the multiplier itself reaches it, so when the demand comes back (after a pause in traffic, too) the published multiplier falls back with the reading, without waiting for a new overload to be found. A demand above that rate gets the multiplier itself (as without it). An invalid reading keeps the last valid one; a reading of 0 (no demand) publishes `max_load_multiplier`. A Sluice addition; in Aperture the multiplier is always a share of the current incoming rate.',
         )),
-        alerter: Type.Optional(freeForm('Aperture\'s embedded alerter (accepted; Sluice raises no alerts).')),
+        alerter: Type.Optional(ignored('Aperture\'s embedded alerter: accepted and listed as ignored (Sluice raises no alerts).')),
       },
       'Parameters of the adaptive load scheduler.',
     ),
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
-    dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
+    dry_run_config_key: Type.Optional(str('The dynamic-configuration key whose boolean sets dry_run (the scheduler is published again with it; the policy is not).')),
   },
   'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `proportional_cut`, an overload\'s cuts do not compound: the multiplier is the one at its start times the current gradient.',
 );
@@ -75,7 +75,7 @@ export const adaptiveLoadSchedulerKind = defineKind({
     ctx.output(spec.out_ports?.observed_load_multiplier, `${out}.observed_load_multiplier`);
     ctx.output(spec.out_ports?.incoming_token_rate, `${out}.incoming_token_rate`);
     const p = spec.parameters;
-    publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx);
+    publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx, { key: spec.dry_run_config_key, path: `${ctx.path}.dry_run_config_key` });
     const minG = p.gradient.min_gradient ?? -Number.MAX_VALUE;
     const maxG = p.gradient.max_gradient ?? Number.MAX_VALUE;
     if (minG > maxG) ctx.problem(`${ctx.path}.parameters.gradient.min_gradient`, 'must not be above max_gradient');

@@ -30,6 +30,7 @@ const KEPT = new Set([
   'maxProperties',
   'additionalProperties',
   'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
 ]);
 
 /** OpenAPI formats the API server knows (the policy schema's own, such as `positive_duration`, are left out). */
@@ -60,6 +61,29 @@ export function structural(node: unknown): Json {
   if (typeof n.exclusiveMinimum === 'number') {
     out.minimum = n.exclusiveMinimum;
     out.exclusiveMinimum = true;
+  }
+  return numberOrString(out);
+}
+
+/**
+ * Numeric fields also take the proto3 JSON string forms (`"50"`, `"0.5"`, `"NaN"`), which the
+ * controller turns into numbers (and refuses, naming the field, when they are not numbers): an
+ * integer field is `x-kubernetes-int-or-string`; a double field, which a structural schema cannot
+ * type as "number or string", takes any value (`x-kubernetes-preserve-unknown-fields`, no type).
+ */
+function numberOrString(out: Record<string, Json>): Json {
+  if (out.type === 'integer') {
+    const { type: _type, format: _format, ...rest } = out;
+    return { ...rest, 'x-kubernetes-int-or-string': true, description: `${String(rest.description ?? '')} An integer, or a decimal string (proto3 JSON).`.trim() };
+  }
+  if (out.type === 'number') {
+    const { type: _type, format: _format, minimum: _min, maximum: _max, exclusiveMinimum: _ex, ...rest } = out;
+    const bounds = [
+      typeof out.minimum === 'number' ? `${out.exclusiveMinimum === true ? '>' : '≥'} ${out.minimum}` : '',
+      typeof out.maximum === 'number' ? `≤ ${out.maximum}` : '',
+    ].filter((b) => b !== '').join(', ');
+    const text = `${String(rest.description ?? '')} A number, or a decimal string (proto3 JSON)${bounds === '' ? '' : `; ${bounds}`}; checked by the controller.`.trim();
+    return { ...rest, 'x-kubernetes-preserve-unknown-fields': true, description: text };
   }
   return out;
 }
@@ -95,6 +119,11 @@ export function policyCrd(): Json {
                 kind: { type: 'string', description: 'Policy.' },
                 metadata: { type: 'object', description: 'The name of the policy (unique across namespaces), its namespace and labels.' },
                 spec: structural(PolicySpecSchema),
+                dynamicConfig: {
+                  type: 'object',
+                  'x-kubernetes-preserve-unknown-fields': true,
+                  description: 'The dynamic configuration of the policy: values by the keys its components name (`config_key`, `dry_run_config_key`, `pass_through_label_values_config_key`); changed without re-publishing the policy.',
+                },
                 status: structural(PolicyStatusSchema),
               },
             },
