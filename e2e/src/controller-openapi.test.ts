@@ -62,6 +62,8 @@ test('every documented controller route answers as documented', async (t) => {
   await check('get', '/v1/policies/{name}', '/v1/policies/q', 404);
   await check('get', '/v1/policies', '/v1/policies', 200);
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 200, { value: 8 });
+  await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 200, { value: '9' });
+  assert.equal(((await (await fetch(`${c.base}/v1/policies/p`)).json()) as { signals: Record<string, number> }).signals.CAP, 9, 'a proto3 JSON number string sets the variable');
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/NONE', 404, { value: 8 });
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 400, { value: 'high' });
   const dyn = '/v1/dynamic-configs/{name}';

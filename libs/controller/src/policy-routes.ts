@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@sluice/errors';
+import { parseProto3Number } from '@sluice/policies';
 import { structToJson, type ProtoStruct } from '@sluice/proto';
 import type { GatewayInput, GatewayRoute } from '@sluice/server';
 import { POLICY_BODY_LIMIT_BYTES, POLICY_SERVICE_NAME, POLICY_STRUCT_MAX_DEPTH, toStruct } from './policy-grpc.js';
@@ -33,8 +34,10 @@ function variableRequest({ params, body }: GatewayInput): object {
   const b = objectBody(body, '{"value": <number>}');
   const extra = Object.keys(b).filter((k) => k !== 'value');
   if (extra.length > 0) throw new InvalidArgumentError(`unknown field ${JSON.stringify(extra[0])} in the request body; it holds only "value"`, extra[0]);
-  if (typeof b.value !== 'number' || !Number.isFinite(b.value)) throw new InvalidArgumentError('value must be a finite number', 'value');
-  return { name: params.name, signal: params.signal, value: b.value };
+  // As proto3 JSON takes a double: a number, or a string holding one ("250").
+  const value = parseProto3Number(b.value, 'double', false);
+  if ('error' in value) throw new InvalidArgumentError(`value: ${value.error}`, 'value');
+  return { name: params.name, signal: params.signal, value: value.value };
 }
 
 /** `{"dynamic_config": <object>}`, nothing else. */
