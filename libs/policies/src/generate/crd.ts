@@ -41,20 +41,21 @@ const KUBERNETES_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte',
  * closed objects lose `additionalProperties: false` (Kubernetes prunes
  * unknown fields instead; the controller's compile names them); numeric
  * `exclusiveMinimum` becomes OpenAPI 3.0's `minimum` + `exclusiveMinimum: true`;
- * defaults are left out so the API server stores the spec as written.
+ * defaults are left out so the API server stores the spec as written; with `proto3Numbers` (the
+ * spec, not the status) numeric fields also take their proto3 JSON strings.
  */
-export function structural(node: unknown): Json {
+export function structural(node: unknown, proto3Numbers = false): Json {
   const n = node as Record<string, unknown>;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(n)) {
     if (!KEPT.has(key) || (key === 'format' && !KUBERNETES_FORMATS.has(String(value)))) continue;
     if (key === 'properties') {
       const props: Record<string, Json> = {};
-      for (const [name, child] of Object.entries(value as Record<string, unknown>)) props[name] = structural(child);
+      for (const [name, child] of Object.entries(value as Record<string, unknown>)) props[name] = structural(child, proto3Numbers);
       out.properties = props;
-    } else if (key === 'items') out.items = structural(value);
+    } else if (key === 'items') out.items = structural(value, proto3Numbers);
     else if (key === 'additionalProperties') {
-      if (typeof value === 'object' && value !== null) out.additionalProperties = structural(value);
+      if (typeof value === 'object' && value !== null) out.additionalProperties = structural(value, proto3Numbers);
     } else out[key] = value as Json;
   }
   if (n.default !== undefined) out.description = `${String(out.description ?? '')} Default: ${JSON.stringify(n.default)}.`.trim();
@@ -62,7 +63,7 @@ export function structural(node: unknown): Json {
     out.minimum = n.exclusiveMinimum;
     out.exclusiveMinimum = true;
   }
-  return numberOrString(out);
+  return proto3Numbers ? numberOrString(out) : out;
 }
 
 /**
@@ -118,7 +119,7 @@ export function policyCrd(): Json {
                 apiVersion: { type: 'string', description: 'sluice.dev/v1alpha1.' },
                 kind: { type: 'string', description: 'Policy.' },
                 metadata: { type: 'object', description: 'The name of the policy (unique across namespaces), its namespace and labels.' },
-                spec: structural(PolicySpecSchema),
+                spec: structural(PolicySpecSchema, true),
                 dynamicConfig: {
                   type: 'object',
                   'x-kubernetes-preserve-unknown-fields': true,

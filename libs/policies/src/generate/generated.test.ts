@@ -75,6 +75,8 @@ test('the CRD is a namespaced sluice.dev/v1alpha1 Policy with a status subresour
   assert.equal(path(meter, 'linear_buckets', 'width')['x-kubernetes-preserve-unknown-fields'], true);
   assert.equal(path(meter, 'linear_buckets', 'width').type, undefined);
   assert.equal(path(meter, 'static_buckets', 'buckets', '[]')['x-kubernetes-preserve-unknown-fields'], true);
+  // The status is the controller's own: its integers stay integers.
+  assert.equal(path(spec.status, 'observedGeneration').type, 'integer');
   // The Policy's dynamic configuration sits beside its spec.
   assert.deepEqual(spec.dynamicConfig, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: spec.dynamicConfig.description });
   // Rules only the compiler keeps are not in the CRD, and the rate limiter's interval bound is explained.
