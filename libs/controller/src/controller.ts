@@ -46,7 +46,7 @@ export interface PolicyController {
   /** What the policy validating webhook asks: would this spec compile, and what would it ignore. */
   readonly check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult;
   readonly publisher: Publisher;
-  /** True once the stored policies were read from etcd. */
+  /** True once the stored policies and dynamic configurations were read from etcd. */
   storeSynced(): boolean;
   start(): void;
   shutdown(): Promise<void>;
@@ -91,7 +91,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
     sink,
     check: policyCheck(policies),
     publisher,
-    storeSynced: () => store.isSynced(),
+    storeSynced: () => store.isSynced() && dynamicConfigs.isSynced(),
     start() {
       // The first compile builds the compiler's validators (1–2 s of CPU). Do it when etcd first
       // answers (after start-up, before stored policies load): the process starts serving no

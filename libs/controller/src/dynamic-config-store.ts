@@ -27,6 +27,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export class DynamicConfigStore {
   private watch: { stop(): void } | undefined;
+  private synced = false;
 
   constructor(
     private readonly etcd: ControllerEtcd,
@@ -47,6 +48,7 @@ export class DynamicConfigStore {
           if (e !== undefined) docs.set(e.name, e.doc);
         }
         this.registry.replaceDynamicConfigs('api', docs);
+        this.synced = true;
         this.logger?.info('stored dynamic configurations loaded', { count: docs.size });
       },
       put: (key, value) => {
@@ -58,6 +60,11 @@ export class DynamicConfigStore {
         if (isPolicyName(name)) this.registry.setDynamicConfig('api', name, undefined);
       },
     });
+  }
+
+  /** True once the stored dynamic configurations were read (after start, and after each resync). */
+  isSynced(): boolean {
+    return this.synced;
   }
 
   stop(): void {
