@@ -229,10 +229,11 @@ test('a dynamic configuration posted to the controller is kept in etcd: after a 
   await until(async () => (await decision(etcd, 'dyn'))?.bucket_capacity === 12, 2000, 'the dynamic value published');
   first.child.kill('SIGTERM');
   assert.equal((await first.exited).code, 0);
-  // The new controller reads the document back from etcd (ready only once it has) and its circuit uses it.
+  // The new controller reads the document back from etcd and its circuit uses it.
   const second = await startController(t, { env });
+  await until(async () => (await call(second, 'GET', '/v1/dynamic-configs/dyn')).status === 200, 5000, 'the document read back');
   assert.deepEqual((await call(second, 'GET', '/v1/dynamic-configs/dyn')).body, { policy_name: 'dyn', dynamic_config: { capacity: '12' } });
-  assert.equal(((await call(second, 'GET', '/v1/policies/dyn')).body.signals as Record<string, number>).CAP, 12);
+  await until(async () => ((await call(second, 'GET', '/v1/policies/dyn')).body.signals as Record<string, number> | undefined)?.CAP === 12, 5000, 'the circuit reads it');
   assert.equal((await call(second, 'DELETE', '/v1/dynamic-configs/dyn')).status, 200);
   assert.equal((await etcdPrefix(etcd, 'sluice/dynamic-configs/')).size, 0);
 });
