@@ -6,7 +6,8 @@
  * - `N/config/<agent_group>/<policy>/<component_id>`: a PublishedComponent (JSON), on the controller's lease;
  * - `N/decisions/<agent_group>/<policy>/<component_id>`: a PublishedDecision (JSON), on the lease,
  *   written only when it changes;
- * - `N/policies/<policy>`: a StoredPolicy (JSON) for policies posted to the API, no lease.
+ * - `N/policies/<policy>`: a StoredPolicy (JSON) for policies posted to the API, no lease;
+ * - `N/dynamic-configs/<policy>`: a policy's dynamic configuration posted to the API (JSON), no lease.
  *
  * An agent watches `N/config/<its group>/` and `N/decisions/<its group>/` (the trailing slash
  * makes the group match exactly: `default` never sees `default2`). Agent group names, policy names
