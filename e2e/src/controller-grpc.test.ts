@@ -55,3 +55,30 @@ test('PolicyService over gRPC: upsert, get, list decisions, errors with their co
   await unaryCall(client, 'DeletePolicy', { name: 'grpc-policy' });
   assert.deepEqual((await unaryCall<{ policies: unknown[] }>(client, 'ListPolicies', {})).policies, []);
 });
+
+test('PolicyService over gRPC: a policy\'s dynamic configuration is posted, read back, refused with its field, and deleted', async (t) => {
+  const etcd = await startEtcd(t);
+  const c = await startController(t, { env: { SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcd), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: '127.0.0.1:9' } });
+  const client = new pkg.sluice.policies.v1.PolicyService(c.address, grpc.credentials.createInsecure());
+  t.after(() => client.close());
+  const keyed = structuredClone(spec) as { circuit: { components: Record<string, unknown>[] } };
+  keyed.circuit.components.push({ variable: { constant_output: { value: 1 }, config_key: 'fill', out_ports: { output: { signal_name: 'FILL' } } } });
+  (keyed.circuit.components[0].flow_control as { rate_limiter: { in_ports: Record<string, unknown> } }).rate_limiter.in_ports.fill_amount = { signal_name: 'FILL' };
+  await unaryCall(client, 'UpsertPolicy', { name: 'dyn', policy: jsonToStruct(keyed) });
+
+  const posted = await unaryCall<{ policy_name: string; dynamic_config: ProtoStruct }>(client, 'PostDynamicConfig', { name: 'dyn', dynamic_config: jsonToStruct({ fill: '3' }) });
+  assert.deepEqual([posted.policy_name, structToJson(posted.dynamic_config)], ['dyn', { fill: '3' }]);
+  const got = await unaryCall<{ dynamic_config: ProtoStruct }>(client, 'GetDynamicConfig', { name: 'dyn' });
+  assert.deepEqual(structToJson(got.dynamic_config), { fill: '3' });
+  const decisions = await unaryCall<{ decisions: { decision: ProtoStruct }[] }>(client, 'ListDecisions', { type: 'rate_limiter' });
+  assert.equal(structToJson(decisions.decisions[0].decision).fill_amount, 3);
+  await assert.rejects(unaryCall(client, 'PostDynamicConfig', { name: 'dyn', dynamic_config: jsonToStruct({ fil: 3 }) }), (err: grpc.ServiceError) => {
+    assert.equal(err.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(err.details, /dynamic_config\.fil: unknown key/);
+    return true;
+  });
+  await assert.rejects(unaryCall(client, 'PostDynamicConfig', { name: 'dyn' }), { code: grpc.status.INVALID_ARGUMENT });
+  await assert.rejects(unaryCall(client, 'PostDynamicConfig', { name: 'nope', dynamic_config: jsonToStruct({}) }), { code: grpc.status.NOT_FOUND });
+  await unaryCall(client, 'DeleteDynamicConfig', { name: 'dyn' });
+  await assert.rejects(unaryCall(client, 'GetDynamicConfig', { name: 'dyn' }), { code: grpc.status.NOT_FOUND });
+});

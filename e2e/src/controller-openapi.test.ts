@@ -37,7 +37,7 @@ test('every documented controller route answers as documented', async (t) => {
   const policy = {
     circuit: {
       components: [
-        { variable: { constant_output: { value: 3 }, out_ports: { output: { signal_name: 'CAP' } } } },
+        { variable: { constant_output: { value: 3 }, config_key: 'capacity', out_ports: { output: { signal_name: 'CAP' } } } },
         { flow_control: { rate_limiter: {
           in_ports: { bucket_capacity: { signal_name: 'CAP' }, fill_amount: { constant_signal: { value: 1 } } },
           parameters: { interval: '1s' }, selectors: [{ control_point: 'ingress' }],
@@ -63,9 +63,19 @@ test('every documented controller route answers as documented', async (t) => {
   await check('get', '/v1/policies/{name}', '/v1/policies/q', 404);
   await check('get', '/v1/policies', '/v1/policies', 200);
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 200, { value: 8 });
+  await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 200, { value: '9' });
+  assert.equal(((await (await fetch(`${c.base}/v1/policies/p`)).json()) as { signals: Record<string, number> }).signals.CAP, 9, 'a proto3 JSON number string sets the variable');
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/NONE', 404, { value: 8 });
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 400, { value: 'high' });
   await check('get', '/v1/alerts', '/v1/alerts', 200);
+  const dyn = '/v1/dynamic-configs/{name}';
+  await check('get', dyn, '/v1/dynamic-configs/p', 404);
+  await check('post', dyn, '/v1/dynamic-configs/p', 400, { dynamic_config: { capacty: 2 } });
+  await check('post', dyn, '/v1/dynamic-configs/q', 404, { dynamic_config: {} });
+  await check('delete', dyn, '/v1/dynamic-configs/p', 404);
+  await check('post', dyn, '/v1/dynamic-configs/p', 200, { dynamic_config: { capacity: '5' } });
+  await check('get', dyn, '/v1/dynamic-configs/p', 200);
+  await check('delete', dyn, '/v1/dynamic-configs/p', 200);
   await check('get', '/v1/decisions/{type}', '/v1/decisions/rate_limiter', 200);
   await check('get', '/v1/decisions/{type}', '/v1/decisions/other', 400);
   await check('delete', '/v1/policies/{name}', '/v1/policies/p', 200);

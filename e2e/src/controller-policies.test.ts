@@ -217,6 +217,27 @@ test('a controller restart loses no policy and no decision', async (t) => {
   assert.deepEqual((list.body.policies as { name: string; status: string }[]).map((p) => [p.name, p.status]), [['one', 'running'], ['two', 'running']]);
 });
 
+test('a dynamic configuration posted to the controller is kept in etcd: after a restart the variable still reads it', async (t) => {
+  const etcd = await startEtcd(t);
+  const env = controllerEnv(etcd, '127.0.0.1:9');
+  const first = await startController(t, { env });
+  const keyed = { variable: { constant_output: { value: '4' }, config_key: 'capacity', out_ports: { output: { signal_name: 'CAP' } } } };
+  assert.equal((await call(first, 'POST', '/v1/policies/dyn', { policy: limiter({ signal_name: 'CAP' }, undefined, [keyed]) })).status, 200);
+  await until(async () => (await decision(etcd, 'dyn'))?.bucket_capacity === 4, 2000, 'the constant published');
+  const posted = await call(first, 'POST', '/v1/dynamic-configs/dyn', { dynamic_config: { capacity: '12' } });
+  assert.equal(posted.status, 200, JSON.stringify(posted.body));
+  await until(async () => (await decision(etcd, 'dyn'))?.bucket_capacity === 12, 2000, 'the dynamic value published');
+  first.child.kill('SIGTERM');
+  assert.equal((await first.exited).code, 0);
+  // The new controller reads the document back from etcd and its circuit uses it.
+  const second = await startController(t, { env });
+  await until(async () => (await call(second, 'GET', '/v1/dynamic-configs/dyn')).status === 200, 5000, 'the document read back');
+  assert.deepEqual((await call(second, 'GET', '/v1/dynamic-configs/dyn')).body, { policy_name: 'dyn', dynamic_config: { capacity: '12' } });
+  await until(async () => ((await call(second, 'GET', '/v1/policies/dyn')).body.signals as Record<string, number> | undefined)?.CAP === 12, 5000, 'the circuit reads it');
+  assert.equal((await call(second, 'DELETE', '/v1/dynamic-configs/dyn')).status, 200);
+  assert.equal((await etcdPrefix(etcd, 'sluice/dynamic-configs/')).size, 0);
+});
+
 test('etcd stopped for 3 × lease_ttl: the controller stays up, keeps evaluating, and republishes when etcd returns', async (t) => {
   const etcd = await startEtcd(t);
   const c = await startController(t, { env: controllerEnv(etcd, '127.0.0.1:9', { SLUICE_CONTROLLER_READINESS_SERVICE_EXECUTION_PERIOD: '500ms' }) });

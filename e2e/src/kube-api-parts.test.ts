@@ -122,6 +122,8 @@ test('schema pruning keeps declared and preserved fields only; OpenAPI exclusive
   prune(v, schema);
   assert.deepEqual(v, { a: { b: 'x' }, free: { anything: { goes: 1 } }, map: { one: { k: 'v' } }, list: [{ n: 1 }] });
   assert.deepEqual(toJsonSchema({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false, enum: [{ exclusiveMinimum: true }] }), { type: 'number', exclusiveMinimum: 0, maximum: 1, enum: [{ exclusiveMinimum: true }] });
+  // x-kubernetes-int-or-string takes an integer or a string, as the API server makes of it.
+  assert.deepEqual(toJsonSchema({ 'x-kubernetes-int-or-string': true, minimum: 1 }), { 'x-kubernetes-int-or-string': true, minimum: 1, anyOf: [{ type: 'integer' }, { type: 'string' }] });
 });
 
 test('the store: one resourceVersion counter, a bounded history, 410 before it', () => {

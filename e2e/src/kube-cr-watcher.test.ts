@@ -13,11 +13,14 @@ const CRD = join(ROOT, 'crds', 'policies.sluice.dev.yaml');
 class FakeSink implements PolicySink {
   readonly held = new Map<string, unknown>();
   readonly calls: string[] = [];
+  /** The dynamicConfig of each apply, in order. */
+  readonly dynamic: unknown[] = [];
   constructor(private readonly extra: string[] = []) {
     for (const n of extra) this.held.set(n, {});
   }
-  async apply(name: string, spec: unknown): Promise<PolicyApplyResult> {
+  async apply(name: string, spec: unknown, dynamicConfig?: unknown): Promise<PolicyApplyResult> {
     this.calls.push(`apply ${name}`);
+    this.dynamic.push(dynamicConfig);
     // Specs that the CRD's schema lets through; the interval says what the fake compiler answers.
     const interval = (spec as { circuit?: { evaluation_interval?: string } } | null)?.circuit?.evaluation_interval;
     if (interval === 'bad') return { ok: false, message: 'spec.circuit.evaluation_interval: negative capacity' };
@@ -94,6 +97,19 @@ test('a valid Policy is applied to the sink, its status becomes uploaded with a 
   const ready = await client.readinessJob().run(new AbortController().signal);
   assert.deepEqual(ready && { healthy: ready.healthy, state: ready.details?.state }, { healthy: true, state: 'connected' });
   assert.equal(watcher.stats().applies, 1);
+});
+
+test('a Policy\'s top-level dynamicConfig reaches the sink; a change of it alone is applied again', async (t) => {
+  const sink = new FakeSink();
+  const { api } = await setup(t, sink);
+  const withDynamic = (value: number): string => JSON.stringify({ ...JSON.parse(policyYaml('dyn', { circuit: { components: [] } })) as object, dynamicConfig: { capacity: value, nested: { on: true } } });
+  await kubectlOk(api, ['apply', '-f', '-'], withDynamic(3));
+  await waitFor(async () => (await getPolicy(api, 'dyn'))?.status?.status === 'uploaded');
+  assert.deepEqual(sink.dynamic, [{ capacity: 3, nested: { on: true } }]);
+  await kubectlOk(api, ['apply', '-f', '-'], withDynamic(4));
+  await waitFor(() => sink.dynamic.length === 2);
+  assert.deepEqual(sink.dynamic[1], { capacity: 4, nested: { on: true } });
+  assert.deepEqual(sink.calls, ['apply dyn', 'apply dyn']);
 });
 
 test('a Policy the sink refuses is failed with the message, Ready False, a Warning Event; fixing it uploads it', async (t) => {

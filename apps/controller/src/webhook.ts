@@ -13,7 +13,7 @@ export const POLICY_VALIDATION_PATH = '/v1/admission/validate/policy';
  *   (what is injected is the `injector` configuration, checked with the rest of it before start-up);
  * - Policy validation: `POST /v1/admission/validate/policy`, the policy API's compiler on each Policy created or updated.
  */
-export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown) => PolicyCheckResult, logger: KubeLogger): void {
+export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult, logger: KubeLogger): void {
   const inject = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
   const validate = new PolicyValidationWebhook({ check, registry: runtime.registry, logger });
   const routes = [

@@ -49,12 +49,17 @@ function messageOf(e: ErrorObject, data: unknown): string {
   return `Invalid value: ${shown === undefined ? 'null' : shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}: ${e.message ?? e.keyword}`;
 }
 
-/** OpenAPI 3.0 to the JSON Schema ajv reads: boolean exclusiveMinimum/Maximum become numbers. */
+/**
+ * OpenAPI 3.0 to the JSON Schema ajv reads: boolean exclusiveMinimum/Maximum become numbers, and a
+ * node with `x-kubernetes-int-or-string` (and no anyOf of its own) takes an integer or a string, as
+ * the API server makes of it.
+ */
 export function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (!isObject(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) out[k] = k === 'enum' || k === 'default' || k === 'example' ? v : toJsonSchema(v);
+  if (out['x-kubernetes-int-or-string'] === true && out.anyOf === undefined && out.type === undefined) out.anyOf = [{ type: 'integer' }, { type: 'string' }];
   for (const [ex, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof out[ex] !== 'boolean') continue;
     if (out[ex] === true && typeof out[bound] === 'number') {

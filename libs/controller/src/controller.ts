@@ -10,6 +10,7 @@ import { PolicyRegistry } from './policy-registry.js';
 import { PodScalerReports } from './pod-scaler-reports.js';
 import { policySink, type PolicySink } from './policy-sink.js';
 import { PolicyStore } from './policy-store.js';
+import { DynamicConfigStore } from './dynamic-config-store.js';
 import { checkQueryLabels } from './promql-labels.js';
 import { prometheusBaseUrl } from './promql-query.js';
 import { PromqlScheduler } from './promql-scheduler.js';
@@ -41,12 +42,14 @@ export interface PolicyController {
   readonly name: 'policies';
   readonly policies: PolicyRegistry;
   readonly store: PolicyStore;
+  /** Dynamic configurations posted to the API (kept in etcd). */
+  readonly dynamicConfigs: DynamicConfigStore;
   /** What the Policy CR watcher calls. */
   readonly sink: PolicySink;
   /** What the policy validating webhook asks: would this spec compile, and what would it ignore. */
-  readonly check: (name: string, spec: unknown) => PolicyCheckResult;
+  readonly check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult;
   readonly publisher: Publisher;
-  /** True once the stored policies were read from etcd. */
+  /** True once the stored policies and dynamic configurations were read from etcd. */
   storeSynced(): boolean;
   start(): void;
   shutdown(): Promise<void>;
@@ -74,6 +77,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
   const policies = new PolicyRegistry({ language: opts.language, namespace: etcd.namespace, publisher, scheduler, metrics, queryLabels, reports, ...(opts.alerts ? { alerts: opts.alerts } : {}), ...(logger ? { logger } : {}) });
   byStatus.count = () => policies.countByStatus();
   const store = new PolicyStore(etcd, policies, metrics, logger);
+  const dynamicConfigs = new DynamicConfigStore(etcd, policies, logger);
   // Keys under the published prefixes that no policy owns (left by a policy deleted while no
   // controller ran) are deleted once every source of policies was read and its policies run.
   let storeLoaded = false;
@@ -81,15 +85,16 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
   const collectWhenRead = (): void => { if (storeLoaded && crsListed) publisher.collect(); };
   store.onLoaded(() => { storeLoaded = true; collectWhenRead(); });
   const sink = policySink(policies, () => { crsListed = true; collectWhenRead(); });
-  registerPolicyService(opts.server, policies, store);
+  registerPolicyService(opts.server, policies, store, dynamicConfigs);
   return {
     name: 'policies',
     policies,
     store,
+    dynamicConfigs,
     sink,
     check: policyCheck(policies),
     publisher,
-    storeSynced: () => store.isSynced(),
+    storeSynced: () => store.isSynced() && dynamicConfigs.isSynced(),
     start() {
       // The first compile builds the compiler's validators (1–2 s of CPU). Do it when etcd first
       // answers (after start-up, before stored policies load): the process starts serving no
@@ -110,9 +115,11 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
       publisher.start();
       reports.start();
       store.start();
+      dynamicConfigs.start();
     },
     async shutdown() {
       store.stop();
+      dynamicConfigs.stop();
       reports.stop();
       await policies.shutdown();
       await group.shutdown();

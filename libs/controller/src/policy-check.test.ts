@@ -47,6 +47,13 @@ test('check: the policy API\'s compile (with the prometheus.labels checks of que
   if (!labelled.ok) assert.match(labelled.problems[0].path, /^spec\.circuit\.components\[1\]\.query\.promql\.query_string$/);
 
   assert.equal(controller.check('bad name!', limiter({ constant_signal: { value: 5 } })).ok, false);
+
+  // A resource's dynamicConfig is checked against the keys its components name.
+  const keyed = limiter({ signal_name: 'FILL' }, [{ variable: { constant_output: { value: '5' }, config_key: 'fill', out_ports: { output: { signal_name: 'FILL' } } } }]);
+  assert.deepEqual(controller.check('dyn', keyed, { fill: '7' }), { ok: true, ignored: [] });
+  const badKey = controller.check('dyn', keyed, { fil: 7, fill: 'lots' });
+  assert.equal(badKey.ok, false);
+  if (!badKey.ok) assert.deepEqual(badKey.problems.map((p) => p.path), ['dynamicConfig.fil', 'dynamicConfig.fill']);
   // Nothing was applied.
   assert.deepEqual(controller.policies.namesOf('kubernetes'), []);
   assert.deepEqual([...etcd.data.keys()], []);

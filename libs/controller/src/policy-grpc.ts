@@ -9,6 +9,7 @@ import { checkPolicyName } from './policy-name.js';
 import { POLICY_SPEC_MAX_DEPTH } from '@sluice/policies';
 import type { PolicyRegistry, PolicyView } from './policy-registry.js';
 import type { PolicyStore } from './policy-store.js';
+import type { DynamicConfigStore } from './dynamic-config-store.js';
 
 export const POLICY_SERVICE_NAME = 'sluice.policies.v1.PolicyService';
 export const POLICIES_PROTO_FILE = 'sluice/policies/v1/policies.proto';
@@ -61,6 +62,7 @@ interface UpsertMessage { name: string; policy: ProtoStruct | null }
 interface NameMessage { name: string }
 interface DecisionsMessage { type: string }
 interface VariableMessage { name: string; signal: string; value: number }
+interface DynamicConfigMessage { name: string; dynamic_config: ProtoStruct | null }
 
 /** Any name a policy may carry (API names are DNS-1123 labels, CR names may be qualified). */
 function lookupName(name: unknown): string {
@@ -71,7 +73,7 @@ function lookupName(name: unknown): string {
 }
 
 /** sluice.policies.v1.PolicyService over gRPC. */
-export function policyServiceImpl(registry: PolicyRegistry, store: PolicyStore): grpc.UntypedServiceImplementation {
+export function policyServiceImpl(registry: PolicyRegistry, store: PolicyStore, dynamic: DynamicConfigStore): grpc.UntypedServiceImplementation {
   const specOf = (req: UpsertMessage): Record<string, unknown> => {
     const spec = fromStruct(req.policy, 'policy');
     if (spec === undefined) throw new InvalidArgumentError('policy is required: the policy spec, as a Policy resource\'s spec holds it', 'policy');
@@ -108,6 +110,21 @@ export function policyServiceImpl(registry: PolicyRegistry, store: PolicyStore):
       found(name);
       registry.setVariable(name, req.signal, req.value);
       return { name, signal: req.signal, value: req.value };
+    }),
+    PostDynamicConfig: unary<DynamicConfigMessage, object>(async (req) => {
+      const name = lookupName(req.name);
+      const doc = fromStruct(req.dynamic_config, 'dynamic_config');
+      if (doc === undefined) throw new InvalidArgumentError('dynamic_config is required: a JSON object of values by the keys the policy\'s components name', 'dynamic_config');
+      const effective = await dynamic.set(name, doc);
+      return { policy_name: name, dynamic_config: toStruct(effective, 'dynamic_config') };
+    }),
+    GetDynamicConfig: unary<NameMessage, object>((req) => {
+      const name = lookupName(req.name);
+      return { policy_name: name, dynamic_config: toStruct(dynamic.get(name), 'dynamic_config') };
+    }),
+    DeleteDynamicConfig: unary<NameMessage, object>(async (req) => {
+      await dynamic.remove(lookupName(req.name));
+      return {};
     }),
   };
 }

@@ -53,7 +53,7 @@ const decisionOf = (etcd: MemoryEtcd, policy: string): Record<string, unknown> |
 
 test('an API policy is stored, its component and decision published on no lease; a change rewrites only the decision; delete removes all', async (t) => {
   const { etcd, controller, routes } = await setup(t);
-  assert.equal(routes.length, 7, 'seven gateway routes');
+  assert.equal(routes.length, 10, 'ten gateway routes (policies, decisions, variables, dynamic configurations)');
   await controller.store.upsert('p1', limiter({ constant_signal: { value: 10 } }));
   assert.ok(etcd.data.has('sluice/policies/p1'), 'stored without lease');
   assert.ok(!etcd.leasedKeys.has('sluice/policies/p1'));

@@ -1,8 +1,9 @@
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
-import type { PublishedDecision } from '@sluice/policies';
+import { checkDynamicConfig, type DynamicConfig, type PublishedDecision } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
 import { PolicyRejectedError, rejectionOf } from './policy-errors.js';
-import type { CompiledPolicy, PolicyLanguage } from './policy-language.js';
+
+import type { CompiledPolicy, PolicyLanguage, PolicyProblem } from './policy-language.js';
 import { injectQueryLabels, type QueryLabel } from './promql-labels.js';
 import type { PromqlScheduler } from './promql-scheduler.js';
 import type { ReportSource } from './pod-scaler-reports.js';
@@ -71,6 +72,8 @@ const PRECEDENCE: readonly PolicySource[] = ['kubernetes', 'api'];
 export class PolicyRegistry {
   private readonly desired: Record<PolicySource, Map<string, Desired>> = { api: new Map(), kubernetes: new Map() };
   private readonly running = new Map<string, RunningPolicy>();
+  /** Dynamic configurations by policy name: a Policy resource's `dynamicConfig`, and what was posted to the API. */
+  private dynamic: Record<PolicySource, Map<string, DynamicConfig>> = { api: new Map(), kubernetes: new Map() };
   private reconciling: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -169,6 +172,7 @@ export class PolicyRegistry {
     // Stop the old circuit (and its jobs) first: the new one registers jobs of the same names.
     if (previous !== undefined) await previous.stop();
     const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(alerts ? { alerts } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
+    next.setDynamic(this.dynamicValues(compiled));
     this.running.set(compiled.name, next);
     next.start();
     if (previous !== undefined) for (const key of previous.keys) if (!next.keys.has(key)) publisher.remove(key);
@@ -242,6 +246,56 @@ export class PolicyRegistry {
     }
     if (!Number.isFinite(value)) throw new InvalidArgumentError('value must be a finite number', 'value');
     run.setVariable(signal, value);
+  }
+
+  /** The dynamic configuration in effect: the resource's `dynamicConfig`, with the members posted to the API over it. */
+  dynamicConfigOf(name: string): DynamicConfig | undefined {
+    const k = this.dynamic.kubernetes.get(name);
+    const a = this.dynamic.api.get(name);
+    if (k === undefined && a === undefined) return undefined;
+    return { ...k, ...a };
+  }
+
+  /** The compiled policy a dynamic configuration is checked against (what runs, else what compiled last). */
+  private compiledOf(name: string): CompiledPolicy | undefined {
+    return this.running.get(name)?.compiled ?? this.effective(name)?.compiled;
+  }
+
+  /**
+   * Problems of a dynamic configuration for a policy (a member no component names, a value of the
+   * wrong type), paths under `root`; NotFoundError when no source has the policy.
+   */
+  checkDynamicConfig(name: string, doc: unknown, root = 'dynamic_config'): PolicyProblem[] {
+    if (!this.has(name)) throw new NotFoundError(`no policy named ${JSON.stringify(name)}`);
+    const compiled = this.compiledOf(name);
+    if (compiled === undefined) return [{ path: 'name', message: `policy ${JSON.stringify(name)} does not compile: its dynamic configuration cannot be checked` }];
+    return checkDynamicConfig(doc, compiled.configKeys, root).problems;
+  }
+
+  private dynamicValues(compiled: CompiledPolicy): Map<string, unknown> {
+    return checkDynamicConfig(this.dynamicConfigOf(compiled.name) ?? {}, compiled.configKeys).values;
+  }
+
+  /**
+   * Sets (or with undefined, removes) what a source says of a policy's dynamic configuration and
+   * applies the result to the running policy at once, without publishing it again. Members that
+   * do not fit the running version are left out (the API refuses them before they get here).
+   */
+  setDynamicConfig(source: PolicySource, name: string, doc: DynamicConfig | undefined): void {
+    if (doc === undefined) this.dynamic[source].delete(name);
+    else this.dynamic[source].set(name, doc);
+    const run = this.running.get(name);
+    if (run !== undefined) run.setDynamic(this.dynamicValues(run.compiled));
+  }
+
+  /** Replaces every dynamic configuration a source holds (a resync). */
+  replaceDynamicConfigs(source: PolicySource, docs: Map<string, DynamicConfig>): void {
+    const names = new Set([...this.dynamic[source].keys(), ...docs.keys()]);
+    this.dynamic[source] = new Map(docs);
+    for (const name of names) {
+      const run = this.running.get(name);
+      if (run !== undefined) run.setDynamic(this.dynamicValues(run.compiled));
+    }
   }
 
   /** Stops every circuit and job; published keys stay on the lease until it is revoked. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@sluice/errors';
+import { parseProto3Number } from '@sluice/policies';
 import { structToJson, type ProtoStruct } from '@sluice/proto';
 import type { GatewayInput, GatewayRoute } from '@sluice/server';
 import { POLICY_BODY_LIMIT_BYTES, POLICY_SERVICE_NAME, POLICY_STRUCT_MAX_DEPTH, toStruct } from './policy-grpc.js';
@@ -7,6 +8,7 @@ export const POLICIES_PATH = '/v1/policies';
 export const POLICY_PATH = '/v1/policies/:name';
 export const DECISIONS_PATH = '/v1/decisions/:type';
 export const VARIABLE_PATH = '/v1/policies/:name/variables/:signal';
+export const DYNAMIC_CONFIG_PATH = '/v1/dynamic-configs/:name';
 
 function objectBody(body: unknown, what: string): Record<string, unknown> {
   if (body === undefined) throw new InvalidArgumentError(`request body is required: ${what}`, 'body');
@@ -32,8 +34,22 @@ function variableRequest({ params, body }: GatewayInput): object {
   const b = objectBody(body, '{"value": <number>}');
   const extra = Object.keys(b).filter((k) => k !== 'value');
   if (extra.length > 0) throw new InvalidArgumentError(`unknown field ${JSON.stringify(extra[0])} in the request body; it holds only "value"`, extra[0]);
-  if (typeof b.value !== 'number' || !Number.isFinite(b.value)) throw new InvalidArgumentError('value must be a finite number', 'value');
-  return { name: params.name, signal: params.signal, value: b.value };
+  // As proto3 JSON takes a double: a number, or a string holding one ("250").
+  const value = parseProto3Number(b.value, 'double', false);
+  if ('error' in value) throw new InvalidArgumentError(`value: ${value.error}`, 'value');
+  return { name: params.name, signal: params.signal, value: value.value };
+}
+
+/** `{"dynamic_config": <object>}`, nothing else. */
+function dynamicConfigRequest({ params, body }: GatewayInput): object {
+  const b = objectBody(body, '{"dynamic_config": <object>}');
+  const extra = Object.keys(b).filter((k) => k !== 'dynamic_config');
+  if (extra.length > 0) throw new InvalidArgumentError(`unknown field ${JSON.stringify(extra[0])} in the request body; it holds only "dynamic_config"`, extra[0]);
+  const doc = b.dynamic_config;
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new InvalidArgumentError('dynamic_config must be a JSON object: values by the keys the policy\'s components name', 'dynamic_config');
+  }
+  return { name: params.name, dynamic_config: toStruct(doc as Record<string, unknown>, 'dynamic_config') };
 }
 
 const json = (s: ProtoStruct | null | undefined): Record<string, unknown> => structToJson(s, POLICY_STRUCT_MAX_DEPTH);
@@ -42,6 +58,11 @@ const json = (s: ProtoStruct | null | undefined): Record<string, unknown> => str
 function policyJson(p: unknown): object {
   const m = p as { spec?: ProtoStruct; signals?: ProtoStruct } & Record<string, unknown>;
   return { ...m, spec: json(m.spec), signals: json(m.signals) };
+}
+
+function dynamicConfigJson(r: unknown): object {
+  const m = r as { policy_name: string; dynamic_config?: ProtoStruct };
+  return { policy_name: m.policy_name, dynamic_config: json(m.dynamic_config) };
 }
 
 /**
@@ -63,5 +84,8 @@ export function policyGatewayRoutes(): GatewayRoute[] {
       fromResponse: (r) => ({ decisions: (r as { decisions: { decision: ProtoStruct }[] }).decisions.map((d) => ({ ...d, decision: json(d.decision) })) }),
     },
     { method: 'post', path: VARIABLE_PATH, service, rpc: 'SetVariable', toRequest: variableRequest },
+    { method: 'post', path: DYNAMIC_CONFIG_PATH, service, rpc: 'PostDynamicConfig', bodyLimitBytes: POLICY_BODY_LIMIT_BYTES, toRequest: dynamicConfigRequest, fromResponse: dynamicConfigJson },
+    { method: 'get', path: DYNAMIC_CONFIG_PATH, service, rpc: 'GetDynamicConfig', toRequest: ({ params }) => ({ name: params.name }), fromResponse: dynamicConfigJson },
+    { method: 'delete', path: DYNAMIC_CONFIG_PATH, service, rpc: 'DeleteDynamicConfig', toRequest: ({ params }) => ({ name: params.name }) },
   ];
 }

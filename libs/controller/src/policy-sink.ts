@@ -1,4 +1,4 @@
-import { policyNameProblem } from '@sluice/policies';
+import { checkDynamicConfig, policyNameProblem, type DynamicConfig } from '@sluice/policies';
 import { PolicyRejectedError } from './policy-errors.js';
 import type { PolicyRegistry } from './policy-registry.js';
 
@@ -6,7 +6,8 @@ export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | 
 
 /** What the Policy CR watcher (libs/kube) calls for each custom resource. */
 export interface PolicySink {
-  apply(name: string, spec: unknown): Promise<PolicyApplyResult>;
+  /** `dynamicConfig`: the resource's top-level `dynamicConfig` (undefined when it has none). */
+  apply(name: string, spec: unknown, dynamicConfig?: unknown): Promise<PolicyApplyResult>;
   remove(name: string): Promise<void>;
   /** The names held from custom resources (the watcher removes those whose resource is gone). */
   names(): Promise<string[]>;
@@ -17,7 +18,7 @@ export interface PolicySink {
 
 /**
  * The registry as the CR watcher sees it (source `kubernetes`): a resource that
- * compiles runs, unless the policy API holds its name (refused: the first owner of a
+ * compiles (its `dynamicConfig` too, checked against the keys its components name) runs, unless the policy API holds its name (refused: the first owner of a
  * name keeps it, and the API refuses names a resource holds); one that does not
  * answers its problems for the CR's status, and the version that compiled before,
  * if any, keeps running. Names are DNS-1123 subdomains (the watcher may qualify
@@ -25,7 +26,7 @@ export interface PolicySink {
  */
 export function policySink(registry: PolicyRegistry, onListed: () => void = () => undefined): PolicySink {
   return {
-    async apply(name, spec) {
+    async apply(name, spec, dynamicConfig) {
       const nameProblem = policyNameProblem(name);
       if (nameProblem !== undefined) return { ok: false, message: nameProblem };
       // One name, one owner: a resource does not take over a policy the API already holds.
@@ -34,6 +35,11 @@ export function policySink(registry: PolicyRegistry, onListed: () => void = () =
       }
       try {
         const compiled = registry.compile(name, spec);
+        if (dynamicConfig !== undefined && dynamicConfig !== null) {
+          const problems = checkDynamicConfig(dynamicConfig, compiled.configKeys, 'dynamicConfig').problems;
+          if (problems.length > 0) throw new PolicyRejectedError(name, problems);
+          registry.setDynamicConfig('kubernetes', name, dynamicConfig as DynamicConfig);
+        } else registry.setDynamicConfig('kubernetes', name, undefined);
         registry.set('kubernetes', name, spec, compiled);
         await registry.reconcile();
         return { ok: true, hash: compiled.hash, ignored: compiled.ignored };
@@ -47,6 +53,7 @@ export function policySink(registry: PolicyRegistry, onListed: () => void = () =
       }
     },
     async remove(name) {
+      registry.setDynamicConfig('kubernetes', name, undefined);
       if (registry.delete('kubernetes', name)) await registry.reconcile();
     },
     names() {

@@ -36,7 +36,8 @@ export interface PolicyStoreLogger {
   warn(msg: string, meta?: Record<string, unknown>): void;
 }
 
-async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+/** `p`, or UNAVAILABLE when etcd does not answer within STORE_WRITE_TIMEOUT_MS (any failure is UNAVAILABLE). */
+export async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UnavailableError(`${what}: etcd did not answer within ${STORE_WRITE_TIMEOUT_MS} ms`)), STORE_WRITE_TIMEOUT_MS);

@@ -1,4 +1,4 @@
-import { configKey, decisionKey, type PublishedComponent, type PublishedDecision, type RaisedAlert } from '@sluice/policies';
+import { configKey, decisionKey, withDynamicValues, type PublishedComponent, type PublishedDecision, type RaisedAlert } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
 import type { ReportSource } from './pod-scaler-reports.js';
 import type { Circuit, CompiledPolicy } from './policy-language.js';
@@ -41,6 +41,11 @@ export class RunningPolicy {
   private readonly components = new Map<string, PublishedComponent>();
   private readonly decisions = new Map<string, PublishedDecision>();
   private readonly variables = new Map<string, number>();
+  /** The dynamic configuration's checked values by key. */
+  private dynamic: ReadonlyMap<string, unknown> = new Map();
+  /** The configuration JSON published for each component (with its dynamic values). */
+  private readonly publishedConfigs = new Map<string, string>();
+  private perGroup = new Map<string, number>();
   private circuit: Circuit | undefined;
   private promql: PromqlHandle | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -68,12 +73,11 @@ export class RunningPolicy {
     // Each configuration says how many components the policy has in its group: an agent enforces
     // none of a policy's new version until it holds all of them (a policy too large for one etcd
     // transaction is written in several).
-    const perGroup = new Map<string, number>();
+    const perGroup = this.perGroup;
     for (const c of this.components.values()) perGroup.set(c.agent_group, (perGroup.get(c.agent_group) ?? 0) + 1);
     for (const c of this.components.values()) {
-      const key = configKey(namespace, c.agent_group, this.name, c.component_id);
-      this.keys.add(key);
-      publisher.set(key, JSON.stringify({ ...c, policy_components: perGroup.get(c.agent_group) }), 'config');
+      this.keys.add(configKey(namespace, c.agent_group, this.name, c.component_id));
+      this.publishConfig(c);
       // Its decision key is owned from now on: until the circuit decides, what etcd holds stays.
       const decision = this.decisionKeyOf(c.component_id)!;
       this.keys.add(decision);
@@ -85,6 +89,33 @@ export class RunningPolicy {
     this.tick();
     const every = Math.max(1, this.compiled.evaluationIntervalMs);
     this.timer = setInterval(() => this.tick(), every);
+  }
+
+  /** Publishes a component's configuration with its dynamic values, unless etcd already has that. */
+  private publishConfig(c: PublishedComponent): void {
+    const key = configKey(this.deps.namespace, c.agent_group, this.name, c.component_id);
+    const value = JSON.stringify({ ...withDynamicValues(c, this.compiled.configKeys, this.dynamic), policy_components: this.perGroup.get(c.agent_group) });
+    if (this.publishedConfigs.get(c.component_id) === value) return;
+    this.publishedConfigs.set(c.component_id, value);
+    this.deps.publisher.set(key, value, 'config');
+  }
+
+  /**
+   * Applies the dynamic configuration (values by key, checked): a variable takes a value that
+   * changed, a component one of its members reads is published again (only that one), and the
+   * circuit runs at once with it.
+   */
+  setDynamic(values: ReadonlyMap<string, unknown>): void {
+    const previous = this.dynamic;
+    this.dynamic = values;
+    for (const k of this.compiled.configKeys) {
+      if (!('variable' in k.target)) continue;
+      const v = values.get(k.key);
+      if (typeof v === 'number' && !Object.is(previous.get(k.key), v)) this.variables.set(k.target.variable, v);
+    }
+    if (this.circuit === undefined) return;
+    for (const c of this.components.values()) this.publishConfig(c);
+    this.tick();
   }
 
   /** Stops evaluating; the caller removes the keys it no longer wants published. */
@@ -135,7 +166,7 @@ export class RunningPolicy {
     const { metrics } = this.deps;
     try {
       const reports = this.deps.reports?.signalsOf(this.name, this.components.values());
-      const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables, ...(reports ? { reports } : {}) });
+      const out = this.circuit.tick(Date.now(), { promql: this.promql?.values ?? new Map(), variables: this.variables, dynamic: this.dynamic, ...(reports ? { reports } : {}) });
       this.signals = out.signals;
       metrics.signals.record(this.name, out.signals, this.circuit.signalWriters);
       if (out.alerts !== undefined && this.deps.alerts !== undefined) for (const a of out.alerts) this.deps.alerts.raise(a);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine, LocalLimitersError, applyLocalLimiters, loadLocalLimiters } from './index.js';
+import { Engine, LocalLimitersError, LocalTokenBucketStore, applyLocalLimiters, loadLocalLimiters } from './index.js';
 
 const good = `
 - control_point: ingress
@@ -72,7 +72,7 @@ test('bad files are refused with every problem and its path', () => {
   fill_amount: "ten"
   interval: 10
   continuous_fill: "yes"
-  max_idle_time: 0s
+  max_idle_time: -1s
   label_matcher: [1]
   bogus: 1
 - bucket_capacity: 1
@@ -84,7 +84,7 @@ test('bad files are refused with every problem and its path', () => {
   const expect = [
     /^\[0\]\.bogus: unknown key/, /^\[0\]\.control_point: must not be empty/, /^\[0\]\.label_matcher: must be an object/,
     /^\[0\]\.continuous_fill: must be a boolean/, /^\[0\]\.bucket_capacity: must be >= 0/, /^\[0\]\.fill_amount: must be a number/,
-    /^\[0\]\.interval: must be a duration/, /^\[0\]\.max_idle_time: must be > 0/,
+    /^\[0\]\.interval: must be a duration/, /^\[0\]\.max_idle_time: must be (>= 0|a duration)/,
     /^\[1\]\.control_point: is required/, /^\[1\]\.interval: must be a duration/,
     /^\[3\]\.service: must be a string/, /^\[3\]\.name: duplicate name "dup"/,
   ];
@@ -136,4 +136,14 @@ test('cost options and max_buckets are read and checked', () => {
     return true;
   });
   assert.throws(() => loadLocalLimiters('- { control_point: a, bucket_capacity: 1, fill_amount: 1, interval: 1s, max_buckets: 1.5 }'), /max_buckets: must be an integer/);
+});
+
+test('max_idle_time 0s keeps a bucket however long it idles (only the key bound drops it)', () => {
+  const [spec] = loadLocalLimiters('- { control_point: a, bucket_capacity: 2, fill_amount: 0, interval: 1h, continuous_fill: false, max_idle_time: 0s }');
+  assert.equal(spec.max_idle_time, 0);
+  const store = new LocalTokenBucketStore({ capacity: 2, fillAmount: 0, intervalMs: 3_600_000, continuousFill: false }, { maxIdleMs: spec.max_idle_time });
+  assert.equal(store.take('u', 2, 0).ok, true);
+  // A year later the drained bucket is still there: a dropped one would start full again.
+  assert.equal(store.take('u', 1, 365 * 86_400_000 - 1).ok, false);
+  assert.equal(store.size, 1);
 });

@@ -22,7 +22,7 @@ import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
  *   fractional_tokens: false                 # default: false (costs below 1 token count as 1)
  *   max_buckets: 100000                      # default: 100000 (least recently used evicted past it)
  *   continuous_fill: true                    # default: true
- *   max_idle_time: 7200s                     # default: 7200s
+ *   max_idle_time: 7200s                     # default: 7200s (0s: never dropped for idling)
  *   name: per-user                           # default: local-limiter-<index>
  * ```
  */
@@ -114,7 +114,7 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
       if (v < 0) { bad(key, `must be >= 0, got ${v}`); return 0; }
       return v;
     };
-    const dur = (key: string, dflt: number | undefined): number => {
+    const dur = (key: string, dflt: number | undefined, zeroAllowed = false): number => {
       const v = o[key];
       if (v === undefined || v === null) {
         if (dflt === undefined) bad(key, 'is required (a duration such as "1s")');
@@ -126,7 +126,7 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
         else bad(key, `must be a duration such as "1s" or "1m30s", got ${JSON.stringify(v)}`);
         return 0;
       }
-      if (ms <= 0) { bad(key, `must be > 0, got ${JSON.stringify(v)}`); return 0; }
+      if (ms < 0 || (ms === 0 && !zeroAllowed)) { bad(key, `must be ${zeroAllowed ? '>= 0' : '> 0'}, got ${JSON.stringify(v)}`); return 0; }
       return ms;
     };
     const control_point = str('control_point', true) ?? '';
@@ -163,7 +163,8 @@ export function validateLocalLimiters(doc: unknown): LocalLimiterSpec[] {
       fractional_tokens: bool('fractional_tokens', false),
       max_buckets: maxBuckets(),
       continuous_fill: bool('continuous_fill', true),
-      max_idle_time: dur('max_idle_time', 7_200_000),
+      // 0s: a bucket is never dropped for idling (only the key bound evicts it).
+      max_idle_time: dur('max_idle_time', 7_200_000, true),
     });
   });
   const names = new Set<string>();

@@ -20,7 +20,8 @@ export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | 
 
 /** What the controller provides (the same shape as @sluice/controller's PolicySink). */
 export interface PolicySink {
-  apply(name: string, spec: unknown): Promise<PolicyApplyResult>;
+  /** `dynamicConfig`: the resource's top-level `dynamicConfig`, when it has one. */
+  apply(name: string, spec: unknown, dynamicConfig?: unknown): Promise<PolicyApplyResult>;
   remove(name: string): Promise<void>;
   /** The names the sink holds from custom resources, if it can tell: those without a Policy are removed at the first list. */
   names?(): Promise<string[]>;
@@ -30,6 +31,8 @@ export interface PolicySink {
 
 export interface PolicyResource extends k8s.KubernetesObject {
   spec?: unknown;
+  /** Values by the keys the policy's components name (`config_key`, `dry_run_config_key`, …). */
+  dynamicConfig?: unknown;
   status?: PolicyStatus;
 }
 
@@ -211,7 +214,8 @@ export class PolicyCrWatcher {
         return;
       }
     }
-    const spec = JSON.stringify(cr.spec ?? null);
+    // A change of the dynamic configuration alone is applied too (the policy is not published again).
+    const spec = JSON.stringify(cr.dynamicConfig === undefined ? cr.spec ?? null : { spec: cr.spec ?? null, dynamicConfig: cr.dynamicConfig });
     let entry: Applied;
     let current = cr;
     if (owner && owner.key === key && owner.uid === uid && owner.spec === spec) {
@@ -219,7 +223,7 @@ export class PolicyCrWatcher {
     } else {
       const before = cr.status;
       current = await this.writeStatus(cr, desiredStatus(cr.status, 'uploading', '', generation, undefined)) ?? cr;
-      const result = await this.opts.sink.apply(name, cr.spec ?? null);
+      const result = await this.opts.sink.apply(name, cr.spec ?? null, cr.dynamicConfig);
       this.counters.applies++;
       const { phase, message } = outcome(result);
       const eventDue = before?.status !== phase || (before?.message ?? '') !== message || before?.observedGeneration !== generation;

@@ -10,8 +10,10 @@ let validate: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
   if (validate === undefined) {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, useDefaults: false, coerceTypes: false });
-    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-sluice-unsupported', 'x-sluice-ignored']) {
+    // strictNumbers off: NaN and ±Infinity reach the schema only where normaliseNumbers allowed them
+    // (`x-sluice-nonfinite` fields); JSON itself cannot carry them.
+    const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: false, verbose: true, useDefaults: false, coerceTypes: false });
+    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-sluice-unsupported', 'x-sluice-ignored', 'x-sluice-nonfinite']) {
       ajv.addKeyword({ keyword, schemaType: 'boolean' });
     }
     ajv.addKeyword({ keyword: 'x-sluice-type', schemaType: 'string' });

@@ -8,6 +8,8 @@ export interface CircuitInputs {
   variables: ReadonlyMap<string, number>;
   /** What the agents reported back (a pod scaler's replicas), by component id; absent is invalid. */
   reports?: ReadonlyMap<string, ReportedSignals>;
+  /** The dynamic configuration's values by key (checkDynamicConfig); absent keys keep what the spec says. */
+  dynamic?: ReadonlyMap<string, unknown>;
 }
 
 export interface CircuitOutput {
@@ -45,7 +47,7 @@ export function createCircuit(nodes: readonly CircuitNode[]): Circuit {
   return {
     signalWriters,
     tick(nowMs, inputs) {
-      const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables, ...(inputs.reports ? { reports: inputs.reports } : {}) };
+      const tick: TickInputs = { nowMs, promql: inputs.promql, variables: inputs.variables, ...(inputs.reports ? { reports: inputs.reports } : {}), ...(inputs.dynamic ? { dynamic: inputs.dynamic } : {}) };
       // A Map, not an object: signal names such as `__proto__` are plain keys.
       const signals = new Map<string, number | null>();
       const decisions = new Map<string, PublishedDecision>();

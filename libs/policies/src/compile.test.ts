@@ -123,7 +123,9 @@ test('flux meter buckets: static default, linear, exponential range; bad ones ar
   assertProblem(meterPolicy({ exponential_buckets: { start: 1, factor: 1e300, count: 3 } }), `${M}.exponential_buckets`, /not a finite number/);
   assertProblem(meterPolicy({ exponential_buckets_range: { min: 5, max: 5, count: 2 } }), `${M}.exponential_buckets_range.max`, /greater than min/);
   assertProblem(meterPolicy({ linear_buckets: { start: 0, width: 1, count: 100000 } }), `${M}.linear_buckets.count`, /<= 1000/);
-  assertProblem({ resources: { flow_control: { flux_meters: { 'a/b': { selectors: [{ control_point: 'a' }] } } } } }, 'spec.resources.flow_control.flux_meters["a/b"]', /must match/);
+  // A name may hold "/" (Aperture's blueprints name meters so), not be empty.
+  assert.deepEqual(validatePolicy({ resources: { flow_control: { flux_meters: { 'a/b': { selectors: [{ control_point: 'a' }] } } } } }), []);
+  assertProblem({ resources: { flow_control: { flux_meters: { '': { selectors: [{ control_point: 'a' }] } } } } }, 'spec.resources.flow_control.flux_meters[""]', /must match/);
 });
 
 test('compile errors name the JSON path of the field', async (t) => {

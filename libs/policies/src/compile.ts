@@ -12,7 +12,9 @@ import { POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';
 import { PolicyCompileError, type PolicyProblem } from './problems.js';
 import type { PublishedComponent, PublishedSelector } from './published.js';
 import { constantValue, type InPort } from './schema/ports.js';
-import { DEFAULT_EVALUATION_INTERVAL, type PolicySpec } from './schema/policy.js';
+import { DEFAULT_EVALUATION_INTERVAL, PolicySpecSchema, type PolicySpec } from './schema/policy.js';
+import { normaliseNumbers } from './numbers.js';
+import type { DynamicConfigKey } from './dynamic-config.js';
 import type { Selector } from './schema/selector.js';
 import { compileResources } from './resources.js';
 import { flattenCircuit } from './nested.js';
@@ -30,6 +32,8 @@ export interface CompiledPolicy {
   promql: { id: string; query: string; evaluationIntervalMs: number }[];
   /** Signal names of the variable components (settable through the API). */
   variables: string[];
+  /** The dynamic-configuration keys its components read, and where each value goes. */
+  configKeys: DynamicConfigKey[];
   /** JSON paths of inert Aperture parts accepted and ignored, e.g. `spec.resources.infra_meters`. */
   ignored: string[];
   /** A fresh circuit (its own component state). */
@@ -97,16 +101,22 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
   }
   const marked = findMarked(spec);
   problems.push(...marked.unsupported);
-  const shape = schemaProblems(spec);
+  // Numbers written as proto3 JSON strings (`priority: "50"`) become numbers before anything reads them.
+  const numbers = normaliseNumbers(spec, PolicySpecSchema, 'spec');
+  problems.push(...numbers.problems);
+  const badNumbers = new Set(numbers.problems.map((p) => p.path));
+  const shape = schemaProblems(numbers.value).filter((p) => !badNumbers.has(p.path));
   // An unsupported member also breaks "exactly one member" rules nowhere, so both lists are independent.
   problems.push(...shape);
-  if (shape.length > 0 || marked.unsupported.length > 0) return { problems };
+  if (shape.length > 0 || marked.unsupported.length > 0 || numbers.problems.length > 0) return { problems };
 
-  const policy = spec as PolicySpec;
+  const policy = numbers.value as PolicySpec;
+  // The spec as written: the same policy posted again hashes the same.
   const hash = specHash(spec);
   const components: PublishedComponent[] = [];
   const promql: CompiledPolicy['promql'] = [];
   const variables: string[] = [];
+  const configKeys: DynamicConfigKey[] = [];
   const graph: PolicyGraphNode[] = [];
   const runtimeNodes: CircuitNode[] = [];
 
@@ -190,6 +200,12 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       variable: (signalName) => variables.push(signalName),
       evaluationIntervalMs,
       ...(nestedPorts === undefined ? {} : { nestedPorts }),
+      configKey(key, keyPath, type, target) {
+        if (key === undefined || key === '') return;
+        const other = configKeys.find((k) => k.key === key && k.type !== type);
+        if (other !== undefined) problems.push({ path: keyPath, message: `key ${JSON.stringify(key)} holds ${type === 'string_list' ? 'a list of strings' : `a ${type}`} here but ${other.type === 'string_list' ? 'a list of strings' : `a ${other.type}`} at ${other.path}` });
+        configKeys.push({ key, type, path: keyPath, target });
+      },
     };
     const compiled = found.kind.compile(found.spec, ctx);
     graph.push(graphNode);
@@ -219,6 +235,7 @@ function compileParts(name: string, spec: unknown): { problems: PolicyProblem[];
       components,
       promql,
       variables,
+      configKeys,
       ignored,
       createCircuit: () => createCircuit(ordered),
     },

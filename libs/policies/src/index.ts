@@ -11,3 +11,6 @@ export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, Reporte
 export { ALERT_SEVERITIES } from './components/kind.js';
 export * from './components/pod-scaler-report.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';
+export { checkDynamicConfig, lookupKey, withDynamicValues, type DynamicConfig, type DynamicConfigKey, type DynamicTarget, type DynamicValueType } from './dynamic-config.js';
+export { normaliseNumbers } from './numbers.js';
+export { parseProto3Number } from './schema/fields.js';

@@ -6,7 +6,8 @@
  * - `N/config/<agent_group>/<policy>/<component_id>`: a PublishedComponent (JSON), on the controller's lease;
  * - `N/decisions/<agent_group>/<policy>/<component_id>`: a PublishedDecision (JSON), on the lease,
  *   written only when it changes;
- * - `N/policies/<policy>`: a StoredPolicy (JSON) for policies posted to the API, no lease.
+ * - `N/policies/<policy>`: a StoredPolicy (JSON) for policies posted to the API, no lease;
+ * - `N/dynamic-configs/<policy>`: a policy's dynamic configuration posted to the API (JSON), no lease.
  *
  * An agent watches `N/config/<its group>/` and `N/decisions/<its group>/` (the trailing slash
  * makes the group match exactly: `default` never sees `default2`). Agent group names, policy names
@@ -27,7 +28,7 @@ export interface PublishedSelector {
 interface PublishedBase {
   policy_name: string;
   policy_hash: string;
-  /** `root.<i>` (nested indices joined by `.`), or `classifier.<i>` / `flux_meter.<name>` for resources. */
+  /** `root.<i>` (nested indices joined by `.`), or `classifier.<i>` / `flux_meter.<name, escaped>` for resources (fluxMeterComponentId). */
   component_id: string;
   agent_group: string;
   selectors: PublishedSelector[];
@@ -142,6 +143,16 @@ export interface StoredPolicy {
 }
 
 export const DEFAULT_ETCD_NAMESPACE = 'sluice';
+
+/**
+ * The component id of a flux meter: `flux_meter.<name>` with `%` and `/` escaped (`%25`, `%2F`),
+ * since ids are segments of etcd keys and a flux meter's name may hold `/`
+ * (`load-ramping/average_latency/0` → `flux_meter.load-ramping%2Faverage_latency%2F0`). The
+ * published `name` keeps the name as written.
+ */
+export function fluxMeterComponentId(name: string): string {
+  return `flux_meter.${name.replace(/%/g, '%25').replace(/\//g, '%2F')}`;
+}
 
 /** Key of a component's configuration. */
 export function configKey(ns: string, agentGroup: string, policy: string, componentId: string): string {

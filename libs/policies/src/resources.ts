@@ -1,6 +1,6 @@
 import type { PolicyProblem } from './problems.js';
 import { memberPath } from './path.js';
-import type { PublishedClassifierRule, PublishedComponent, PublishedSelector } from './published.js';
+import { fluxMeterComponentId, type PublishedClassifierRule, type PublishedComponent, type PublishedSelector } from './published.js';
 import type { PolicySpec } from './schema/policy.js';
 import { DEFAULT_FLUX_METER_BUCKETS, type FluxMeter } from './schema/resources.js';
 import type { Selector } from './schema/selector.js';
@@ -94,7 +94,7 @@ export function compileResources(
         kind: 'flux_meter',
         policy_name: name,
         policy_hash: hash,
-        component_id: `flux_meter.${meterName}`,
+        component_id: fluxMeterComponentId(meterName),
         agent_group: group,
         selectors,
         name: meterName,

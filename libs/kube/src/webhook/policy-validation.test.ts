@@ -145,3 +145,20 @@ test('over HTTP: a body past the bound is a 413 answered at once; the server kee
   assert.equal(good.status, 200);
   assert.deepEqual(((await good.json()) as { response: Response }).response, { uid: 'u-7', allowed: true });
 });
+
+test('the Policy\'s top-level dynamicConfig is handed to the check beside the spec', () => {
+  const seen: unknown[] = [];
+  const w = new PolicyValidationWebhook({
+    check: (n, s, dynamicConfig) => {
+      seen.push(dynamicConfig);
+      return dynamicConfig === undefined ? check(n, s) : { ok: false, problems: [{ path: 'dynamicConfig.nope', message: 'unknown key' }] };
+    },
+  });
+  const withDynamic = JSON.parse(review(rateLimiter())) as { request: { object: Obj } };
+  withDynamic.request.object.dynamicConfig = { nope: 1 };
+  const denied = w.review(JSON.stringify(withDynamic));
+  assert.equal(responseOf(denied.body).allowed, false);
+  assert.match(responseOf(denied.body).status?.message ?? '', /dynamicConfig\.nope: unknown key/);
+  assert.equal(responseOf(w.review(review(rateLimiter())).body).allowed, true);
+  assert.deepEqual(seen, [{ nope: 1 }, undefined]);
+});

@@ -14,7 +14,7 @@ export type PolicyVerdict = { ok: true; ignored: string[] } | { ok: false; probl
 
 export interface PolicyValidationOptions {
   /** The controller's compiler (with its PromQL label checks); should not throw, a throw is a denial at `spec`. */
-  check(name: string, spec: unknown): PolicyVerdict;
+  check(name: string, spec: unknown, dynamicConfig?: unknown): PolicyVerdict;
   registry?: Registry;
   logger?: KubeLogger;
 }
@@ -84,7 +84,7 @@ export class PolicyValidationWebhook implements AdmissionHandler {
     const name = typeof meta.name === 'string' && meta.name !== '' ? meta.name : req.name !== '' ? req.name : DEFAULT_NAME;
     let verdict: PolicyVerdict;
     try {
-      verdict = this.opts.check(name, req.object.spec ?? null);
+      verdict = this.opts.check(name, req.object.spec ?? null, req.object.dynamicConfig ?? undefined);
     } catch (err) {
       verdict = { ok: false, problems: [{ path: 'spec', message: `the policy could not be checked: ${err instanceof Error ? err.message : String(err)}` }] };
     }

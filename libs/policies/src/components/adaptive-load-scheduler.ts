@@ -57,7 +57,7 @@ const schema = obj(
       'Parameters of the adaptive load scheduler. With `alerter`, an alert (label `type: adaptive_load_scheduler`) is raised at each tick the published load multiplier is below 1 (flows are being throttled), and resolves `resolve_timeout` after the last one.',
     ),
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
-    dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
+    dry_run_config_key: Type.Optional(str('The dynamic-configuration key whose boolean sets dry_run (the scheduler is published again with it; the policy is not).')),
   },
   'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `proportional_cut`, an overload\'s cuts do not compound: the multiplier is the one at its start times the current gradient.',
 );
@@ -76,7 +76,7 @@ export const adaptiveLoadSchedulerKind = defineKind({
     ctx.output(spec.out_ports?.observed_load_multiplier, `${out}.observed_load_multiplier`);
     ctx.output(spec.out_ports?.incoming_token_rate, `${out}.incoming_token_rate`);
     const p = spec.parameters;
-    publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx);
+    publishLoadScheduler(p.load_scheduler, spec.dry_run ?? false, `${ctx.path}.parameters.load_scheduler`, ctx, { key: spec.dry_run_config_key, path: `${ctx.path}.dry_run_config_key` });
     const minG = p.gradient.min_gradient ?? -Number.MAX_VALUE;
     const maxG = p.gradient.max_gradient ?? Number.MAX_VALUE;
     if (minG > maxG) ctx.problem(`${ctx.path}.parameters.gradient.min_gradient`, 'must not be above max_gradient');

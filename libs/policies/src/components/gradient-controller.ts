@@ -29,7 +29,7 @@ const schema = obj(
     out_ports: Type.Optional(OutputPorts),
     parameters: GradientParameters,
     manual_mode: Type.Optional(bool('Output the control variable unchanged.', false)),
-    manual_mode_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for manual_mode (accepted, not used).')),
+    manual_mode_config_key: Type.Optional(str('The dynamic-configuration key whose boolean sets manual_mode while the policy runs.')),
   },
   'A gradient controller: output = control_variable × (signal / setpoint) ^ slope (the gradient clamped), bounded by min and max; invalid when an input it needs is.',
 );
@@ -45,12 +45,15 @@ export const gradientControllerKind = defineKind({
     const minG = p.min_gradient ?? -Number.MAX_VALUE;
     const maxG = p.max_gradient ?? Number.MAX_VALUE;
     if (minG > maxG) ctx.problem(`${ctx.path}.parameters.min_gradient`, 'must not be above max_gradient');
-    const manual = spec.manual_mode ?? false;
+    const manualKey = spec.manual_mode_config_key;
+    ctx.configKey(manualKey, `${ctx.path}.manual_mode_config_key`, 'boolean', { circuit: true });
     return {
       createRuntime() {
         return {
-          tick(inputs: readonly SignalValue[]) {
+          tick(inputs: readonly SignalValue[], tick) {
             const [signal, setpoint, max, min, cv] = inputs;
+            const dynamic = manualKey === undefined ? undefined : tick.dynamic?.get(manualKey);
+            const manual = typeof dynamic === 'boolean' ? dynamic : spec.manual_mode ?? false;
             if (cv === null || cv === undefined) return { outputs: [null] };
             let out = cv;
             if (!manual) {

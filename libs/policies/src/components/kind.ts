@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { PublishedComponent, PublishedDecision, PublishedSelector } from '../published.js';
 import type { InPort, OutPort } from '../schema/ports.js';
 import type { Selector } from '../schema/selector.js';
+import type { DynamicTarget, DynamicValueType } from '../dynamic-config.js';
 
 /** A signal's value in one tick: a float, or null when invalid (NaN is stored as null). */
 export type SignalValue = number | null;
@@ -18,6 +19,8 @@ export interface TickInputs {
   variables: ReadonlyMap<string, number>;
   /** What the agents reported back (a pod scaler's replicas), by component id; absent is invalid. */
   reports?: ReadonlyMap<string, ReportedSignals>;
+  /** The policy's dynamic configuration, checked and typed, by key (the keys a compile step declared with `configKey`). */
+  dynamic?: ReadonlyMap<string, unknown>;
 }
 
 /** Severities an alert may have (Alertmanager label `severity`). */
@@ -83,6 +86,11 @@ export interface KindContext {
   readonly evaluationIntervalMs: number;
   /** Inside a nested circuit: its port mapping (in the enclosing circuit's signals); undefined at the root. */
   readonly nestedPorts?: NestedPorts;
+  /**
+   * Declare a dynamic-configuration key this component reads (`config_key`, `dry_run_config_key`, …);
+   * `path` is the member naming it. An undefined or empty key declares nothing.
+   */
+  configKey(key: string | undefined, path: string, type: DynamicValueType, target: DynamicTarget): void;
 }
 
 /** A nested circuit's `in_ports_map` and `out_ports_map`, by port name, with the JSON path of each entry. */

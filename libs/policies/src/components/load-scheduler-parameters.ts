@@ -95,8 +95,10 @@ export function publishedSchedulerParameters(p: LoadSchedulerParameters, dryRun:
 }
 
 /** Publish the load scheduler of a component for each agent group of its selectors. */
-export function publishLoadScheduler(p: LoadSchedulerParameters, dryRun: boolean, path: string, ctx: KindContext): void {
+export function publishLoadScheduler(p: LoadSchedulerParameters, dryRun: boolean, path: string, ctx: KindContext, dryRunConfigKey?: { key: string | undefined; path: string }): void {
   const parameters = publishedSchedulerParameters(p, dryRun, path, ctx);
+  // The dynamic configuration's boolean replaces `dry_run` in this component's published parameters.
+  if (dryRunConfigKey !== undefined) ctx.configKey(dryRunConfigKey.key, dryRunConfigKey.path, 'boolean', { component_id: ctx.componentId, field: ['parameters', 'dry_run'] });
   for (const [group, selectors] of ctx.selectors(p.selectors, `${path}.selectors`)) {
     ctx.publish({
       kind: 'load_scheduler',

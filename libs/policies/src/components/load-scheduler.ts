@@ -14,7 +14,7 @@ const schema = obj(
     out_ports: Type.Optional(obj({ observed_load_multiplier: Type.Optional(OutPort) }, 'Output ports. `observed_load_multiplier`: the multiplier published last.')),
     parameters: LoadSchedulerParameters,
     dry_run: Type.Optional(bool('Decide and count, but admit every flow and queue none.', false)),
-    dry_run_config_key: Type.Optional(str('Aperture\'s dynamic-configuration key for dry_run (accepted, not used).')),
+    dry_run_config_key: Type.Optional(str('The dynamic-configuration key whose boolean sets dry_run (the scheduler is published again with it; the policy is not).')),
   },
   'A load scheduler on the agents of its selectors: flows queue by workload priority and are admitted at `load_multiplier ×` the incoming token rate (503 when a flow cannot wait).',
 );
@@ -25,7 +25,7 @@ export const loadSchedulerKind = defineKind({
   compile(spec, ctx) {
     ctx.input(spec.in_ports.load_multiplier, `${ctx.path}.in_ports.load_multiplier`, { minimum: 0 });
     ctx.output(spec.out_ports?.observed_load_multiplier, `${ctx.path}.out_ports.observed_load_multiplier`);
-    publishLoadScheduler(spec.parameters, spec.dry_run ?? false, `${ctx.path}.parameters`, ctx);
+    publishLoadScheduler(spec.parameters, spec.dry_run ?? false, `${ctx.path}.parameters`, ctx, { key: spec.dry_run_config_key, path: `${ctx.path}.dry_run_config_key` });
     return {
       createRuntime() {
         let multiplier: number | undefined;

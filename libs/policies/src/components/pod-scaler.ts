@@ -35,7 +35,7 @@ const schema = obj(
       'Output ports, reported back by the agent that holds the object\'s Lease: `actual_replicas` (`/scale` status.replicas, the replicas running), `configured_replicas` (`/scale` spec.replicas) and `desired_replicas` (Sluice: the replicas the agent steers to, the latest decision within the bounds). Invalid while no agent reports (none holds the Lease, `/scale` cannot be read, the agent is gone) or the report is of another object. They are known at the start of a tick, so they may feed `replicas` back (a loop through the pod scaler is no cycle).',
     )),
     dry_run: Type.Optional(bool('Observe and report only: `/scale` is never written.', false)),
-    dry_run_config_key: Type.Optional(str('Accepted for Aperture compatibility; has no effect.')),
+    dry_run_config_key: Type.Optional(str('The dynamic-configuration key whose boolean sets dry_run (the scaler is published again with it; the policy is not).')),
     min_replicas: Type.Optional(int('The fewest replicas the scaler sets (Sluice; Aperture keeps it on the auto scaler).', { default: 1, minimum: 0, maximum: MAX_REPLICAS })),
     max_replicas: Type.Optional(int('The most replicas the scaler sets (Sluice).', { default: 100, minimum: 1, maximum: MAX_REPLICAS })),
     scale_out_cooldown: Type.Optional(duration('After a scale-out, no other change for this long (Sluice).', '30s', false)),
@@ -61,6 +61,7 @@ export const podScalerKind = defineKind({
     ctx.input(spec.in_ports.replicas, `${ctx.path}.in_ports.replicas`, { minimum: 0, finite: true });
     for (const port of POD_SCALER_OUT_PORTS) ctx.output(spec.out_ports?.[port], `${ctx.path}.out_ports.${port}`);
     const componentId = ctx.componentId;
+    ctx.configKey(spec.dry_run_config_key, `${ctx.path}.dry_run_config_key`, 'boolean', { component_id: componentId, field: ['dry_run'] });
     ctx.publish({
       kind: 'pod_scaler',
       policy_name: ctx.policyName,

@@ -21,7 +21,7 @@ const schema = obj(
         tokens_label_key: Type.Optional(str('The flow label giving the tokens a flow takes (else 1).', { default: 'tokens' })),
         interval: duration('The interval over which `fill_amount` tokens are added (required, > 0).', undefined, true),
         continuous_fill: Type.Optional(bool('Add tokens continuously over the interval instead of once per interval.', true)),
-        max_idle_time: Type.Optional(duration('A bucket unused this long is dropped.', '7200s', true)),
+        max_idle_time: Type.Optional(duration('A bucket unused this long is dropped; 0s: never dropped.', '7200s', false)),
         lazy_sync: Type.Optional(
           obj(
             {

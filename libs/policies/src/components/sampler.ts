@@ -19,6 +19,7 @@ const schema = obj(
       'Parameters of the sampler.',
     ),
     pass_through_label_values: Type.Optional(list(str('A label value.'), 'Values of `label_key` that are always accepted.')),
+    pass_through_label_values_config_key: Type.Optional(str('The dynamic-configuration key whose list of strings replaces `pass_through_label_values` (the sampler is published again with it; the policy is not).')),
   },
   'Accepts a percentage of the flows it selects and turns the others away (403).',
 );
@@ -29,6 +30,7 @@ export const samplerKind = defineKind({
   compile(spec, ctx) {
     ctx.input(spec.in_ports.accept_percentage, `${ctx.path}.in_ports.accept_percentage`, { minimum: 0, maximum: 100, finite: true });
     const labelKey = spec.parameters.label_key;
+    ctx.configKey(spec.pass_through_label_values_config_key, `${ctx.path}.pass_through_label_values_config_key`, 'string_list', { component_id: ctx.componentId, field: ['pass_through_label_values'] });
     for (const [group, selectors] of ctx.selectors(spec.parameters.selectors, `${ctx.path}.parameters.selectors`)) {
       ctx.publish({
         kind: 'sampler',

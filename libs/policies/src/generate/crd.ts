@@ -30,6 +30,7 @@ const KEPT = new Set([
   'maxProperties',
   'additionalProperties',
   'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
 ]);
 
 /** OpenAPI formats the API server knows (the policy schema's own, such as `positive_duration`, are left out). */
@@ -40,26 +41,50 @@ const KUBERNETES_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte',
  * closed objects lose `additionalProperties: false` (Kubernetes prunes
  * unknown fields instead; the controller's compile names them); numeric
  * `exclusiveMinimum` becomes OpenAPI 3.0's `minimum` + `exclusiveMinimum: true`;
- * defaults are left out so the API server stores the spec as written.
+ * defaults are left out so the API server stores the spec as written; with `proto3Numbers` (the
+ * spec, not the status) numeric fields also take their proto3 JSON strings.
  */
-export function structural(node: unknown): Json {
+export function structural(node: unknown, proto3Numbers = false): Json {
   const n = node as Record<string, unknown>;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(n)) {
     if (!KEPT.has(key) || (key === 'format' && !KUBERNETES_FORMATS.has(String(value)))) continue;
     if (key === 'properties') {
       const props: Record<string, Json> = {};
-      for (const [name, child] of Object.entries(value as Record<string, unknown>)) props[name] = structural(child);
+      for (const [name, child] of Object.entries(value as Record<string, unknown>)) props[name] = structural(child, proto3Numbers);
       out.properties = props;
-    } else if (key === 'items') out.items = structural(value);
+    } else if (key === 'items') out.items = structural(value, proto3Numbers);
     else if (key === 'additionalProperties') {
-      if (typeof value === 'object' && value !== null) out.additionalProperties = structural(value);
+      if (typeof value === 'object' && value !== null) out.additionalProperties = structural(value, proto3Numbers);
     } else out[key] = value as Json;
   }
   if (n.default !== undefined) out.description = `${String(out.description ?? '')} Default: ${JSON.stringify(n.default)}.`.trim();
   if (typeof n.exclusiveMinimum === 'number') {
     out.minimum = n.exclusiveMinimum;
     out.exclusiveMinimum = true;
+  }
+  return proto3Numbers ? numberOrString(out) : out;
+}
+
+/**
+ * Numeric fields also take the proto3 JSON string forms (`"50"`, `"0.5"`, `"NaN"`), which the
+ * controller turns into numbers (and refuses, naming the field, when they are not numbers): an
+ * integer field is `x-kubernetes-int-or-string`; a double field, which a structural schema cannot
+ * type as "number or string", takes any value (`x-kubernetes-preserve-unknown-fields`, no type).
+ */
+function numberOrString(out: Record<string, Json>): Json {
+  if (out.type === 'integer') {
+    const { type: _type, format: _format, ...rest } = out;
+    return { ...rest, 'x-kubernetes-int-or-string': true, description: `${String(rest.description ?? '')} An integer, or a decimal string (proto3 JSON).`.trim() };
+  }
+  if (out.type === 'number') {
+    const { type: _type, format: _format, minimum: _min, maximum: _max, exclusiveMinimum: _ex, ...rest } = out;
+    const bounds = [
+      typeof out.minimum === 'number' ? `${out.exclusiveMinimum === true ? '>' : '≥'} ${out.minimum}` : '',
+      typeof out.maximum === 'number' ? `≤ ${out.maximum}` : '',
+    ].filter((b) => b !== '').join(', ');
+    const text = `${String(rest.description ?? '')} A number, or a decimal string (proto3 JSON)${bounds === '' ? '' : `; ${bounds}`}; checked by the controller.`.trim();
+    return { ...rest, 'x-kubernetes-preserve-unknown-fields': true, description: text };
   }
   return out;
 }
@@ -94,7 +119,12 @@ export function policyCrd(): Json {
                 apiVersion: { type: 'string', description: 'sluice.dev/v1alpha1.' },
                 kind: { type: 'string', description: 'Policy.' },
                 metadata: { type: 'object', description: 'The name of the policy (unique across namespaces), its namespace and labels.' },
-                spec: structural(PolicySpecSchema),
+                spec: structural(PolicySpecSchema, true),
+                dynamicConfig: {
+                  type: 'object',
+                  'x-kubernetes-preserve-unknown-fields': true,
+                  description: 'The dynamic configuration of the policy: values by the keys its components name (`config_key`, `dry_run_config_key`, `pass_through_label_values_config_key`); changed without re-publishing the policy.',
+                },
                 status: structural(PolicyStatusSchema),
               },
             },

@@ -51,6 +51,8 @@ function typeOf(n: Node): string {
   if (n.enum !== undefined) return `string: ${n.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
   if (n.type === 'array' && n.items !== undefined) return `list of ${typeOf(n.items)}`;
   if (isMap(n)) return `map of ${typeOf(n.additionalProperties as Node)}`;
+  if (n.type === 'number') return 'number or decimal string';
+  if (n.type === 'integer') return 'integer or decimal string';
   return n.type ?? 'any';
 }
 
@@ -142,10 +144,58 @@ the API refuses them with a 400.
   decision, and its agents run it in pass-through (every flow accepted). \`pass_through\` is true when
   its signal is valid and non-zero, and keeps its last value while invalid (false at first).
 - **Component ids** are \`root.<index>\` (the index in \`components\`); classifiers are
-  \`classifier.<index>\` and flux meters \`flux_meter.<name>\`. PromQL results are fed to the circuit by
-  the PromQL component's id.
-- **Variables.** A \`variable\` holds \`constant_output\` until a value is set through
-  \`POST /v1/policies/{name}/variables/{signal}\`, by the name of its output signal.
+  \`classifier.<index>\` and flux meters \`flux_meter.<name>\`, with \`%\` and \`/\` of the name written
+  \`%25\` and \`%2F\` (ids are parts of etcd keys; a flux meter named \`load-ramping/average_latency/0\`
+  is \`flux_meter.load-ramping%2Faverage_latency%2F0\`, and its metrics carry the name as written).
+  PromQL results are fed to the circuit by the PromQL component's id.
+- **Variables.** A \`variable\` holds \`constant_output\` until a value is set through its
+  \`config_key\` in the dynamic configuration or through
+  \`POST /v1/policies/{name}/variables/{signal}\` (by the name of its output signal); the last value set holds.
+
+## Numbers in proto3 JSON
+
+Aperture's generator writes policies in proto3 JSON, where int64 fields are strings
+(\`priority: "50"\`, \`count: "10"\`). Every numeric field of a policy (on the API, in a Policy resource,
+in the CRD) takes what proto3 JSON takes for it:
+
+- a JSON number, or a string holding a decimal number: \`"50"\`, \`"-3"\`, \`"0.25"\`, \`"1e3"\` (no spaces, no
+  \`+\`, no leading zeros, no hexadecimal);
+- for integer fields (\`count\`, \`num_sync\`, \`min_replicas\`, \`max_replicas\`) the number must be whole;
+- \`"NaN"\`, \`"Infinity"\` and \`"-Infinity"\` only where a field allows them: a constant signal's
+  \`value\` (the same as \`special_value\` \`NaN\`, \`+Inf\`, \`-Inf\`). Everywhere else they are refused.
+
+The controller turns them into numbers before it compiles the policy, and then checks bounds as for
+any number; anything else is refused with the JSON path of the field and what it wants (\`"high" is not
+a finite number\`). The policy's spec is kept as written (the API answers it with its strings). In the
+CRD an integer field is \`x-kubernetes-int-or-string\` and a double field takes any value (a structural
+schema cannot say "number or string"): the controller's compile, and its validating webhook, judge it.
+
+## Dynamic configuration
+
+A policy's components may name keys of its *dynamic configuration*, one JSON object per policy whose
+values change the running policy without publishing it again:
+
+| Member | Component | Value | Effect |
+|---|---|---|---|
+| \`config_key\` | \`variable\` | number (or decimal string) | the variable's output, at once |
+| \`dry_run_config_key\` | \`flow_control.load_scheduler\`, \`flow_control.adaptive_load_scheduler\`, \`auto_scale.pod_scaler\` | boolean | \`dry_run\` of that component (only it is published again) |
+| \`pass_through_label_values_config_key\` | \`flow_control.sampler\` | list of strings | \`pass_through_label_values\` (only the sampler is published again) |
+| \`manual_mode_config_key\` | \`gradient_controller\` | boolean | \`manual_mode\`, read by the circuit at its next tick (at once) |
+
+A key is a member name, or a dotted path into nested objects (\`scheduler.dry_run\` reads
+\`{"scheduler": {"dry_run": true}}\`). A key absent from the configuration leaves what the spec says.
+It is set in two places:
+
+- the Policy resource's top-level \`dynamicConfig\` (beside \`spec\`);
+- the controller's API: \`POST /v1/dynamic-configs/{policy}\` with \`{"dynamic_config": {...}}\` (answers
+  the configuration in effect), \`GET /v1/dynamic-configs/{policy}\`, \`DELETE /v1/dynamic-configs/{policy}\`;
+  over gRPC \`sluice.policies.v1.PolicyService\` \`PostDynamicConfig\`, \`GetDynamicConfig\`,
+  \`DeleteDynamicConfig\`. What is posted is kept in etcd (\`<namespace>/dynamic-configs/<policy>\`) and
+  comes back after a controller restart; its members win over the resource's.
+
+A member that no component of the policy names, or a value of the wrong type, is refused with its
+path (\`dynamic_config.capacty: unknown key ...; the keys are capacity\`): a 400 on the API, \`failed\`
+on the resource's status. A policy that does not exist is a 404.
 
 ## What compilation checks
 
@@ -154,7 +204,8 @@ Every problem is reported at once, each with the JSON path of its field (such as
 problem is refused as a whole (HTTP 400 on the API, \`status: failed\` on the resource):
 
 - the schema below: unknown fields, missing required fields, types, enums, bounds, durations in Go
-  syntax (\`10s\`, \`1m30s\`, \`250ms\`; intervals must be > 0);
+  syntax (\`10s\`, \`1m30s\`, \`250ms\`; intervals must be > 0), numbers (JSON numbers or their proto3
+  JSON strings);
 - a component names exactly one kind; Aperture parts Sluice does not build are refused by name:
   ${UNSUPPORTED};
 - inert Aperture parts (\`resources.infra_meters\`, \`resources.telemetry_collectors\`) are accepted

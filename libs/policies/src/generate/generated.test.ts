@@ -23,7 +23,9 @@ type Schema = Record<string, unknown>;
 /** Paths of schema nodes that break Kubernetes' structural-schema rules. */
 function structuralViolations(node: Schema, path: string, out: string[]): string[] {
   const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
-  if (typeof node.type !== 'string' && !preserve) out.push(`${path}: no type`);
+  const intOrString = node['x-kubernetes-int-or-string'] === true;
+  if (typeof node.type !== 'string' && !preserve && !intOrString) out.push(`${path}: no type`);
+  if (intOrString && node.type !== undefined) out.push(`${path}: int-or-string with a type`);
   for (const forbidden of ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'patternProperties', 'propertyNames', 'definitions', 'format_unknown']) {
     if (node[forbidden] !== undefined) out.push(`${path}: ${forbidden}`);
   }
@@ -54,11 +56,29 @@ test('the CRD is a namespaced sluice.dev/v1alpha1 Policy with a status subresour
   const root = v.schema.openAPIV3Schema;
   assert.deepEqual(structuralViolations(root, 'openAPIV3Schema', []), []);
   // The checker itself catches what it looks for.
-  assert.deepEqual(structuralViolations({ type: 'object', properties: { a: { anyOf: [] }, b: { type: 'object', additionalProperties: false } } }, 'x', []), [
+  assert.deepEqual(structuralViolations({ type: 'object', properties: { a: { anyOf: [] }, b: { type: 'object', additionalProperties: false }, c: { type: 'integer', 'x-kubernetes-int-or-string': true } } }, 'x', []), [
     'x.a: no type',
     'x.a: anyOf',
     'x.b: additionalProperties false',
+    'x.c: int-or-string with a type',
   ]);
+  // Numeric fields take proto3 JSON strings: integers as int-or-string, doubles as any value.
+  const spec = root.properties as Record<string, Schema>;
+  const path = (node: Schema, ...names: string[]): Schema => names.reduce<Schema>((n, name) => {
+    if (name === '[]') return n.items as Schema;
+    if (name === '*') return n.additionalProperties as Schema;
+    return (n.properties as Record<string, Schema>)[name];
+  }, node);
+  const meter = path(spec.spec, 'resources', 'flow_control', 'flux_meters', '*');
+  assert.equal(path(meter, 'linear_buckets', 'count')['x-kubernetes-int-or-string'], true);
+  assert.equal(path(meter, 'linear_buckets', 'count').type, undefined);
+  assert.equal(path(meter, 'linear_buckets', 'width')['x-kubernetes-preserve-unknown-fields'], true);
+  assert.equal(path(meter, 'linear_buckets', 'width').type, undefined);
+  assert.equal(path(meter, 'static_buckets', 'buckets', '[]')['x-kubernetes-preserve-unknown-fields'], true);
+  // The status is the controller's own: its integers stay integers.
+  assert.equal(path(spec.status, 'observedGeneration').type, 'integer');
+  // The Policy's dynamic configuration sits beside its spec.
+  assert.deepEqual(spec.dynamicConfig, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: spec.dynamicConfig.description });
   // Rules only the compiler keeps are not in the CRD, and the rate limiter's interval bound is explained.
   const text = JSON.stringify(policyCrd());
   assert.ok(!text.includes('x-sluice'));

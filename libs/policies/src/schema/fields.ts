@@ -85,10 +85,47 @@ export function bool(description: string, defaultValue: boolean) {
   return Type.Boolean({ description, default: defaultValue });
 }
 
-export function num(description: string, options: { default?: number; minimum?: number; maximum?: number; exclusiveMinimum?: number } = {}) {
-  return Type.Number({ description, ...options });
+/**
+ * Numbers as proto3 JSON writes them. Every numeric field of a policy takes a JSON number or a
+ * string: a decimal integer (`"50"`, the form of int64/uint64 fields) for integer fields; for
+ * double fields a decimal number (`"0.5"`, `"1e3"`) and, where the field is marked with
+ * `x-sluice-nonfinite`, `"NaN"`, `"Infinity"` and `"-Infinity"`. `normaliseNumbers` (numbers.ts)
+ * turns them into numbers before anything else reads the spec; the CRD lets such fields take a
+ * string too (`x-kubernetes-int-or-string` for integers, any value for doubles).
+ */
+export type NumberKind = 'double' | 'integer';
+
+const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** The number a proto3 JSON value stands for, or why it is not one (`allowNonFinite`: NaN and ±Infinity are numbers). */
+export function parseProto3Number(value: unknown, kind: NumberKind, allowNonFinite: boolean): { value: number } | { error: string } {
+  const wanted = kind === 'integer'
+    ? 'an integer (a JSON number, or a decimal string such as "50")'
+    : allowNonFinite
+      ? 'a number (a JSON number, a decimal string such as "0.5", or "NaN", "Infinity", "-Infinity")'
+      : 'a finite number (a JSON number, or a decimal string such as "0.5")';
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string') {
+    if (kind === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) {
+      if (!allowNonFinite) return { error: `${JSON.stringify(value)} is not allowed here: want ${wanted}` };
+      return { value: value === 'NaN' ? Number.NaN : value === 'Infinity' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY };
+    }
+    if (!DECIMAL.test(value)) return { error: `${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)} is not ${wanted}` };
+    n = Number(value);
+  } else return { error: `${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value} is not ${wanted}` };
+  if (!Number.isFinite(n) && !allowNonFinite) return { error: `${String(value)} is out of range: want ${wanted}` };
+  if (kind === 'integer' && !Number.isInteger(n)) return { error: `${JSON.stringify(value)} is not ${wanted}` };
+  return { value: n };
 }
 
+/** A double field (proto3 `double`); `nonFinite`: NaN, Infinity and -Infinity are allowed (as strings). */
+export function num(description: string, options: { default?: number; minimum?: number; maximum?: number; exclusiveMinimum?: number; nonFinite?: boolean } = {}) {
+  const { nonFinite, ...bounds } = options;
+  return Type.Number({ description, ...bounds, ...(nonFinite === true ? { 'x-sluice-nonfinite': true } : {}) });
+}
+
+/** An integer field (proto3 int32/int64/uint32/uint64). */
 export function int(description: string, options: { default?: number; minimum?: number; maximum?: number } = {}) {
   return Type.Integer({ description, ...options });
 }

@@ -5,7 +5,7 @@ export const SIGNAL_NAME_PATTERN = '^[A-Za-z0-9_.:-]+$';
 
 export const ConstantSignal = obj(
   {
-    value: Type.Optional(num('A fixed value.')),
+    value: Type.Optional(num('A fixed value (proto3 JSON also allows "NaN", "Infinity", "-Infinity").', { nonFinite: true })),
     special_value: Type.Optional(strEnum(['NaN', '+Inf', '-Inf'] as const, 'A special value: NaN (an invalid signal), +Inf or -Inf.')),
   },
   'A constant: exactly one of `value` or `special_value`.',

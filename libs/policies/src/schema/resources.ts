@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { bool, ignored, ignoredList, int, list, map, num, obj, str, unsupported } from './fields.js';
-import { KEY_SEGMENT_PATTERN, Selectors } from './selector.js';
+import { Selectors } from './selector.js';
 
 export const DEFAULT_FLUX_METER_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 export const MAX_FLUX_METER_BUCKETS = 1000;
@@ -94,7 +94,7 @@ export type Classifier = Static<typeof Classifier>;
 export const FlowControlResources = obj(
   {
     classifiers: Type.Optional(list(Classifier, 'Classifiers.')),
-    flux_meters: Type.Optional(map(FluxMeter, 'Flux meters by name (the `flux_meter_name` label; no `/`).', KEY_SEGMENT_PATTERN)),
+    flux_meters: Type.Optional(map(FluxMeter, 'Flux meters by name (the `flux_meter_name` label; may hold `/`, as in `load-ramping/average_latency/0`).', '^.+$')),
   },
   'Flow-control resources.',
 );

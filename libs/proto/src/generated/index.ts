@@ -100,7 +100,10 @@ export type { FlowPreviewServiceClient, FlowPreviewServiceHandlers, FlowPreviewS
 export type { PreviewFlowLabelsResponse, PreviewFlowLabelsResponse__Output } from './sluice/flowcontrol/preview/v1/PreviewFlowLabelsResponse.js';
 export type { PreviewHTTPRequestsResponse, PreviewHTTPRequestsResponse__Output } from './sluice/flowcontrol/preview/v1/PreviewHTTPRequestsResponse.js';
 export type { PreviewRequest, PreviewRequest__Output } from './sluice/flowcontrol/preview/v1/PreviewRequest.js';
+export type { DeleteDynamicConfigResponse, DeleteDynamicConfigResponse__Output } from './sluice/policies/v1/DeleteDynamicConfigResponse.js';
 export type { DeletePolicyResponse, DeletePolicyResponse__Output } from './sluice/policies/v1/DeletePolicyResponse.js';
+export type { DynamicConfigRequest, DynamicConfigRequest__Output } from './sluice/policies/v1/DynamicConfigRequest.js';
+export type { DynamicConfigResponse, DynamicConfigResponse__Output } from './sluice/policies/v1/DynamicConfigResponse.js';
 export type { ListDecisionsRequest, ListDecisionsRequest__Output } from './sluice/policies/v1/ListDecisionsRequest.js';
 export type { ListDecisionsResponse, ListDecisionsResponse__Output } from './sluice/policies/v1/ListDecisionsResponse.js';
 export type { ListPoliciesRequest, ListPoliciesRequest__Output } from './sluice/policies/v1/ListPoliciesRequest.js';

@@ -4,7 +4,10 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { ListValue as _google_protobuf_ListValue, ListValue__Output as _google_protobuf_ListValue__Output } from './google/protobuf/ListValue.js';
 import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from './google/protobuf/Struct.js';
 import type { Value as _google_protobuf_Value, Value__Output as _google_protobuf_Value__Output } from './google/protobuf/Value.js';
+import type { DeleteDynamicConfigResponse as _sluice_policies_v1_DeleteDynamicConfigResponse, DeleteDynamicConfigResponse__Output as _sluice_policies_v1_DeleteDynamicConfigResponse__Output } from './sluice/policies/v1/DeleteDynamicConfigResponse.js';
 import type { DeletePolicyResponse as _sluice_policies_v1_DeletePolicyResponse, DeletePolicyResponse__Output as _sluice_policies_v1_DeletePolicyResponse__Output } from './sluice/policies/v1/DeletePolicyResponse.js';
+import type { DynamicConfigRequest as _sluice_policies_v1_DynamicConfigRequest, DynamicConfigRequest__Output as _sluice_policies_v1_DynamicConfigRequest__Output } from './sluice/policies/v1/DynamicConfigRequest.js';
+import type { DynamicConfigResponse as _sluice_policies_v1_DynamicConfigResponse, DynamicConfigResponse__Output as _sluice_policies_v1_DynamicConfigResponse__Output } from './sluice/policies/v1/DynamicConfigResponse.js';
 import type { ListDecisionsRequest as _sluice_policies_v1_ListDecisionsRequest, ListDecisionsRequest__Output as _sluice_policies_v1_ListDecisionsRequest__Output } from './sluice/policies/v1/ListDecisionsRequest.js';
 import type { ListDecisionsResponse as _sluice_policies_v1_ListDecisionsResponse, ListDecisionsResponse__Output as _sluice_policies_v1_ListDecisionsResponse__Output } from './sluice/policies/v1/ListDecisionsResponse.js';
 import type { ListPoliciesRequest as _sluice_policies_v1_ListPoliciesRequest, ListPoliciesRequest__Output as _sluice_policies_v1_ListPoliciesRequest__Output } from './sluice/policies/v1/ListPoliciesRequest.js';
@@ -34,7 +37,10 @@ export interface ProtoGrpcType {
   sluice: {
     policies: {
       v1: {
+        DeleteDynamicConfigResponse: MessageTypeDefinition<_sluice_policies_v1_DeleteDynamicConfigResponse, _sluice_policies_v1_DeleteDynamicConfigResponse__Output>
         DeletePolicyResponse: MessageTypeDefinition<_sluice_policies_v1_DeletePolicyResponse, _sluice_policies_v1_DeletePolicyResponse__Output>
+        DynamicConfigRequest: MessageTypeDefinition<_sluice_policies_v1_DynamicConfigRequest, _sluice_policies_v1_DynamicConfigRequest__Output>
+        DynamicConfigResponse: MessageTypeDefinition<_sluice_policies_v1_DynamicConfigResponse, _sluice_policies_v1_DynamicConfigResponse__Output>
         ListDecisionsRequest: MessageTypeDefinition<_sluice_policies_v1_ListDecisionsRequest, _sluice_policies_v1_ListDecisionsRequest__Output>
         ListDecisionsResponse: MessageTypeDefinition<_sluice_policies_v1_ListDecisionsResponse, _sluice_policies_v1_ListDecisionsResponse__Output>
         ListPoliciesRequest: MessageTypeDefinition<_sluice_policies_v1_ListPoliciesRequest, _sluice_policies_v1_ListPoliciesRequest__Output>

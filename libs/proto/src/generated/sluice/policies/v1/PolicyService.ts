@@ -2,7 +2,10 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { DeleteDynamicConfigResponse as _sluice_policies_v1_DeleteDynamicConfigResponse, DeleteDynamicConfigResponse__Output as _sluice_policies_v1_DeleteDynamicConfigResponse__Output } from '../../../sluice/policies/v1/DeleteDynamicConfigResponse.js';
 import type { DeletePolicyResponse as _sluice_policies_v1_DeletePolicyResponse, DeletePolicyResponse__Output as _sluice_policies_v1_DeletePolicyResponse__Output } from '../../../sluice/policies/v1/DeletePolicyResponse.js';
+import type { DynamicConfigRequest as _sluice_policies_v1_DynamicConfigRequest, DynamicConfigRequest__Output as _sluice_policies_v1_DynamicConfigRequest__Output } from '../../../sluice/policies/v1/DynamicConfigRequest.js';
+import type { DynamicConfigResponse as _sluice_policies_v1_DynamicConfigResponse, DynamicConfigResponse__Output as _sluice_policies_v1_DynamicConfigResponse__Output } from '../../../sluice/policies/v1/DynamicConfigResponse.js';
 import type { ListDecisionsRequest as _sluice_policies_v1_ListDecisionsRequest, ListDecisionsRequest__Output as _sluice_policies_v1_ListDecisionsRequest__Output } from '../../../sluice/policies/v1/ListDecisionsRequest.js';
 import type { ListDecisionsResponse as _sluice_policies_v1_ListDecisionsResponse, ListDecisionsResponse__Output as _sluice_policies_v1_ListDecisionsResponse__Output } from '../../../sluice/policies/v1/ListDecisionsResponse.js';
 import type { ListPoliciesRequest as _sluice_policies_v1_ListPoliciesRequest, ListPoliciesRequest__Output as _sluice_policies_v1_ListPoliciesRequest__Output } from '../../../sluice/policies/v1/ListPoliciesRequest.js';
@@ -14,6 +17,21 @@ import type { SetVariableResponse as _sluice_policies_v1_SetVariableResponse, Se
 import type { UpsertPolicyRequest as _sluice_policies_v1_UpsertPolicyRequest, UpsertPolicyRequest__Output as _sluice_policies_v1_UpsertPolicyRequest__Output } from '../../../sluice/policies/v1/UpsertPolicyRequest.js';
 
 export interface PolicyServiceClient extends grpc.Client {
+  /**
+   * DeleteDynamicConfig removes the dynamic configuration posted for a policy.
+   */
+  DeleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  DeleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  DeleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  DeleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * DeleteDynamicConfig removes the dynamic configuration posted for a policy.
+   */
+  deleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  deleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  deleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  deleteDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, callback: grpc.requestCallback<_sluice_policies_v1_DeleteDynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * DeletePolicy removes a policy posted to the API and everything it published.
    */
@@ -28,6 +46,23 @@ export interface PolicyServiceClient extends grpc.Client {
   deletePolicy(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DeletePolicyResponse__Output>): grpc.ClientUnaryCall;
   deletePolicy(argument: _sluice_policies_v1_PolicyNameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DeletePolicyResponse__Output>): grpc.ClientUnaryCall;
   deletePolicy(argument: _sluice_policies_v1_PolicyNameRequest, callback: grpc.requestCallback<_sluice_policies_v1_DeletePolicyResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * GetDynamicConfig answers the dynamic configuration in effect (the Policy resource's
+   * `dynamicConfig` with what was posted over it); NOT_FOUND when there is none.
+   */
+  GetDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  GetDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  GetDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  GetDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * GetDynamicConfig answers the dynamic configuration in effect (the Policy resource's
+   * `dynamicConfig` with what was posted over it); NOT_FOUND when there is none.
+   */
+  getDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  getDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  getDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  getDynamicConfig(argument: _sluice_policies_v1_PolicyNameRequest, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * GetPolicy answers one policy; NOT_FOUND when there is none by that name.
@@ -90,6 +125,27 @@ export interface PolicyServiceClient extends grpc.Client {
   patchPolicy(argument: _sluice_policies_v1_UpsertPolicyRequest, callback: grpc.requestCallback<_sluice_policies_v1_PolicyResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * PostDynamicConfig sets a policy's dynamic configuration: a JSON object whose members are the
+   * keys its components name (`config_key`, `dry_run_config_key`, ...). A member no component names,
+   * or a value of the wrong type, is INVALID_ARGUMENT naming it; NOT_FOUND when there is no policy.
+   * Kept in etcd; applied without publishing the policy again.
+   */
+  PostDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  PostDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  PostDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  PostDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * PostDynamicConfig sets a policy's dynamic configuration: a JSON object whose members are the
+   * keys its components name (`config_key`, `dry_run_config_key`, ...). A member no component names,
+   * or a value of the wrong type, is INVALID_ARGUMENT naming it; NOT_FOUND when there is no policy.
+   * Kept in etcd; applied without publishing the policy again.
+   */
+  postDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  postDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  postDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  postDynamicConfig(argument: _sluice_policies_v1_DynamicConfigRequest, callback: grpc.requestCallback<_sluice_policies_v1_DynamicConfigResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * SetVariable sets the value of a `variable` component's signal.
    */
   SetVariable(argument: _sluice_policies_v1_SetVariableRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_sluice_policies_v1_SetVariableResponse__Output>): grpc.ClientUnaryCall;
@@ -125,9 +181,20 @@ export interface PolicyServiceClient extends grpc.Client {
 
 export interface PolicyServiceHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * DeleteDynamicConfig removes the dynamic configuration posted for a policy.
+   */
+  DeleteDynamicConfig: grpc.handleUnaryCall<_sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DeleteDynamicConfigResponse>;
+  
+  /**
    * DeletePolicy removes a policy posted to the API and everything it published.
    */
   DeletePolicy: grpc.handleUnaryCall<_sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DeletePolicyResponse>;
+  
+  /**
+   * GetDynamicConfig answers the dynamic configuration in effect (the Policy resource's
+   * `dynamicConfig` with what was posted over it); NOT_FOUND when there is none.
+   */
+  GetDynamicConfig: grpc.handleUnaryCall<_sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DynamicConfigResponse>;
   
   /**
    * GetPolicy answers one policy; NOT_FOUND when there is none by that name.
@@ -150,6 +217,14 @@ export interface PolicyServiceHandlers extends grpc.UntypedServiceImplementation
   PatchPolicy: grpc.handleUnaryCall<_sluice_policies_v1_UpsertPolicyRequest__Output, _sluice_policies_v1_PolicyResponse>;
   
   /**
+   * PostDynamicConfig sets a policy's dynamic configuration: a JSON object whose members are the
+   * keys its components name (`config_key`, `dry_run_config_key`, ...). A member no component names,
+   * or a value of the wrong type, is INVALID_ARGUMENT naming it; NOT_FOUND when there is no policy.
+   * Kept in etcd; applied without publishing the policy again.
+   */
+  PostDynamicConfig: grpc.handleUnaryCall<_sluice_policies_v1_DynamicConfigRequest__Output, _sluice_policies_v1_DynamicConfigResponse>;
+  
+  /**
    * SetVariable sets the value of a `variable` component's signal.
    */
   SetVariable: grpc.handleUnaryCall<_sluice_policies_v1_SetVariableRequest__Output, _sluice_policies_v1_SetVariableResponse>;
@@ -163,11 +238,14 @@ export interface PolicyServiceHandlers extends grpc.UntypedServiceImplementation
 }
 
 export interface PolicyServiceDefinition extends grpc.ServiceDefinition {
+  DeleteDynamicConfig: MethodDefinition<_sluice_policies_v1_PolicyNameRequest, _sluice_policies_v1_DeleteDynamicConfigResponse, _sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DeleteDynamicConfigResponse__Output>
   DeletePolicy: MethodDefinition<_sluice_policies_v1_PolicyNameRequest, _sluice_policies_v1_DeletePolicyResponse, _sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DeletePolicyResponse__Output>
+  GetDynamicConfig: MethodDefinition<_sluice_policies_v1_PolicyNameRequest, _sluice_policies_v1_DynamicConfigResponse, _sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_DynamicConfigResponse__Output>
   GetPolicy: MethodDefinition<_sluice_policies_v1_PolicyNameRequest, _sluice_policies_v1_PolicyResponse, _sluice_policies_v1_PolicyNameRequest__Output, _sluice_policies_v1_PolicyResponse__Output>
   ListDecisions: MethodDefinition<_sluice_policies_v1_ListDecisionsRequest, _sluice_policies_v1_ListDecisionsResponse, _sluice_policies_v1_ListDecisionsRequest__Output, _sluice_policies_v1_ListDecisionsResponse__Output>
   ListPolicies: MethodDefinition<_sluice_policies_v1_ListPoliciesRequest, _sluice_policies_v1_ListPoliciesResponse, _sluice_policies_v1_ListPoliciesRequest__Output, _sluice_policies_v1_ListPoliciesResponse__Output>
   PatchPolicy: MethodDefinition<_sluice_policies_v1_UpsertPolicyRequest, _sluice_policies_v1_PolicyResponse, _sluice_policies_v1_UpsertPolicyRequest__Output, _sluice_policies_v1_PolicyResponse__Output>
+  PostDynamicConfig: MethodDefinition<_sluice_policies_v1_DynamicConfigRequest, _sluice_policies_v1_DynamicConfigResponse, _sluice_policies_v1_DynamicConfigRequest__Output, _sluice_policies_v1_DynamicConfigResponse__Output>
   SetVariable: MethodDefinition<_sluice_policies_v1_SetVariableRequest, _sluice_policies_v1_SetVariableResponse, _sluice_policies_v1_SetVariableRequest__Output, _sluice_policies_v1_SetVariableResponse__Output>
   UpsertPolicy: MethodDefinition<_sluice_policies_v1_UpsertPolicyRequest, _sluice_policies_v1_PolicyResponse, _sluice_policies_v1_UpsertPolicyRequest__Output, _sluice_policies_v1_PolicyResponse__Output>
 }
