@@ -52,9 +52,10 @@ test('rate limiting: string numbers, max_idle_time 0s, a variable from the dynam
   assert.equal((tick(compiled, dynamic, new Map([['BUCKET_CAPACITY', 3]])).decisions.get('root.1') as { bucket_capacity: number }).bucket_capacity, 3);
 });
 
-test('service protection: nested alerter and infra meters ignored, priorities as strings, dry run from the dynamic config', () => {
+test('service protection: nested alerter built, infra meters ignored, priorities as strings, dry run from the dynamic config', () => {
   const { compiled, dynamic } = load('service-protection.yaml');
-  assert.deepEqual(compiled.ignored, ['spec.circuit.components[3].flow_control.adaptive_load_scheduler.parameters.alerter', 'spec.resources.infra_meters']);
+  // The scheduler's alerter is built (it raises alerts), so only the infra meters are listed as ignored.
+  assert.deepEqual(compiled.ignored, ['spec.resources.infra_meters']);
   const [ls] = of(compiled, 'load_scheduler');
   assert.deepEqual((ls.parameters.workloads as { name: string; parameters: { priority: number } }[]).map((w) => [w.name, w.parameters.priority]), [['guest', 50], ['subscriber', 200]]);
   assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type, k.target]), [['dry_run', 'boolean', { component_id: 'root.3', field: ['parameters', 'dry_run'] }]]);
@@ -80,9 +81,9 @@ test('workload prioritisation: a load multiplier and a dry run (dotted key) from
   assert.deepEqual(tick(compiled, dynamic, new Map([['LOAD_MULTIPLIER', 0.5]])).decisions.get('root.1'), { kind: 'load_scheduler', load_multiplier: 0.5, pass_through: false });
 });
 
-test('alerting: top-level alerter ignored, a sampler\'s pass-through values from the dynamic config', () => {
+test('alerting: top-level alerter built, a sampler\'s pass-through values from the dynamic config', () => {
   const { compiled, dynamic } = load('alerting.yaml');
-  assert.deepEqual(compiled.ignored, ['spec.circuit.components[5].alerter', 'spec.resources.infra_meters']);
+  assert.deepEqual(compiled.ignored, ['spec.resources.infra_meters'], 'the alerter is built, not ignored');
   assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type]), [['accept_percentage', 'number'], ['sampler.pass_through', 'string_list']]);
   assert.deepEqual(dynamic.get('sampler.pass_through'), ['gold']);
   assert.deepEqual(of(compiled, 'flux_meter')[0].buckets, [5, 10, 20, 40, 80, 160, 320, 640]);
