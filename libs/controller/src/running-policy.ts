@@ -39,6 +39,8 @@ export class RunningPolicy {
   private timer: NodeJS.Timeout | undefined;
   private signals: Record<string, number | null> = {};
   private tickError: string | undefined;
+  /** A configuration or decision the published contract refused (not written). */
+  private contractError: string | undefined;
   private stopped = false;
 
   constructor(readonly compiled: CompiledPolicy, readonly source: PolicySource, private readonly deps: RunningPolicyDeps, carried?: Carried) {
@@ -66,7 +68,8 @@ export class RunningPolicy {
     for (const c of this.components.values()) {
       const key = configKey(namespace, c.agent_group, this.name, c.component_id);
       this.keys.add(key);
-      publisher.set(key, JSON.stringify({ ...c, policy_components: perGroup.get(c.agent_group) }), 'config');
+      const refused = publisher.setComponent(key, { ...c, policy_components: perGroup.get(c.agent_group) });
+      if (refused !== undefined) this.contractError ??= `published contract: ${refused}`;
       // Its decision key is owned from now on: until the circuit decides, what etcd holds stays.
       const decision = this.decisionKeyOf(c.component_id)!;
       this.keys.add(decision);
@@ -119,7 +122,7 @@ export class RunningPolicy {
   }
 
   lastError(): string | undefined {
-    return this.tickError ?? this.promql?.lastError();
+    return this.tickError ?? this.contractError ?? this.promql?.lastError();
   }
 
   tick(): void {
@@ -154,6 +157,7 @@ export class RunningPolicy {
     const key = this.decisionKeyOf(id);
     if (key === undefined) return;
     this.keys.add(key);
-    this.deps.publisher.set(key, JSON.stringify(d), 'decision');
+    const refused = this.deps.publisher.setDecision(key, d);
+    if (refused !== undefined) this.contractError = `published contract: ${refused}`;
   }
 }
