@@ -1,4 +1,4 @@
-import { checkPublishedComponent, checkPublishedDecision, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import { checkPublishedComponent, checkPublishedDecision, compilePublishedValidators, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerEtcd, PrefixWatchHandler, TxnOp, WatchRevisions } from './controller-etcd.js';
 import type { ControllerMetrics } from './metrics.js';
 
@@ -53,6 +53,7 @@ export class Publisher {
   private watches: { stop(): void }[] = [];
 
   constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: PublisherLogger) {
+    compilePublishedValidators();
     etcd.onStateChange((state) => {
       if (state === 'connected') {
         this.retryMs = RETRY_MIN_MS;

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EtcdLogger, PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
-import { configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import { compilePublishedValidators, configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { Registry } from 'prom-client';
 import { localTokenBucketStore } from './builders.js';
 import { checkFlowKinds, FLOW_KINDS, flowKind } from './flow-kinds.js';
@@ -107,6 +107,7 @@ export class PolicyEnforcement {
     this.metrics = enforcementMetrics(o.registry);
     // Every published kind must have an entry in the registry: a missing one fails here, at start.
     checkFlowKinds();
+    compilePublishedValidators();
     this.builders = { ...o.builders };
     this.storeFactory = o.tokenBucketStore ?? localTokenBucketStore;
     this.maxSelectors = o.maxSelectors ?? MAX_AGENT_SELECTORS;

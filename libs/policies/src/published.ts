@@ -31,7 +31,8 @@ export {
   type PublishedComponent, type PublishedDecision, type PublishedKindName,
 } from './published/kinds.js';
 export {
-  checkPublishedComponent, checkPublishedDecision, parsePublishedComponent, parsePublishedDecision, contractProblems, type Checked,
+  checkPublishedComponent, checkPublishedDecision, parsePublishedComponent, parsePublishedDecision, contractProblems, compilePublishedValidators,
+  type Checked,
 } from './published/validate.js';
 
 /** A policy posted to the controller's API, kept in etcd so that a restart loses nothing. */

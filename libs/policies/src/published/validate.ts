@@ -20,6 +20,18 @@ function validatorOf(schema: TSchema): ValidateFunction {
   return v;
 }
 
+/**
+ * Compile the validators of every published kind now (the controller's publisher and the agent's
+ * enforcement call it when they start), so that the first configuration received or published is
+ * not held up by their compilation.
+ */
+export function compilePublishedValidators(): void {
+  for (const k of PUBLISHED_KIND_BY_NAME.values()) {
+    validatorOf(k.component);
+    if (k.decision !== undefined) validatorOf(k.decision);
+  }
+}
+
 function typeName(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'object' : typeof v;
 }
