@@ -23,6 +23,10 @@ const SAMPLES: { [K in PublishedKindName]: Extract<PublishedComponent, { kind: K
     kubernetes_object: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' },
     min_replicas: 1, max_replicas: 3, scale_out_cooldown_ms: 0, scale_in_cooldown_ms: 0, dry_run: false,
   },
+  quota_scheduler: {
+    ...common, kind: 'quota_scheduler', component_id: 'root.4', selectors,
+    rate_limiter: { interval_ms: 1000, continuous_fill: true, max_idle_time_ms: 1000 }, scheduler: { workloads: [] },
+  },
 };
 
 function stageOf(c: FlowComponent | undefined): string {
@@ -57,7 +61,7 @@ test('every published kind has one registry entry, under its name, and what it b
 });
 
 test('an unknown kind is an error: the lookup throws, and a registry missing a published kind fails the check run at start', () => {
-  assert.throws(() => flowKind('quota_scheduler'), (err: unknown) => err instanceof UnknownFlowKindError && err.kind === 'quota_scheduler');
+  assert.throws(() => flowKind('concurrency_limiter'), (err: unknown) => err instanceof UnknownFlowKindError && err.kind === 'concurrency_limiter');
   assert.throws(() => flowKind('toString'), UnknownFlowKindError, 'no inherited member passes for a kind');
   const { sampler: _dropped, ...withoutSampler } = FLOW_KINDS;
   assert.throws(() => checkFlowKinds(withoutSampler as Record<string, FlowKindEntry>), /"sampler" has no entry/);
@@ -83,8 +87,8 @@ test('the agent refuses a published component or decision its kind\'s schema ref
   assert.match(warnings.at(-1)?.error ?? '', /^parameters\.interval_ms: must be > 0, got 0/);
   etcd.put(configKey('sluice', 'default', 'p', 'root.1'), JSON.stringify({ ...SAMPLES.sampler, selectors: [{ control_point: 'a', service: 5 }] }));
   assert.match(warnings.at(-1)?.error ?? '', /^selectors\[0\]\.service: must be a string, got number/);
-  etcd.put(configKey('sluice', 'default', 'p', 'root.9'), JSON.stringify({ ...SAMPLES.sampler, kind: 'quota_scheduler' }));
-  assert.match(warnings.at(-1)?.error ?? '', /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, got "quota_scheduler"/);
+  etcd.put(configKey('sluice', 'default', 'p', 'root.9'), JSON.stringify({ ...SAMPLES.sampler, kind: 'concurrency_limiter' }));
+  assert.match(warnings.at(-1)?.error ?? '', /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, quota_scheduler, got "concurrency_limiter"/);
   etcd.put(configKey('sluice', 'default', 'p', 'root.0'), JSON.stringify(SAMPLES.rate_limiter));
   assert.equal(enforcement.enforced().length, 1);
   etcd.put(decisionKey('sluice', 'default', 'p', 'root.0'), '{"kind":"rate_limiter","bucket_capacity":5,"fill_amount":"1","pass_through":false}');

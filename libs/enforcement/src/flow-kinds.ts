@@ -1,10 +1,11 @@
 import { RATE_LIMITER_KIND, SAMPLER_KIND, type LimiterKind } from '@sluice/flowcontrol';
 import { PUBLISHED_KIND_NAMES, type PublishedKindName } from '@sluice/policies';
-import { LOAD_SCHEDULER_KIND } from '@sluice/scheduler';
+import { LOAD_SCHEDULER_KIND, QUOTA_SCHEDULER_KIND } from '@sluice/scheduler';
 import { buildClassifier, buildFluxMeter, buildRateLimiter, buildSampler } from './builders.js';
 import type { ComponentBuilder } from './live-component.js';
 import { buildLoadScheduler } from './load-scheduler.js';
 import { buildPodScaler } from './pod-scaler.js';
+import { buildQuotaScheduler } from './quota-scheduler.js';
 
 /** What the agent does with one published flow-control kind. */
 export interface FlowKindEntry {
@@ -33,6 +34,7 @@ export const FLOW_KINDS: { readonly [K in PublishedKindName]: FlowKindEntry & { 
   flux_meter: { kind: 'flux_meter', limiter: undefined, build: buildFluxMeter },
   load_scheduler: { kind: 'load_scheduler', limiter: LOAD_SCHEDULER_KIND, build: buildLoadScheduler },
   pod_scaler: { kind: 'pod_scaler', limiter: undefined, build: buildPodScaler },
+  quota_scheduler: { kind: 'quota_scheduler', limiter: QUOTA_SCHEDULER_KIND, build: buildQuotaScheduler },
 };
 
 /** A kind the agent's registry does not hold. */

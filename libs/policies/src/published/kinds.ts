@@ -4,6 +4,7 @@ import { kindName, type PublishedKind } from './common.js';
 import { fluxMeterContract } from './flux-meter.js';
 import { loadSchedulerContract } from './load-scheduler.js';
 import { podScalerContract } from './pod-scaler.js';
+import { quotaSchedulerContract } from './quota-scheduler.js';
 import { rateLimiterContract } from './rate-limiter.js';
 import { samplerContract } from './sampler.js';
 
@@ -19,6 +20,7 @@ export const PUBLISHED_KINDS = [
   fluxMeterContract,
   loadSchedulerContract,
   podScalerContract,
+  quotaSchedulerContract,
 ] as const;
 
 type Contract = (typeof PUBLISHED_KINDS)[number];

@@ -17,8 +17,8 @@ function errorOf(r: { ok: boolean; error?: string }): string {
 }
 
 test('the kinds: every published kind by name, and those that take decisions', () => {
-  assert.deepEqual([...PUBLISHED_KIND_NAMES], ['rate_limiter', 'sampler', 'classifier', 'flux_meter', 'load_scheduler', 'pod_scaler']);
-  assert.deepEqual([...PUBLISHED_DECISION_KINDS], ['rate_limiter', 'sampler', 'load_scheduler', 'pod_scaler']);
+  assert.deepEqual([...PUBLISHED_KIND_NAMES], ['rate_limiter', 'sampler', 'classifier', 'flux_meter', 'load_scheduler', 'pod_scaler', 'quota_scheduler']);
+  assert.deepEqual([...PUBLISHED_DECISION_KINDS], ['rate_limiter', 'sampler', 'load_scheduler', 'pod_scaler', 'quota_scheduler']);
 });
 
 test('a good component passes as it is; a member the agent does not know is ignored (a newer controller\'s)', () => {
@@ -30,7 +30,7 @@ test('a good component passes as it is; a member the agent does not know is igno
 test('a bad component is refused with the JSON path of each problem', () => {
   const cases: [unknown, RegExp][] = [
     [[], /^must be a JSON object, got list/],
-    [{ ...limiter, kind: 'nope' }, /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, got "nope"/],
+    [{ ...limiter, kind: 'nope' }, /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, quota_scheduler, got "nope"/],
     [{ ...limiter, kind: undefined }, /^kind: must be one of/],
     [{ ...limiter, policy_hash: 3 }, /^policy_hash: must be a string, got number/],
     [{ ...limiter, selectors: [] }, /^selectors: must NOT have fewer than 1 items/],
@@ -71,7 +71,7 @@ test('decisions: each kind\'s numbers within their bounds; a kind without decisi
   assert.match(errorOf(checkPublishedDecision({ kind: 'sampler', accept_percentage: 101, pass_through: false })), /^accept_percentage: must be <= 100, got 101/);
   assert.match(errorOf(checkPublishedDecision({ kind: 'load_scheduler', load_multiplier: 1 })), /^pass_through: is required/);
   assert.match(errorOf(checkPublishedDecision({ kind: 'pod_scaler', replicas: 1.5 })), /^replicas: must be an integer/);
-  assert.match(errorOf(checkPublishedDecision({ kind: 'classifier' })), /^kind: must be one of rate_limiter, sampler, load_scheduler, pod_scaler/);
+  assert.match(errorOf(checkPublishedDecision({ kind: 'classifier' })), /^kind: must be one of rate_limiter, sampler, load_scheduler, pod_scaler, quota_scheduler/);
   assert.match(errorOf(parsePublishedDecision('[1]')), /^must be a JSON object/);
 });
 
