@@ -205,7 +205,7 @@ test('the validators built from the spec refuse what it excludes', () => {
   const inForce = { agent_group: 'default', etcd_state: 'connected', synced: true, components: [component, { ...component, component_id: 'root.1', decision: null }] };
   assert.deepEqual(conformance(enforcedOp, reply(200, inForce)), []);
   assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, etcd_state: 'gone' })), [], 'etcd_state is one of three');
-  assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, components: [{ ...component, kind: 'quota_scheduler' }] })), [], 'kinds the agent builds');
+  assert.notDeepEqual(conformance(enforcedOp, reply(200, { ...inForce, components: [{ ...component, kind: 'concurrency_limiter' }] })), [], 'kinds the agent builds');
   const peersOp = spec.operation('/v1/peers', 'get');
   const addrs = { bind_addr: '127.0.0.1:3320', memberlist_addr: '127.0.0.1:3322' };
   const peer = { id: 'b', group: 'default', advertisement_addr: '127.0.0.1:8080', dist_cache: addrs, state: 'suspect', in_ring: true, sources: ['etcd'] };

@@ -4,7 +4,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
 import { PROTO_DIR, LOADER_OPTIONS, jsonToStruct, structToJson, StructConversionError, type ProtoStruct } from '@sluice/proto';
 import { unary } from '@sluice/server';
-import type { PublishedDecision } from '@sluice/policies';
+import { PUBLISHED_DECISION_KINDS, type PublishedDecision } from '@sluice/policies';
 import { checkPolicyName } from './policy-name.js';
 import { POLICY_SPEC_MAX_DEPTH } from '@sluice/policies';
 import type { PolicyRegistry, PolicyView } from './policy-registry.js';
@@ -18,7 +18,8 @@ export const POLICIES_PROTO_FILE = 'sluice/policies/v1/policies.proto';
 export const POLICY_STRUCT_MAX_DEPTH = POLICY_SPEC_MAX_DEPTH;
 /** The largest policy accepted, in bytes of JSON. */
 export const POLICY_BODY_LIMIT_BYTES = 1 << 20;
-export const DECISION_KINDS: readonly PublishedDecision['kind'][] = ['rate_limiter', 'sampler', 'load_scheduler'];
+/** The kinds ListDecisions answers for: every published kind that takes decisions. */
+export const DECISION_KINDS: readonly PublishedDecision['kind'][] = PUBLISHED_DECISION_KINDS;
 
 let definition: grpc.ServiceDefinition | undefined;
 

@@ -1,3 +1,4 @@
+import { checkPublishedComponent, checkPublishedDecision, compilePublishedValidators, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerEtcd, PrefixWatchHandler, TxnOp, WatchRevisions } from './controller-etcd.js';
 import type { ControllerMetrics } from './metrics.js';
 
@@ -52,6 +53,7 @@ export class Publisher {
   private watches: { stop(): void }[] = [];
 
   constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: PublisherLogger) {
+    compilePublishedValidators();
     etcd.onStateChange((state) => {
       if (state === 'connected') {
         this.retryMs = RETRY_MIN_MS;
@@ -82,6 +84,32 @@ export class Publisher {
     if (cur !== undefined && cur.value === value) return;
     this.desired.set(key, { value, kind });
     this.schedule();
+  }
+
+  /**
+   * Publishes a component's configuration at `key` once the published contract's shared validator
+   * (the one the agents run on receipt) accepts it; a configuration it refuses is not written and
+   * the answer says why (`<key>: <path>: <rule>`). Undefined when set.
+   */
+  setComponent(key: string, component: PublishedComponent): string | undefined {
+    const checked = checkPublishedComponent(component);
+    if (!checked.ok) return this.refuse(key, checked.error);
+    this.set(key, JSON.stringify(component), 'config');
+    return undefined;
+  }
+
+  /** Publishes a decision at `key` once the shared validator accepts it; else not written, and the answer says why. */
+  setDecision(key: string, decision: PublishedDecision): string | undefined {
+    const checked = checkPublishedDecision(decision);
+    if (!checked.ok) return this.refuse(key, checked.error);
+    this.set(key, JSON.stringify(decision), 'decision');
+    return undefined;
+  }
+
+  private refuse(key: string, error: string): string {
+    const message = `${key}: ${error}`;
+    this.logger?.warn('value refused by the published contract; not written (the agents would refuse it)', { key, error });
+    return message;
   }
 
   /** Owns `key` without a value yet: what etcd holds there is neither changed nor deleted. */

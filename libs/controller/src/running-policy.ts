@@ -51,6 +51,8 @@ export class RunningPolicy {
   private timer: NodeJS.Timeout | undefined;
   private signals: Record<string, number | null> = {};
   private tickError: string | undefined;
+  /** A configuration or decision the published contract refused (not written). */
+  private contractError: string | undefined;
   private stopped = false;
 
   constructor(readonly compiled: CompiledPolicy, readonly source: PolicySource, private readonly deps: RunningPolicyDeps, carried?: Carried) {
@@ -94,10 +96,13 @@ export class RunningPolicy {
   /** Publishes a component's configuration with its dynamic values, unless etcd already has that. */
   private publishConfig(c: PublishedComponent): void {
     const key = configKey(this.deps.namespace, c.agent_group, this.name, c.component_id);
-    const value = JSON.stringify({ ...withDynamicValues(c, this.compiled.configKeys, this.dynamic), policy_components: this.perGroup.get(c.agent_group) });
+    const component = { ...withDynamicValues(c, this.compiled.configKeys, this.dynamic), policy_components: this.perGroup.get(c.agent_group) } as PublishedComponent;
+    const value = JSON.stringify(component);
     if (this.publishedConfigs.get(c.component_id) === value) return;
     this.publishedConfigs.set(c.component_id, value);
-    this.deps.publisher.set(key, value, 'config');
+    // The shared validator of the published contract checks it first; a refused value is not written.
+    const refused = this.deps.publisher.setComponent(key, component);
+    if (refused !== undefined) this.contractError ??= `published contract: ${refused}`;
   }
 
   /**
@@ -158,7 +163,7 @@ export class RunningPolicy {
   }
 
   lastError(): string | undefined {
-    return this.tickError ?? this.promql?.lastError();
+    return this.tickError ?? this.contractError ?? this.promql?.lastError();
   }
 
   tick(): void {
@@ -195,6 +200,7 @@ export class RunningPolicy {
     const key = this.decisionKeyOf(id);
     if (key === undefined) return;
     this.keys.add(key);
-    this.deps.publisher.set(key, JSON.stringify(d), 'decision');
+    const refused = this.deps.publisher.setDecision(key, d);
+    if (refused !== undefined) this.contractError = `published contract: ${refused}`;
   }
 }

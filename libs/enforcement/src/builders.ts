@@ -1,8 +1,6 @@
 import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RateLimiter, Sampler } from '@sluice/flowcontrol';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
-import { buildLoadScheduler } from './load-scheduler.js';
-import { buildPodScaler } from './pod-scaler.js';
-import type { ComponentBuilder, ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
+import type { ComponentBuilder, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 
 /** The local token-bucket store, with the component's max idle time. */
 export const localTokenBucketStore: TokenBucketStoreFactory = (params, component) =>
@@ -104,14 +102,4 @@ export const buildClassifier: ComponentBuilder = (published): LiveComponent => {
       if (decision !== undefined) throw wrongKind(published, decision);
     },
   };
-};
-
-/** The builders of the kinds this lib enforces. */
-export const DEFAULT_BUILDERS: ComponentBuilders = {
-  rate_limiter: buildRateLimiter,
-  sampler: buildSampler,
-  classifier: buildClassifier,
-  flux_meter: buildFluxMeter,
-  load_scheduler: buildLoadScheduler,
-  pod_scaler: buildPodScaler,
 };

@@ -63,7 +63,7 @@ test('a published load scheduler is enforced: pass-through until its decision, t
   assert.equal(denied.rejectReason, 'REJECT_REASON_NO_TOKENS');
   assert.ok(denied.waitMs > 0);
   const rec = denied.limiters[0];
-  assert.equal(rec.kind, 'scheduler');
+  assert.equal(rec.kind.name, 'load_scheduler');
   assert.equal(rec.result.workloadIndex, '0');
   assert.equal(rec.result.priority, 200);
   assert.equal(check(engine, { tier: 'free' }).limiters[0].result.workloadIndex, 'default');

@@ -205,13 +205,13 @@ test('malformed values are logged and counted once and disturb nothing else', as
   assert.equal(enforcement.enforced().length, 3);
 });
 
-test('kinds without a builder are skipped; flux meters are named in the check', () => {
+test('no published kind is skipped: without a builder given for it, the registry\'s builds it; flux meters are named in the check', () => {
   const { etcd, engine, enforcement, warnings } = setup('default', { builders: { load_scheduler: undefined } });
   enforcement.start();
   etcd.put(CFG('p', 'sched'), JSON.stringify({ ...limiter('p', 'sched'), kind: 'load_scheduler', parameters: {} }));
   etcd.put(CFG('p', 'flux_meter.lat'), JSON.stringify({ kind: 'flux_meter', policy_name: 'p', policy_hash: 'h', component_id: 'flux_meter.lat', agent_group: 'default', selectors: [{ control_point: 'ingress' }], name: 'lat', attribute_key: 'workload_duration_ms', buckets: [5, 10] }));
   assert.deepEqual(check(engine).fluxMeters, ['lat']);
-  assert.deepEqual(enforcement.enforced().map((e) => e.kind), ['flux_meter']);
+  assert.deepEqual(enforcement.enforced().map((e) => e.kind).sort(), ['flux_meter', 'load_scheduler']);
   assert.deepEqual(warnings, []);
 });
 

@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EtcdLogger, PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
-import { configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
+import { compilePublishedValidators, configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { Registry } from 'prom-client';
-import { DEFAULT_BUILDERS, localTokenBucketStore } from './builders.js';
+import { localTokenBucketStore } from './builders.js';
+import { checkFlowKinds, FLOW_KINDS, flowKind } from './flow-kinds.js';
 import type { ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 import { enforcementMetrics, type EnforcementMetrics } from './metrics.js';
 import { parseComponent, parseDecision } from './parse-published.js';
@@ -18,7 +19,7 @@ export interface PolicyEnforcementOptions {
   registry?: Registry;
   /** Where rate limiters keep their buckets; default the local store. */
   tokenBucketStore?: TokenBucketStoreFactory;
-  /** Builders by kind, over the defaults (rate_limiter, sampler, classifier, flux_meter). */
+  /** Builders by kind, over those of the agent's registry (FLOW_KINDS). */
   builders?: ComponentBuilders;
   /** Most selectors of all enforced components together; default MAX_AGENT_SELECTORS. */
   maxSelectors?: number;
@@ -104,7 +105,10 @@ export class PolicyEnforcement {
 
   constructor(private readonly o: PolicyEnforcementOptions) {
     this.metrics = enforcementMetrics(o.registry);
-    this.builders = { ...DEFAULT_BUILDERS, ...o.builders };
+    // Every published kind must have an entry in the registry: a missing one fails here, at start.
+    checkFlowKinds();
+    compilePublishedValidators();
+    this.builders = { ...o.builders };
     this.storeFactory = o.tokenBucketStore ?? localTokenBucketStore;
     this.maxSelectors = o.maxSelectors ?? MAX_AGENT_SELECTORS;
     this.configPrefix = configPrefix(o.etcd.namespace, o.agentGroup);
@@ -281,12 +285,7 @@ export class PolicyEnforcement {
     const published = parsed.value;
     if (!this.selectorsFit(id, published)) return this.refuseOverLimit(id, raw, published);
     this.overLimit.delete(id);
-    const builder = this.builders[published.kind];
-    if (builder === undefined) {
-      this.refusedConfigs.set(id, raw);
-      this.o.logger?.info('policy component kind not enforced by this agent yet; skipped', { key: this.configPrefix + id, kind: published.kind });
-      return undefined;
-    }
+    const builder = this.builders[published.kind] ?? flowKind(published.kind).build;
     let live: LiveComponent;
     try {
       live = builder(published, { tokenBucketStore: this.storeFactory, ...(this.o.registry !== undefined ? { registry: this.o.registry } : {}) });
@@ -346,7 +345,7 @@ export class PolicyEnforcement {
   }
 
   private updateGauge(): void {
-    const counts = new Map<string, number>([['rate_limiter', 0], ['sampler', 0], ['classifier', 0], ['flux_meter', 0], ['load_scheduler', 0]]);
+    const counts = new Map<string, number>(Object.keys(FLOW_KINDS).map((kind) => [kind, 0]));
     for (const e of this.live.values()) counts.set(e.published.kind, (counts.get(e.published.kind) ?? 0) + 1);
     for (const [kind, n] of counts) this.metrics.components.set({ kind }, n);
   }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { CallCancellation, Engine, type DecideContext, type Limiter, type LimiterResult } from './index.js';
+import { TEST_KINDS } from './test-support.js';
 
 class FakeCall extends EventEmitter {
   cancelled = false;
@@ -11,7 +12,7 @@ class FakeCall extends EventEmitter {
 
 function limiter(read: boolean, seen: DecideContext[]): Limiter {
   return {
-    kind: 'rate_limiter',
+    kind: TEST_KINDS.rate_limiter,
     identity: { policy_name: 'p', policy_hash: 'h', component_id: read ? 'reads' : 'ignores' },
     decide: (_labels, ctx): LimiterResult => {
       seen.push(ctx);

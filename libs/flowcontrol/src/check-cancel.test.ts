@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { serviceClient, type CheckHTTPStreamRequest, type CheckHTTPStreamResponse__Output } from '@sluice/proto';
 import { Engine, registerFlowControlServices, type DecideContext, type Limiter, type LimiterResult } from './index.js';
-import { startTestServer } from './test-support.js';
+import { startTestServer, TEST_KINDS } from './test-support.js';
 
 type Cb = (err: grpc.ServiceError | null, res: unknown) => void;
 type UnaryClient = grpc.Client & Record<string, (req: unknown, opts: grpc.CallOptions, cb: Cb) => grpc.ClientUnaryCall>;
@@ -18,7 +18,7 @@ function waitingLimiter(): { limiter: Limiter; started: Promise<DecideContext>; 
   const started = new Promise<DecideContext>((r) => { onStart = r; });
   const aborted = new Promise<number>((r) => { onAbort = r; });
   const limiter: Limiter = {
-    kind: 'scheduler',
+    kind: TEST_KINDS.scheduler,
     identity: { policy_name: 'p', policy_hash: 'h', component_id: 'waiting' },
     decide: (_labels, ctx) => new Promise<LimiterResult>((resolve) => {
       onStart(ctx);

@@ -6,6 +6,7 @@ import { limiterDecisionBytes } from './limiter-decision-wire.js';
 import { toCheckResponse } from './check-response.js';
 import { toCheckHTTPResponse } from './checkhttp-decide.js';
 import type { CheckDecision, LimiterRecord } from './decision.js';
+import { TEST_KINDS } from './test-support.js';
 
 const check = serviceClient('flowControl').service.Check;
 const checkHttp = serviceClient('flowControlHttp').service.CheckHTTP;
@@ -20,24 +21,24 @@ function decision(over: Partial<CheckDecision> = {}): CheckDecision {
   };
 }
 
-const accepted = (i: number): LimiterRecord => ({ kind: 'rate_limiter', identity: id(i), result: { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining: 1e12 - i, current: 1e12 - i + 1 } });
+const accepted = (i: number): LimiterRecord => ({ kind: TEST_KINDS.rate_limiter, identity: id(i), result: { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining: 1e12 - i, current: 1e12 - i + 1 } });
 
 const CASES: Record<string, CheckDecision> = {
   'no limiters': decision(),
   'ten accepting rate limiters': decision({ limiters: Array.from({ length: 10 }, (_, i) => accepted(i)) }),
   'a rate limiter rejects with a wait': decision({
     accepted: false, rejectReason: 'REJECT_REASON_RATE_LIMITED', deniedStatus: 429, waitMs: 1500.25,
-    limiters: [accepted(0), { kind: 'rate_limiter', identity: id(1), result: { accepted: false, waitMs: 1500.25, tokens: 1, label: 'alice', remaining: 0, current: 0 } }],
+    limiters: [accepted(0), { kind: TEST_KINDS.rate_limiter, identity: id(1), result: { accepted: false, waitMs: 1500.25, tokens: 1, label: 'alice', remaining: 0, current: 0 } }],
   }),
   'a scheduler rejects, a sampler rejects, a key is not found': decision({
     accepted: false, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503,
     limiters: [
-      { kind: 'scheduler', identity: id(2), result: { accepted: false, waitMs: 0, workloadIndex: '1', priority: 50, tokens: 3, remaining: -2, current: 1 } },
-      { kind: 'sampler', identity: id(3), result: { accepted: false, waitMs: 0, label: 'gold' } },
-      { kind: 'rate_limiter', identity: id(4), result: { accepted: true, waitMs: 0, keyNotFound: true } },
+      { kind: TEST_KINDS.scheduler, identity: id(2), result: { accepted: false, waitMs: 0, workloadIndex: '1', priority: 50, tokens: 3, remaining: -2, current: 1 } },
+      { kind: TEST_KINDS.sampler, identity: id(3), result: { accepted: false, waitMs: 0, label: 'gold' } },
+      { kind: TEST_KINDS.rate_limiter, identity: id(4), result: { accepted: true, waitMs: 0, keyNotFound: true } },
     ],
   }),
-  'a sampler rejects': decision({ accepted: false, rejectReason: 'REJECT_REASON_REGULATED', deniedStatus: 403, limiters: [{ kind: 'sampler', identity: id(5), result: { accepted: false, waitMs: 0, label: '' } }] }),
+  'a sampler rejects': decision({ accepted: false, rejectReason: 'REJECT_REASON_REGULATED', deniedStatus: 403, limiters: [{ kind: TEST_KINDS.sampler, identity: id(5), result: { accepted: false, waitMs: 0, label: '' } }] }),
   'classifiers and flux meters': decision({
     classifiers: [{ policy_name: 'c', policy_hash: 'ch', classifier_index: 0, failed: false }, { policy_name: 'c', policy_hash: 'ch', classifier_index: 1, failed: true }],
     fluxMeters: ['fm-a', 'fm-b'], services: [], labels: {},
@@ -68,10 +69,10 @@ test('Check answers with decisions written behind the rest, answer after answer:
     const label = labels[i % labels.length];
     const rejectedBy = i % 7 === 3 ? 1 : -1;
     const limiters: LimiterRecord[] = identities.map((identity, j): LimiterRecord => {
-      if (j === 2 && i % 4 === 1) return { kind: 'sampler', identity, result: { accepted: true, waitMs: 0, label } };
-      if (j === 2 && i % 4 === 2) return { kind: 'rate_limiter', identity, result: { accepted: true, waitMs: 0, keyNotFound: true } };
+      if (j === 2 && i % 4 === 1) return { kind: TEST_KINDS.sampler, identity, result: { accepted: true, waitMs: 0, label } };
+      if (j === 2 && i % 4 === 2) return { kind: TEST_KINDS.rate_limiter, identity, result: { accepted: true, waitMs: 0, keyNotFound: true } };
       const rejected = j === rejectedBy;
-      return { kind: 'rate_limiter', identity, result: { accepted: !rejected, waitMs: rejected ? 250 * i : 0, tokens: rejected ? 0 : 1 + j, label, remaining: 100 - i, current: 101 - i + j / 4 } };
+      return { kind: TEST_KINDS.rate_limiter, identity, result: { accepted: !rejected, waitMs: rejected ? 250 * i : 0, tokens: rejected ? 0 : 1 + j, label, remaining: 100 - i, current: 101 - i + j / 4 } };
     });
     const d = decision(rejectedBy < 0 ? { limiters } : { limiters, accepted: false, rejectReason: 'REJECT_REASON_RATE_LIMITED', deniedStatus: 429, waitMs: 250 * i });
     const bytes = encodeCheckAnswer(checkAnswer(d));
@@ -87,7 +88,7 @@ test('Check answers with decisions written behind the rest, answer after answer:
 test('the wire shape names rejections by their numbers in check.proto', () => {
   const w = checkResponseWire(decision({
     accepted: false, rejectReason: 'REJECT_REASON_RATE_LIMITED', deniedStatus: 429, waitMs: 1500.25,
-    limiters: [accepted(30), { kind: 'rate_limiter', identity: id(31), result: { accepted: false, waitMs: 1500.25, tokens: 1, label: 'alice', remaining: 0, current: 0 } }],
+    limiters: [accepted(30), { kind: TEST_KINDS.rate_limiter, identity: id(31), result: { accepted: false, waitMs: 1500.25, tokens: 1, label: 'alice', remaining: 0, current: 0 } }],
   }));
   assert.equal(w.decision_type, 1);
   assert.equal(w.reject_reason, 1);
@@ -117,7 +118,7 @@ test('a CheckHTTP answer carrying the wire shape reads back as with the full mes
 
 test('a limiter\'s decisions: the same one is the same bytes; each change reads back as changed', () => {
   const identity = id(9);
-  const rec = (remaining: number, over: Partial<LimiterRecord['result']> = {}, kind: LimiterRecord['kind'] = 'rate_limiter'): LimiterRecord =>
+  const rec = (remaining: number, over: Partial<LimiterRecord['result']> = {}, kind: LimiterRecord['kind'] = TEST_KINDS.rate_limiter): LimiterRecord =>
     ({ kind, identity, result: { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining, current: remaining + 1, workloadIndex: '0', priority: 1, ...over } });
   const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');
   const decode = (b: Uint8Array) => limiter.toObject(limiter.decode(b), { defaults: true, enums: String, longs: Number });
@@ -135,11 +136,11 @@ test('a limiter\'s decisions: the same one is the same bytes; each change reads 
   assert.deepEqual(waitedLess.wait_time, { seconds: 0, nanos: 250_000_000 }, 'another wait is another head');
   assert.equal(decode(limiterDecisionBytes(rec(4))).dropped, false, 'accepted again');
   assert.equal(decode(limiterDecisionBytes(rec(4, { keyNotFound: true }))).reason, 'LIMITER_REASON_KEY_NOT_FOUND');
-  const sampler = decode(limiterDecisionBytes(rec(4, { accepted: false }, 'sampler')));
+  const sampler = decode(limiterDecisionBytes(rec(4, { accepted: false }, TEST_KINDS.sampler)));
   assert.equal(sampler.denied_response_status_code, 'Forbidden', 'another kind');
   assert.deepEqual(sampler.sampler_info, { label: 'alice' });
   assert.equal(sampler.rate_limiter_info, undefined);
-  const scheduler = decode(limiterDecisionBytes(rec(4, { workloadIndex: '2', priority: 50 }, 'scheduler')));
+  const scheduler = decode(limiterDecisionBytes(rec(4, { workloadIndex: '2', priority: 50 }, TEST_KINDS.scheduler)));
   assert.deepEqual(scheduler.load_scheduler_info, { workload_index: '2', tokens_info: { remaining: 4, current: 5, consumed: 1 }, priority: 50 });
 });
 
@@ -153,7 +154,7 @@ test('a rate limiter\'s decision written in one buffer is the bytes protobufjs w
       for (const accepted of [true, false]) {
         const identity = id(100 + n++);
         const waitMs = accepted ? 0 : 1250;
-        const rec: LimiterRecord = { kind: 'rate_limiter', identity, result: { accepted, waitMs, tokens, label, remaining, current } };
+        const rec: LimiterRecord = { kind: TEST_KINDS.rate_limiter, identity, result: { accepted, waitMs, tokens, label, remaining, current } };
         const expected = encode({
           ...identity, dropped: accepted ? undefined : true, denied_response_status_code: accepted ? undefined : 429,
           wait_time: accepted ? {} : { seconds: 1, nanos: 250_000_000 },
@@ -166,7 +167,7 @@ test('a rate limiter\'s decision written in one buffer is the bytes protobufjs w
       }
     }
   }
-  const keyNotFound = limiterDecisionBytes({ kind: 'rate_limiter', identity: id(99), result: { accepted: true, waitMs: 0, keyNotFound: true } });
+  const keyNotFound = limiterDecisionBytes({ kind: TEST_KINDS.rate_limiter, identity: id(99), result: { accepted: true, waitMs: 0, keyNotFound: true } });
   assert.deepEqual(limiter.toObject(limiter.decode(keyNotFound), { defaults: true }).rate_limiter_info, { label: '', tokens_info: { remaining: 0, current: 0, consumed: 0 } }, 'absent counts: the general path, as the full message has them');
 });
 
@@ -177,7 +178,7 @@ test('a rate limiter\'s kept prefix follows its label: each decision is the byte
   labels.forEach((label, i) => {
     const result = { accepted: true, waitMs: 0, tokens: 1, label, remaining: 10 - i, current: 11 - i };
     const expected = encode({ ...identity, wait_time: {}, rate_limiter_info: { label, tokens_info: { remaining: 10 - i, current: 11 - i, consumed: 1 } } });
-    assert.deepEqual(limiterDecisionBytes({ kind: 'rate_limiter', identity, result }), expected, `decision ${i} (label ${label.slice(0, 10)})`);
+    assert.deepEqual(limiterDecisionBytes({ kind: TEST_KINDS.rate_limiter, identity, result }), expected, `decision ${i} (label ${label.slice(0, 10)})`);
   });
 });
 

@@ -14,14 +14,10 @@ function limiterMessage(rec: LimiterRecord): LimiterDecision__Output {
     component_id: rec.identity.component_id,
     dropped: !r.accepted,
     reason: r.keyNotFound === true ? 'LIMITER_REASON_KEY_NOT_FOUND' : 'LIMITER_REASON_UNSPECIFIED',
-    denied_response_status_code: r.accepted ? 'Empty' : rec.kind === 'sampler' ? 'Forbidden' : rec.kind === 'rate_limiter' ? 'TooManyRequests' : 'ServiceUnavailable',
+    denied_response_status_code: r.accepted ? 'Empty' : STATUS_NAME[rec.kind.deniedStatus],
     wait_time: r.waitMs > 0 ? durationOf(r.waitMs) : ZERO_DURATION,
   };
-  const tokens_info = { remaining: r.remaining ?? 0, current: r.current ?? 0, consumed: r.tokens ?? 0 };
-  if (rec.kind === 'rate_limiter') msg.rate_limiter_info = { label: r.label ?? '', tokens_info };
-  else if (rec.kind === 'scheduler') msg.load_scheduler_info = { workload_index: r.workloadIndex ?? '', tokens_info, priority: r.priority ?? 0 };
-  else msg.sampler_info = { label: r.label ?? '' };
-  return msg;
+  return Object.assign(msg, rec.kind.details.output(r));
 }
 
 /**

@@ -8,14 +8,14 @@ import {
   Engine, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices,
   type CheckHttpStreamStats, type FlowRequest, type Limiter, type LimiterResult,
 } from './index.js';
-import { startTestServer } from './test-support.js';
+import { startTestServer, TEST_KINDS } from './test-support.js';
 
 type StreamClient = grpc.Client & { CheckHTTPStream(): grpc.ClientDuplexStream<CheckHTTPStreamRequest, CheckHTTPStreamResponse__Output> };
 
 /** A rate limiter that answers asynchronously: after `x-delay` ms, rejecting when `x-deny` is set. */
 function delayingLimiter(): Limiter {
   return {
-    kind: 'rate_limiter',
+    kind: TEST_KINDS.rate_limiter,
     identity: { policy_name: 'p', policy_hash: 'h', component_id: 'slow' },
     decide(labels): Promise<LimiterResult> {
       const ms = Number(labels['http.request.header.x_delay'] ?? '0');
@@ -30,7 +30,7 @@ function heldLimiter(): { limiter: Limiter; release(): void; waiting(): number }
   let resolvers: (() => void)[] = [];
   return {
     limiter: {
-      kind: 'rate_limiter',
+      kind: TEST_KINDS.rate_limiter,
       identity: { policy_name: 'p', policy_hash: 'h', component_id: 'held' },
       decide: () => new Promise<LimiterResult>((resolve) => { resolvers.push(() => resolve({ accepted: true, waitMs: 0 })); }),
     },

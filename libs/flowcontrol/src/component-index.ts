@@ -13,7 +13,7 @@ export interface Entry<C> {
 export interface ComponentSet {
   readonly classifiers: readonly Entry<Classifier>[];
   readonly fluxMeters: readonly Entry<FluxMeter>[];
-  /** Samplers, rate limiters, schedulers: the order the groups run in. */
+  /** Limiters by the group of their kind, in the order the groups run (samplers, rate limiters, schedulers). */
   readonly limiterGroups: readonly (readonly Entry<Limiter>[])[];
   /** A limiter appears in more than one entry (the engine then runs it once). */
   readonly repeatsLimiter: boolean;
@@ -29,9 +29,7 @@ export interface Registration {
 function buildSet(entries: readonly Entry<FlowComponent>[]): ComponentSet {
   const classifiers: Entry<Classifier>[] = [];
   const fluxMeters: Entry<FluxMeter>[] = [];
-  const samplers: Entry<Limiter>[] = [];
-  const rateLimiters: Entry<Limiter>[] = [];
-  const schedulers: Entry<Limiter>[] = [];
+  const groups = new Map<number, Entry<Limiter>[]>();
   const seen = new Set<FlowComponent>();
   let repeatsLimiter = false;
   for (const e of entries) {
@@ -41,12 +39,13 @@ function buildSet(entries: readonly Entry<FlowComponent>[]): ComponentSet {
     else {
       if (seen.has(c)) repeatsLimiter = true;
       seen.add(c);
-      if (c.kind === 'sampler') samplers.push(e as Entry<Limiter>);
-      else if (c.kind === 'rate_limiter') rateLimiters.push(e as Entry<Limiter>);
-      else schedulers.push(e as Entry<Limiter>);
+      const group = groups.get(c.kind.group);
+      if (group === undefined) groups.set(c.kind.group, [e as Entry<Limiter>]);
+      else group.push(e as Entry<Limiter>);
     }
   }
-  const limiterGroups = [samplers, rateLimiters, schedulers].filter((g) => g.length > 0);
+  // Groups in the order their kinds say (samplers, rate limiters, schedulers).
+  const limiterGroups = [...groups.keys()].sort((a, b) => a - b).map((g) => groups.get(g) as Entry<Limiter>[]);
   return { classifiers, fluxMeters, limiterGroups, repeatsLimiter, empty: entries.length === 0 };
 }
 

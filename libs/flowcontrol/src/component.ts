@@ -1,5 +1,8 @@
+import type { CheckResponse_RejectReason__Output as RejectReason } from '@sluice/proto';
 import type { FlowLabels } from '@sluice/selectors';
+import type { FlowReads } from './flow-reads.js';
 import type { FlowRequest } from './flow-request.js';
+import type { LimiterDetails } from './limiter-details.js';
 
 /** Where a component comes from: policy, its hash, the component's id in the circuit. */
 export interface ComponentIdentity {
@@ -8,7 +11,26 @@ export interface ComponentIdentity {
   readonly component_id: string;
 }
 
-export type LimiterKind = 'sampler' | 'rate_limiter' | 'scheduler';
+/**
+ * What the engine knows of a kind of limiter, in one place: every limiter carries its kind, and
+ * the engine's index (group order), its decisions (reject reason, denied status), the wire
+ * encoder (details) and the header interest (reads) take it from there; no list of kinds is kept
+ * anywhere else. The agent's registry of published kinds (libs/enforcement flow-kinds.ts) names
+ * the kind of the limiter each published kind builds.
+ */
+export interface LimiterKind {
+  /** The published kind (`rate_limiter`, `sampler`, `load_scheduler`). */
+  readonly name: string;
+  /** Limiters run by group, lowest first (samplers 0, rate limiters 1, schedulers 2); a group that rejects stops the flow. */
+  readonly group: number;
+  readonly rejectReason: RejectReason;
+  /** HTTP status of a flow it turns away. */
+  readonly deniedStatus: 403 | 429 | 503;
+  /** How its decision's details are written in a LimiterDecision. */
+  readonly details: LimiterDetails;
+  /** Adds what a limiter of this kind reads of a flow (labels, headers) beyond its selector. */
+  reads(limiter: Limiter, into: FlowReads): void;
+}
 
 /** What the engine hands a limiter with the labels. */
 export interface DecideContext {
@@ -48,7 +70,7 @@ export interface LimiterResult {
 
 /**
  * A limiter: a sampler (rejects with 403), a rate limiter (429) or a
- * scheduler (503). `decide` may answer synchronously (local state) or with
+ * scheduler (503), as its kind says. `decide` may answer synchronously (local state) or with
  * a promise (a distributed store); the engine bounds the wait by the
  * caller's deadline and fails open past it.
  */

@@ -1,3 +1,4 @@
+import { TEST_KINDS } from './test-support.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Limiter } from './component.js';
@@ -11,7 +12,7 @@ function limiter(kind: Limiter['kind'], id: string, accepted: boolean): Limiter 
 
 test('the engine hands every decision to its listeners; a throwing listener changes nothing', () => {
   const engine = new Engine();
-  engine.register(limiter('rate_limiter', 'rl', false), { control_point: 'cp' });
+  engine.register(limiter(TEST_KINDS.rate_limiter, 'rl', false), { control_point: 'cp' });
   const seen: CheckDecision[] = [];
   engine.addDecisionListener(() => { throw new Error('broken telemetry'); });
   const remove = engine.addDecisionListener((d) => seen.push(d));
@@ -26,8 +27,8 @@ test('the engine hands every decision to its listeners; a throwing listener chan
 
 test('decisionSeries: one series per limiter, labelled with the flow\'s decision and whether this limiter dropped it', () => {
   const engine = new Engine();
-  engine.register(limiter('rate_limiter', 'rl', true), { control_point: 'cp' });
-  engine.register(limiter('scheduler', 'sch', false), { control_point: 'cp' });
+  engine.register(limiter(TEST_KINDS.rate_limiter, 'rl', true), { control_point: 'cp' });
+  engine.register(limiter(TEST_KINDS.scheduler, 'sch', false), { control_point: 'cp' });
   const d = engine.check({ controlPoint: 'cp', labels: {}, services: [] }) as CheckDecision;
   const out: [string, Readonly<Record<string, string>>, number][] = [];
   decisionSeries(d, (m, l, v) => out.push([m, l, v]));

@@ -17,7 +17,7 @@ export function decisionSeries(d: CheckDecision, emit: (metric: string, labels: 
       control_point: d.controlPoint,
       policy_name: l.identity.policy_name,
       component_id: l.identity.component_id,
-      component_kind: l.kind,
+      component_kind: l.kind.name,
       decision_type: decisionType,
       limiter_dropped: l.result.accepted ? 'false' : 'true',
     }, 1);

@@ -26,7 +26,7 @@ export interface CheckDecision {
   readonly endMs: number;
   readonly accepted: boolean;
   readonly rejectReason: RejectReason;
-  /** HTTP status of a denial: 403 sampler, 429 rate limiter, 503 scheduler; 0 when accepted. */
+  /** HTTP status of a denial (the rejecting limiter's kind says which: 403 sampler, 429 rate limiter, 503 scheduler); 0 when accepted. */
   readonly deniedStatus: 0 | 403 | 429 | 503;
   /** The largest wait any limiter reported. */
   readonly waitMs: number;
@@ -34,15 +34,3 @@ export interface CheckDecision {
   readonly classifiers: readonly ClassifierRecord[];
   readonly fluxMeters: readonly string[];
 }
-
-export const REJECT_REASON_OF: Readonly<Record<LimiterKind, RejectReason>> = {
-  sampler: 'REJECT_REASON_REGULATED',
-  rate_limiter: 'REJECT_REASON_RATE_LIMITED',
-  scheduler: 'REJECT_REASON_NO_TOKENS',
-};
-
-export const DENIED_STATUS_OF: Readonly<Record<LimiterKind, 403 | 429 | 503>> = {
-  sampler: 403,
-  rate_limiter: 429,
-  scheduler: 503,
-};

@@ -4,13 +4,17 @@ import {
   Engine, LocalTokenBucketStore, RateLimiter, toCheckResponse, millisOf,
   type CheckDecision, type Classifier, type DecideContext, type Limiter, type LimiterKind, type LimiterResult,
 } from './index.js';
+import { TEST_KINDS } from './test-support.js';
 import type { FlowLabels } from '@sluice/selectors';
 
 /** A limiter answering a fixed decision, counting calls (a test fixture of the Limiter interface). */
 class FixedLimiter implements Limiter {
   calls = 0;
   reverted = 0;
-  constructor(readonly kind: LimiterKind, readonly accept: boolean, readonly waitMs = 0, readonly id: string = kind, readonly async = false) {}
+  readonly kind: LimiterKind;
+  constructor(kind: keyof typeof TEST_KINDS, readonly accept: boolean, readonly waitMs = 0, readonly id: string = kind, readonly async = false) {
+    this.kind = TEST_KINDS[kind];
+  }
   get identity() { return { policy_name: 'p', policy_hash: 'h', component_id: this.id }; }
   decide(_labels: FlowLabels, _ctx: DecideContext): LimiterResult | Promise<LimiterResult> {
     this.calls++;
@@ -182,7 +186,7 @@ test('asynchronous limiters are awaited; a slow one fails open within the deadli
   const p = e.check(flow());
   assert.ok(p instanceof Promise);
   assert.equal((await p).accepted, false);
-  const slow: Limiter = { kind: 'scheduler', identity: { policy_name: 'p', policy_hash: 'h', component_id: 'slow' }, decide: () => new Promise(() => undefined) };
+  const slow: Limiter = { kind: TEST_KINDS.scheduler, identity: { policy_name: 'p', policy_hash: 'h', component_id: 'slow' }, decide: () => new Promise(() => undefined) };
   e.register(slow, { control_point: 'cp2' });
   const t0 = Date.now();
   const d: CheckDecision = await e.check({ controlPoint: 'cp2', labels: {}, services: [], deadlineMs: Date.now() + 30 });

@@ -1,9 +1,9 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
 import type { CancelSource } from './call-cancellation.js';
-import type { Classifier, ComponentSelector, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterResult } from './component.js';
+import type { Classifier, ComponentSelector, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterKind, LimiterResult } from './component.js';
 import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type ComponentSet, type Registration } from './component-index.js';
 import { ControlPointRegistry, type ControlPointRegistryOptions } from './control-point-registry.js';
-import { DENIED_STATUS_OF, REJECT_REASON_OF, type CheckDecision, type ClassifierRecord, type LimiterRecord } from './decision.js';
+import { type CheckDecision, type ClassifierRecord, type LimiterRecord } from './decision.js';
 import type { FlowObserver } from './flow-observer.js';
 import type { FlowRequest } from './flow-request.js';
 import { boundedDecision } from './bounded-decision.js';
@@ -52,6 +52,21 @@ interface RunState {
 }
 
 /**
+ * A component is a classifier, a flux meter, or a limiter carrying its kind (group, reject reason,
+ * status, details, reads): anything else is refused when it is registered, never filed under a
+ * default group.
+ */
+function checkComponentKind(component: FlowComponent): void {
+  const kind: unknown = component.kind;
+  if (kind === 'classifier' || kind === 'flux_meter') return;
+  const k = kind as Partial<LimiterKind> | undefined;
+  if (typeof k !== 'object' || k === null || typeof k.name !== 'string' || !Number.isInteger(k.group) || typeof k.reads !== 'function'
+    || typeof k.details !== 'object' || typeof k.rejectReason !== 'string' || ![403, 429, 503].includes(k.deniedStatus as number)) {
+    throw new TypeError(`a component of unknown kind ${JSON.stringify(typeof kind === 'string' ? kind : typeof kind)}: want a classifier, a flux meter, or a limiter with its LimiterKind`);
+  }
+}
+
+/**
  * The flow-control engine: components registered per (control point,
  * service), classifiers, then limiters in groups (samplers, rate limiters,
  * schedulers); the first group with a rejection decides, and tokens taken
@@ -88,6 +103,7 @@ export class Engine {
     if (typeof selector.control_point !== 'string' || selector.control_point === '') {
       throw new TypeError('selector.control_point must be a non-empty string');
     }
+    checkComponentKind(component);
     if ((selector.agent_group ?? 'default') !== this.agentGroup) return () => undefined;
     const lm = selector.label_matcher;
     const isTrivial = lm === undefined || (typeof lm === 'object' && lm !== null && !Array.isArray(lm) && Object.keys(lm).length === 0);
@@ -320,7 +336,11 @@ export class Engine {
         }
       }
     }
-    const kind = accepted ? undefined : st.set.limiterGroups[rejectGroup][0].component.kind;
+    // The kind of the limiter that turned the flow away says why (every limiter of the groups before it accepted).
+    let kind: LimiterKind | undefined;
+    if (!accepted) {
+      for (let i = 0; i < st.results.length && kind === undefined; i++) if (!st.results[i].accepted) kind = st.limiters[i].kind;
+    }
     const decision: CheckDecision = {
       controlPoint: st.request.controlPoint,
       services: st.request.services,
@@ -329,8 +349,8 @@ export class Engine {
       startMs: st.ctx.nowMs,
       endMs: this.now(),
       accepted,
-      rejectReason: kind === undefined ? 'REJECT_REASON_NONE' : REJECT_REASON_OF[kind],
-      deniedStatus: kind === undefined ? 0 : DENIED_STATUS_OF[kind],
+      rejectReason: kind === undefined ? 'REJECT_REASON_NONE' : kind.rejectReason,
+      deniedStatus: kind === undefined ? 0 : kind.deniedStatus,
       waitMs,
       limiters: records.length === 0 ? NO_LIMITERS : records,
       classifiers: st.classifiers,

@@ -9,7 +9,7 @@ import {
   Engine, FlowEnds, FluxMeterComponent, FluxMeterHistogram, OTLP_TRACE_SERVICE, Sampler, registerFlowControlServices, registerOtlpTraceService,
   type Limiter,
 } from './index.js';
-import { startTestServer } from './test-support.js';
+import { startTestServer, TEST_KINDS } from './test-support.js';
 
 type Cb<T> = (err: grpc.ServiceError | null, res: T) => void;
 type Client = grpc.Client & Record<string, (req: unknown, opts: grpc.CallOptions, cb: Cb<unknown>) => void>;
@@ -164,7 +164,7 @@ test('a flow end feeds its duration to the scheduler that admitted it, for the w
   engine.register(new FluxMeterComponent({ name: 'checkout-latency', policy_name: 'shop', buckets: [10, 100, 1000] }), { control_point: 'checkout' });
   const seen: [string, string, number][] = [];
   const scheduler = (id: string, accept: boolean): Limiter => ({
-    kind: 'scheduler',
+    kind: TEST_KINDS.scheduler,
     identity: { policy_name: 'shop', policy_hash: 'h', component_id: id },
     decide: (labels) => ({ accepted: accept, waitMs: 0, workloadIndex: labels.tier === 'gold' ? '0' : 'default', priority: 1 }),
     observeFlowDuration: (workloadIndex, durationMs) => { seen.push([id, workloadIndex, durationMs]); },

@@ -54,12 +54,12 @@ export interface FlowEndReport {
   durationMs?: number;
 }
 
-/** The schedulers' workloads of an accepted flow; undefined when no scheduler named one. */
+/** The schedulers' workloads of an accepted flow (a limiter that names a workload is a scheduler); undefined when none named one. */
 function admittedWorkloads(d: CheckDecision): AdmittedWorkload[] | undefined {
   let out: AdmittedWorkload[] | undefined;
   for (const l of d.limiters) {
     const index = l.result.workloadIndex;
-    if (l.kind !== 'scheduler' || index === undefined || !l.result.accepted) continue;
+    if (index === undefined || !l.result.accepted) continue;
     (out ??= []).push({ policyName: l.identity.policy_name, componentId: l.identity.component_id, workloadIndex: index });
   }
   return out;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TEST_KINDS } from './test-support.js';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import type { Classifier, Limiter, LimiterKind, LimiterResult } from './component.js';
@@ -20,7 +21,7 @@ const no: LimiterResult = { accepted: false, waitMs: 5 };
 test('checks are counted per control point, decision and reject reason, under Aperture\'s names and labels', async () => {
   const registry = new Registry();
   const engine = new MeteredEngine({ agentGroup: 'edge', registry });
-  engine.register(limiter('rate_limiter', 'root.0', (l) => (l.user === 'bob' ? no : ok)), { control_point: 'ingress', agent_group: 'edge' });
+  engine.register(limiter(TEST_KINDS.rate_limiter, 'root.0', (l) => (l.user === 'bob' ? no : ok)), { control_point: 'ingress', agent_group: 'edge' });
   const check = (user: string) => engine.check({ controlPoint: 'ingress', labels: { user }, services: [] });
   check('amy');
   check('amy');
@@ -43,8 +44,8 @@ test('samplers, scheduler workloads (also when they answer later) and classifier
   const registry = new Registry();
   const engine = new MeteredEngine({ registry });
   const cp = { control_point: 'api' };
-  engine.register(limiter('sampler', 'root.1', () => ok), cp);
-  engine.register(limiter('scheduler', 'root.2', (l) => Promise.resolve(l.tier === 'low' ? { ...no, workloadIndex: '1' } : { ...ok, workloadIndex: '0' })), cp);
+  engine.register(limiter(TEST_KINDS.sampler, 'root.1', () => ok), cp);
+  engine.register(limiter(TEST_KINDS.scheduler, 'root.2', (l) => Promise.resolve(l.tier === 'low' ? { ...no, workloadIndex: '1' } : { ...ok, workloadIndex: '0' })), cp);
   const classifier: Classifier = { kind: 'classifier', identity: { policy_name: 'p', policy_hash: 'h1', classifier_index: 0 }, classify: () => ({ tier: 'low' }) };
   engine.register(classifier, { control_point: 'classified' });
   await engine.check({ controlPoint: 'api', labels: { tier: 'high' }, services: [] });
@@ -70,10 +71,10 @@ test('two engines of one registry share its counters', async () => {
 test('a limiter\'s and a classifier\'s series go when their last registration does (a policy removed or replaced)', async () => {
   const registry = new Registry();
   const engine = new MeteredEngine({ registry });
-  const rl = limiter('rate_limiter', 'root.0', () => no);
+  const rl = limiter(TEST_KINDS.rate_limiter, 'root.0', () => no);
   const offA = engine.register(rl, { control_point: 'a' });
   const offB = engine.register(rl, { control_point: 'b' });
-  const sched = limiter('scheduler', 'root.1', () => ({ ...ok, workloadIndex: '0' }));
+  const sched = limiter(TEST_KINDS.scheduler, 'root.1', () => ({ ...ok, workloadIndex: '0' }));
   const offS = engine.register(sched, { control_point: 'c' });
   const classifier: Classifier = { kind: 'classifier', identity: { policy_name: 'p', policy_hash: 'h1', classifier_index: 2 }, classify: () => undefined };
   const offC = engine.register(classifier, { control_point: 'c' });

@@ -3,6 +3,9 @@ import type { Registry } from 'prom-client';
 import type { Classifier, ComponentIdentity, Limiter } from './component.js';
 import type { CheckDecision } from './decision.js';
 
+/** Limiter groups run lowest first: samplers 0, rate limiters 1, schedulers 2. */
+const SCHEDULER_GROUP = 2;
+
 /**
  * Aperture's names of the flow-control counters (its dashboards and users' queries read them), with
  * its labels: per check, per control point; per limiter (rate limiter, sampler, scheduler workload)
@@ -132,7 +135,8 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
       for (const l of d.limiters) {
         const dropped = l.result.accepted ? 0 : 1;
         let q: Quad | undefined;
-        if (l.kind === 'scheduler') {
+        // Schedulers (the group after rate limiters) admit by workload: their series are per workload.
+        if (l.kind.group >= SCHEDULER_GROUP) {
           let byWorkload = workloadQuads.get(l.identity);
           if (byWorkload === undefined) workloadQuads.set(l.identity, (byWorkload = new Map()));
           const wl = l.result.workloadIndex ?? 'default';
@@ -141,7 +145,7 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         } else {
           q = quads.get(l.identity);
           if (q === undefined) {
-            q = l.kind === 'sampler' ? quadOf(sampler, l.identity, 'sampler_dropped') : quadOf(rateLimiter, l.identity, 'limiter_dropped');
+            q = l.kind.name === 'sampler' ? quadOf(sampler, l.identity, 'sampler_dropped') : quadOf(rateLimiter, l.identity, 'limiter_dropped');
             quads.set(l.identity, q);
           }
         }

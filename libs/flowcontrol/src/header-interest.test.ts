@@ -9,9 +9,10 @@ import { FluxMeterComponent } from './flux-meter.js';
 import { Engine } from './engine.js';
 import { HeaderInterests, readsOf, type FlowReads } from './header-interest.js';
 import { LocalTokenBucketStore } from './local-token-bucket-store.js';
-import { RateLimiter } from './rate-limiter.js';
 import { Sampler } from './sampler.js';
-import type { FlowComponent, Limiter } from './component.js';
+import type { FlowComponent, Limiter, LimiterKind } from './component.js';
+import { RATE_LIMITER_KIND, RateLimiter } from './rate-limiter.js';
+import { TEST_SCHEDULER_KIND } from './test-support.js';
 
 const identity = { policy_name: 'p', policy_hash: 'h', component_id: 'c' };
 
@@ -53,10 +54,17 @@ test('a filter of unknown shape, or an unknown component, reads everything', () 
   assert.equal(readsOf(fm, { match_expressions: [{ operator: 'Exists' }] }).all, true);
   assert.equal(readsOf(fm, 'not an object').all, true);
   assert.equal(readsOf(fm, { other: {} }).all, true);
-  const custom: Limiter = { kind: 'rate_limiter', identity, decide: () => ({ accepted: true, waitMs: 0 }) };
-  assert.equal(readsOf(custom, undefined).all, true);
-  const badScheduler = { kind: 'scheduler', identity, decide: () => ({ accepted: true, waitMs: 0 }) } as unknown as FlowComponent;
-  assert.equal(readsOf(badScheduler, undefined).all, true);
+  const custom: Limiter = { kind: RATE_LIMITER_KIND, identity, decide: () => ({ accepted: true, waitMs: 0 }) };
+  assert.equal(readsOf(custom, undefined).all, true, 'a limiter of the rate limiter\'s kind that is no RateLimiter');
+  // A component of no known kind is refused at registration (never filed under a default group).
+  const unknown = { kind: 'scheduler', identity, decide: () => ({ accepted: true, waitMs: 0 }) } as unknown as FlowComponent;
+  assert.throws(() => new Engine().register(unknown, { control_point: 'cp' }), /a component of unknown kind "scheduler"/);
+});
+
+test('a limiter reads what its kind says', () => {
+  const kind: LimiterKind = { ...TEST_SCHEDULER_KIND, reads: (_l, into) => { into.headers.add('tier'); } };
+  const limiter: Limiter = { kind, identity, decide: () => ({ accepted: true, waitMs: 0 }) };
+  assert.deepEqual(summary(readsOf(limiter, undefined)), { all: false, headers: ['tier'], body: false, baggage: false });
 });
 
 test('a classifier reads the headers and the body it extracts from, and baggage (its answer rewrites it)', () => {
@@ -69,18 +77,6 @@ test('a classifier reads the headers and the body it extracts from, and baggage 
     },
   });
   assert.deepEqual(summary(readsOf(c, undefined)), { all: false, headers: ['user_agent'], body: true, baggage: true });
-});
-
-test('a load scheduler reads its workload filters and its priority, tokens, workload and fairness label keys', () => {
-  const scheduler = {
-    kind: 'scheduler', identity, decide: () => ({ accepted: true, waitMs: 0 }),
-    parameters: {
-      workloads: [{ name: 'w', label_matcher: { match_labels: { 'http.request.header.tier': 'gold' } }, parameters: { priority: 1, fairness_key: 'http.request.header.user' } }],
-      default_workload_parameters: { priority: 1 },
-      tokens_label_key: 'tokens', priority_label_key: 'http.request.header.prio',
-    },
-  } as unknown as FlowComponent;
-  assert.deepEqual(summary(readsOf(scheduler, undefined)), { all: false, headers: ['prio', 'tier', 'user'], body: false, baggage: true });
 });
 
 test('the engine answers the union of a control point, a new generation for each change and the same one otherwise', () => {

@@ -2,37 +2,9 @@ import type { HeaderInterest__Output } from '@sluice/proto';
 import { PolicyClassifier } from './classifier.js';
 import type { FlowComponent } from './component.js';
 import type { FlowObserver } from './flow-observer.js';
-import { GRPC_METHOD_LABEL, GRPC_SERVICE_LABEL, HEADER_LABEL_PREFIX } from './http-labels.js';
-import { RateLimiter } from './rate-limiter.js';
-import { Sampler } from './sampler.js';
+import { headerInterestName, noReads, readLabelMatcher, type FlowReads } from './flow-reads.js';
 
-/**
- * What a caller of CheckHTTP (the tap) must send of a control point's
- * requests: every header and the body (`all`), or the headers named (in
- * their label form: lower-cased, `-` as `_`) and the body when `body`.
- * `generation` changes whenever the answer changes.
- */
-export type HeaderInterest = HeaderInterest__Output;
-
-/** What one registration reads of a flow. */
-export interface FlowReads {
-  /** Reads what cannot be bounded (an unknown component, a filter of unknown shape): send everything. */
-  all: boolean;
-  /** Header names in label form. */
-  headers: Set<string>;
-  /** The body (a classifier's attribute or JSON pointer). */
-  body: boolean;
-  /** The `baggage` header: a label that baggage may set is read, or a classifier adds labels (the answer rewrites baggage). */
-  baggage: boolean;
-}
-
-/**
- * The labels every HTTP flow gets from the request's own fields, whatever
- * its headers (they win over baggage): reading them needs no header.
- */
-const FIELD_LABELS: ReadonlySet<string> = new Set([
-  'http.method', 'http.target', 'http.host', 'http.scheme', 'http.flavor', 'http.request_content_length',
-]);
+export { headerInterestName, noReads, readLabel, readLabelMatcher, type FlowReads } from './flow-reads.js';
 
 /** Classifier attributes that come from the request's own fields (not headers, not the body). */
 const FIELD_ATTRIBUTES: ReadonlySet<string> = new Set([
@@ -42,94 +14,13 @@ const FIELD_ATTRIBUTES: ReadonlySet<string> = new Set([
 
 const HEADER_ATTRIBUTE_PREFIX = 'request.http.headers.';
 
-/** A header name as its label writes it: lower-cased, `-` → `_`. */
-export function headerInterestName(name: string): string {
-  return name.toLowerCase().replaceAll('-', '_');
-}
-
-export function noReads(): FlowReads {
-  return { all: false, headers: new Set(), body: false, baggage: false };
-}
-
 /**
- * A label a component reads: a header label needs its header; any label but
- * the request's own fields may also come from a baggage entry (baggage
- * entries become labels, and a header label is set from baggage when the
- * header is absent), so it needs `baggage` too.
+ * What a caller of CheckHTTP (the tap) must send of a control point's
+ * requests: every header and the body (`all`), or the headers named (in
+ * their label form: lower-cased, `-` as `_`) and the body when `body`.
+ * `generation` changes whenever the answer changes.
  */
-export function readLabel(reads: FlowReads, key: unknown): void {
-  if (typeof key !== 'string') {
-    reads.all = true;
-    return;
-  }
-  if (FIELD_LABELS.has(key)) return;
-  reads.baggage = true;
-  if (key.startsWith(HEADER_LABEL_PREFIX)) reads.headers.add(headerInterestName(key.slice(HEADER_LABEL_PREFIX.length)));
-  // The gRPC labels come from the path of a request whose content type says gRPC.
-  else if (key === GRPC_SERVICE_LABEL || key === GRPC_METHOD_LABEL) reads.headers.add('content_type');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const MAX_DEPTH = 64;
-
-function readExpression(reads: FlowReads, expr: unknown, depth: number): void {
-  if (!isObject(expr) || depth > MAX_DEPTH) {
-    reads.all = true;
-    return;
-  }
-  for (const kind of Object.keys(expr)) {
-    const v = expr[kind];
-    switch (kind) {
-      case 'all':
-      case 'any': {
-        const of = isObject(v) ? v.of : undefined;
-        if (!Array.isArray(of)) reads.all = true;
-        else for (const e of of) readExpression(reads, e, depth + 1);
-        break;
-      }
-      case 'not':
-        readExpression(reads, v, depth + 1);
-        break;
-      case 'label_equals':
-      case 'label_exists':
-      case 'label_matches':
-        readLabel(reads, isObject(v) ? v.label : undefined);
-        break;
-      default:
-        reads.all = true;
-    }
-  }
-}
-
-/**
- * The labels a label filter (`match_labels`, `match_expressions`,
- * `expression`) reads. Every part of the language names its labels, so a
- * valid filter is always bounded; a shape this reader does not know reads
- * everything.
- */
-export function readLabelMatcher(reads: FlowReads, json: unknown): void {
-  if (json === undefined) return;
-  if (!isObject(json)) {
-    reads.all = true;
-    return;
-  }
-  for (const part of Object.keys(json)) {
-    const v = json[part];
-    if (v === undefined) continue;
-    if (part === 'match_labels' && isObject(v)) {
-      for (const key of Object.keys(v)) readLabel(reads, key);
-    } else if (part === 'match_expressions' && Array.isArray(v)) {
-      for (const req of v) readLabel(reads, isObject(req) ? req.key : undefined);
-    } else if (part === 'expression') {
-      readExpression(reads, v, 1);
-    } else {
-      reads.all = true;
-    }
-  }
-}
+export type HeaderInterest = HeaderInterest__Output;
 
 /** An attribute path a classifier rule reads (`request.http.headers.<name>`, `request.http.body`, …). */
 function readAttribute(reads: FlowReads, path: unknown): void {
@@ -141,6 +32,10 @@ function readAttribute(reads: FlowReads, path: unknown): void {
   if (path === 'request.http.body') reads.body = true;
   else if (path.startsWith(HEADER_ATTRIBUTE_PREFIX)) reads.headers.add(headerInterestName(path.slice(HEADER_ATTRIBUTE_PREFIX.length)));
   else reads.all = true;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -157,57 +52,25 @@ function readClassifier(reads: FlowReads, c: PolicyClassifier): void {
   for (const rule of rules) readAttribute(reads, isObject(rule) ? rule.from : undefined);
 }
 
-/** A load scheduler's parameters (from @sluice/scheduler, read by shape: that library depends on this one). */
-function readSchedulerParameters(reads: FlowReads, component: FlowComponent): void {
-  const p: unknown = (component as { parameters?: unknown }).parameters;
-  if (!isObject(p) || !Array.isArray(p.workloads)) {
-    reads.all = true;
-    return;
-  }
-  // tokens_label_key is not read: the cost of an HTTP flow comes from classifier outputs only.
-  for (const key of ['priority_label_key', 'workload_label_key']) if (p[key] !== undefined) readLabel(reads, p[key]);
-  const fairness = (params: unknown): void => {
-    if (isObject(params) && params.fairness_key !== undefined) readLabel(reads, params.fairness_key);
-  };
-  fairness(p.default_workload_parameters);
-  for (const w of p.workloads) {
-    if (!isObject(w)) {
-      reads.all = true;
-      continue;
-    }
-    readLabelMatcher(reads, w.label_matcher);
-    fairness(w.parameters);
-  }
-}
-
 /**
  * What one registration reads: its selector's label filter, and what the
- * component itself reads (rate limiter: label_key, and tokens_label_key
- * when it takes costs from request labels; sampler: label_key; classifier:
- * its attributes, and baggage, which its answer rewrites; load scheduler:
- * workload filters, priority, workload and fairness label keys; flux meter:
- * nothing more). The cost (tokens label) of an HTTP flow otherwise comes
- * from classifier outputs only, which need what the classifier reads. A component
- * this function does not know reads everything.
+ * component itself reads: a classifier its attributes, and baggage, which its
+ * answer rewrites; a flux meter nothing more; a limiter what its kind says
+ * (LimiterKind.reads: a rate limiter its label key, and its tokens label key
+ * when it takes costs from request labels; a sampler its label key; a load
+ * scheduler its workload filters and label keys). The cost (tokens label) of
+ * an HTTP flow otherwise comes from classifier outputs only, which need what
+ * the classifier reads.
  */
 export function readsOf(component: FlowComponent, labelMatcher: unknown): FlowReads {
   const reads = noReads();
   readLabelMatcher(reads, labelMatcher);
-  if (component instanceof RateLimiter) {
-    if (component.labelKey !== undefined) readLabel(reads, component.labelKey);
-    // The cost of an HTTP flow comes from classifier outputs only, unless the limiter opts into request labels.
-    if (component.tokensFromRequestLabels) readLabel(reads, component.tokensLabelKey);
-  } else if (component instanceof Sampler) {
-    if (component.labelKey !== undefined) readLabel(reads, component.labelKey);
-  } else if (component instanceof PolicyClassifier) {
+  if (component.kind === 'classifier') {
     reads.baggage = true;
-    readClassifier(reads, component);
-  } else if (component.kind === 'flux_meter') {
-    // reads its selector only
-  } else if (component.kind === 'scheduler') {
-    readSchedulerParameters(reads, component);
-  } else {
-    reads.all = true;
+    if (component instanceof PolicyClassifier) readClassifier(reads, component);
+    else reads.all = true;
+  } else if (component.kind !== 'flux_meter') {
+    component.kind.reads(component, reads);
   }
   return reads;
 }

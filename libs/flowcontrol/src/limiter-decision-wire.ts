@@ -1,20 +1,21 @@
 import { embeddedFieldWriter, enumNumbers, fieldTag, varintLength, wireSerializer, writeVarint } from '@sluice/proto';
 import type { Duration, LimiterDecision, LimiterDecision_LimiterReason, LimiterDecision_LimiterReason__Output, StatusCode, StatusCode__Output } from '@sluice/proto';
-import type { LimiterResult } from './component.js';
+import type { LimiterKind, LimiterResult } from './component.js';
 import type { LimiterRecord } from './decision.js';
+import { RATE_LIMITER_INFO as RATE_LIMITER_DETAILS, type LimiterDetails } from './limiter-details.js';
 import { durationOf } from './proto-time.js';
 
 const CHECK = 'aperture.flowcontrol.check.v1';
 type Numbers<E> = Extract<E, number>;
 const STATUS = enumNumbers<StatusCode__Output, Numbers<StatusCode>>(`${CHECK}.StatusCode`);
 const LIMITER_REASON = enumNumbers<LimiterDecision_LimiterReason__Output, Numbers<LimiterDecision_LimiterReason>>(`${CHECK}.LimiterDecision.LimiterReason`);
-const LIMITER_STATUS: Readonly<Record<LimiterRecord['kind'], Numbers<StatusCode>>> = {
-  sampler: STATUS.Forbidden, rate_limiter: STATUS.TooManyRequests, scheduler: STATUS.ServiceUnavailable,
+const STATUS_OF_DENIAL: Readonly<Record<LimiterKind['deniedStatus'], Numbers<StatusCode>>> = {
+  403: STATUS.Forbidden, 429: STATUS.TooManyRequests, 503: STATUS.ServiceUnavailable,
 };
 /** A zero Duration: present, no field written (reads back as 0 s). */
 export const ZERO_DURATION: Duration = Object.freeze({}) as Duration;
 
-type Kind = LimiterRecord['kind'];
+type Kind = LimiterKind;
 const DECISION = `${CHECK}.LimiterDecision`;
 
 /**
@@ -29,7 +30,7 @@ function headWire(rec: LimiterRecord): LimiterDecision {
     component_id: rec.identity.component_id,
     dropped: r.accepted ? undefined : true,
     reason: r.keyNotFound === true ? LIMITER_REASON.LIMITER_REASON_KEY_NOT_FOUND : undefined,
-    denied_response_status_code: r.accepted ? undefined : LIMITER_STATUS[rec.kind],
+    denied_response_status_code: r.accepted ? undefined : STATUS_OF_DENIAL[rec.kind.deniedStatus],
     wait_time: r.waitMs > 0 ? durationOf(r.waitMs) : ZERO_DURATION,
   };
 }
@@ -133,32 +134,26 @@ function rateLimiterBytes(head: Buffer, r: LimiterResult, kept: { prefix: Prefix
 
 /** The bytes of a decision: its head, then its details (`kept` holds what rateLimiterBytes keeps for the head). */
 function decisionBytes(kind: Kind, head: Buffer, r: LimiterResult, kept: { prefix: Prefix | undefined }): Buffer {
-  if (kind === 'rate_limiter') {
+  if (kind.details === RATE_LIMITER_DETAILS) {
     const fast = rateLimiterBytes(head, r, kept);
     if (fast !== undefined) return fast;
   }
-  const details = DETAILS[kind];
-  return details.write(head, details.encode(details.wire(r)));
+  const details = writerOf(kind.details);
+  return details.write(head, details.encode(kind.details.wire(r)));
 }
 
-/** Each kind's details field: its message in wire shape, its encoder, and the writer of a decision ending with it. */
-const DETAILS: Readonly<Record<Kind, { wire(r: LimiterResult): object; encode(m: object): Buffer; write(head: Uint8Array, body: Uint8Array): Buffer }>> = {
-  rate_limiter: {
-    wire: (r) => ({ label: r.label, tokens_info: { remaining: r.remaining, current: r.current, consumed: r.tokens } }),
-    encode: wireSerializer(`${DECISION}.RateLimiterInfo`),
-    write: embeddedFieldWriter(DECISION, 'rate_limiter_info'),
-  },
-  scheduler: {
-    wire: (r) => ({ workload_index: r.workloadIndex, tokens_info: { remaining: r.remaining, current: r.current, consumed: r.tokens }, priority: r.priority }),
-    encode: wireSerializer(`${DECISION}.SchedulerInfo`),
-    write: embeddedFieldWriter(DECISION, 'load_scheduler_info'),
-  },
-  sampler: {
-    wire: (r) => ({ label: r.label }),
-    encode: wireSerializer(`${DECISION}.SamplerInfo`),
-    write: embeddedFieldWriter(DECISION, 'sampler_info'),
-  },
-};
+/** The encoder of a details message and the writer of a decision ending with it, made once per LimiterDetails. */
+interface DetailsWriter { encode(m: object): Buffer; write(head: Uint8Array, body: Uint8Array): Buffer }
+const writers = new Map<LimiterDetails, DetailsWriter>();
+
+function writerOf(details: LimiterDetails): DetailsWriter {
+  let w = writers.get(details);
+  if (w === undefined) {
+    w = { encode: wireSerializer(`${DECISION}.${details.message}`), write: embeddedFieldWriter(DECISION, details.field) };
+    writers.set(details, w);
+  }
+  return w;
+}
 
 const encodeHead = wireSerializer<LimiterDecision>(DECISION);
 const EMPTY = Buffer.alloc(0);
@@ -261,7 +256,7 @@ export function limiterDecisionsLength(records: readonly LimiterRecord[], tag: n
     const r = rec.result;
     const p = keptFor(rec);
     let length: number;
-    const counted = rec.kind === 'rate_limiter' && hasCounts(r);
+    const counted = rec.kind.details === RATE_LIMITER_DETAILS && hasCounts(r);
     if (counted) {
       const label = r.label as string;
       if (p.prefix === undefined || p.prefix.label !== label) p.prefix = { label, bytes: rateLimiterPrefix(p.head, label) };

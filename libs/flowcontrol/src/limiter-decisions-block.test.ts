@@ -4,6 +4,7 @@ import { serviceClient } from '@sluice/proto';
 import { checkAnswer, encodeCheckAnswer } from './check-response-wire.js';
 import { toCheckResponse } from './check-response.js';
 import type { CheckDecision, LimiterRecord } from './decision.js';
+import { TEST_KINDS } from './test-support.js';
 import { decisionsBlockFor } from './limiter-decisions-block.js';
 
 const check = serviceClient('flowControl').service.Check;
@@ -26,7 +27,7 @@ test('answers of the same limiters that differ only in counts are written from o
   let n = 0;
   const records = (over: Partial<LimiterRecord['result']> = {}, at = -1): LimiterRecord[] => ids.map((identity, i) => {
     n++;
-    return { kind: 'rate_limiter', identity, result: { accepted: true, waitMs: 0, tokens: 1 + i, label: 'alice', remaining: 1e12 - n + 0.25, current: 1e12 - n + 1.5, ...(i === at ? over : {}) } };
+    return { kind: TEST_KINDS.rate_limiter, identity, result: { accepted: true, waitMs: 0, tokens: 1 + i, label: 'alice', remaining: 1e12 - n + 0.25, current: 1e12 - n + 1.5, ...(i === at ? over : {}) } };
   });
   assertReadsBack(decision(records()), 'first answer');
   assert.ok(decisionsBlockFor(records()) !== undefined, 'kept after the first answer');
@@ -39,14 +40,14 @@ test('answers of the same limiters that differ only in counts are written from o
   assertReadsBack(decision(records()), 'a policy hash changed in place');
   assertReadsBack(decision(records({ keyNotFound: true, label: undefined, remaining: undefined, current: undefined, tokens: undefined }, 0)), 'a key not found');
   assertReadsBack(decision(records().slice(0, 3)), 'fewer limiters');
-  assertReadsBack(decision([...records(), { kind: 'sampler', identity: { policy_name: 's', policy_hash: 'sh', component_id: 'root.9' }, result: { accepted: true, waitMs: 0, label: 'x' } }]), 'another kind behind');
+  assertReadsBack(decision([...records(), { kind: TEST_KINDS.sampler, identity: { policy_name: 's', policy_hash: 'sh', component_id: 'root.9' }, result: { accepted: true, waitMs: 0, label: 'x' } }]), 'another kind behind');
   for (let k = 0; k < 3; k++) assertReadsBack(decision(records()), `the first four again ${k}`);
   assertReadsBack(decision(records({ remaining: -0, current: Number.MAX_VALUE, tokens: Number.MIN_VALUE }, 0)), 'edge doubles');
 });
 
 test('a label that changes on every flow: each answer reads back, and the block comes back once the label stays', () => {
   const ids = Array.from({ length: 3 }, (_, i) => ({ policy_name: `churn-${i}`, policy_hash: 'c', component_id: `root.${i}` }));
-  const records = (label: string, n: number): LimiterRecord[] => ids.map((identity) => ({ kind: 'rate_limiter', identity, result: { accepted: true, waitMs: 0, tokens: 1, label, remaining: n, current: n + 1 } }));
+  const records = (label: string, n: number): LimiterRecord[] => ids.map((identity) => ({ kind: TEST_KINDS.rate_limiter, identity, result: { accepted: true, waitMs: 0, tokens: 1, label, remaining: n, current: n + 1 } }));
   for (let n = 0; n < 300; n++) assertReadsBack(decision(records(`user-${n}-${'x'.repeat(n % 150)}`, n)), `label ${n}`);
   for (let n = 0; n < 130; n++) assertReadsBack(decision(records('steady', n)), `steady ${n}`);
   assert.ok(decisionsBlockFor(records('steady', 1)) !== undefined, 'made again within 64 answers of a steady label');

@@ -1,6 +1,7 @@
 import type { LimiterResult } from './component.js';
 import type { LimiterRecord } from './decision.js';
 import { COUNTS, hasCounts } from './limiter-decision-wire.js';
+import { RATE_LIMITER_INFO } from './limiter-details.js';
 
 type Identity = LimiterRecord['identity'];
 
@@ -48,7 +49,7 @@ function fits(b: DecisionsBlock, records: readonly LimiterRecord[]): boolean {
     const rec = records[i];
     const id = rec.identity;
     const r = rec.result;
-    if (id !== b.ids[i] || rec.kind !== 'rate_limiter' || r.keyNotFound === true || !hasCounts(r)) return false;
+    if (id !== b.ids[i] || rec.kind.details !== RATE_LIMITER_INFO || r.keyNotFound === true || !hasCounts(r)) return false;
     if (r.accepted !== b.accepted[i] || r.waitMs !== b.waits[i] || r.label !== b.labels[i]) return false;
     if (id.policy_hash !== b.hashes[i] || id.policy_name !== b.names[i] || id.component_id !== b.components[i]) return false;
   }
@@ -102,7 +103,7 @@ export function offerDecisionsBlock(records: readonly LimiterRecord[], written: 
   let at = 0;
   for (const rec of records) {
     const r = rec.result;
-    if (rec.kind !== 'rate_limiter' || r.keyNotFound === true || !hasCounts(r)) return;
+    if (rec.kind.details !== RATE_LIMITER_INFO || r.keyNotFound === true || !hasCounts(r)) return;
     const [, afterTag] = readVarint(written, at);
     const [length, start] = readVarint(written, afterTag);
     at = start + length;

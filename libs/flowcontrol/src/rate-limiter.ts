@@ -1,5 +1,7 @@
 import { labelValueOf } from './label-value.js';
-import type { ComponentIdentity, DecideContext, Limiter, LimiterResult } from './component.js';
+import type { ComponentIdentity, DecideContext, Limiter, LimiterKind, LimiterResult } from './component.js';
+import { readLabel } from './flow-reads.js';
+import { RATE_LIMITER_INFO } from './limiter-details.js';
 import type { TakeResult } from './token-bucket.js';
 import type { TokenBucketStore } from './token-bucket-store.js';
 import type { FlowLabels } from '@sluice/selectors';
@@ -28,9 +30,30 @@ const KEY_NOT_FOUND: LimiterResult = Object.freeze({ accepted: true, waitMs: 0, 
 const PASS: LimiterResult = Object.freeze({ accepted: true, waitMs: 0 });
 const DEFAULT_KEY = 'default';
 
+/**
+ * The rate limiter's kind: second group, 429 RATE_LIMITED, RateLimiterInfo; it reads its label
+ * key, and its tokens label key when it takes costs from request labels.
+ */
+export const RATE_LIMITER_KIND: LimiterKind = {
+  name: 'rate_limiter',
+  group: 1,
+  rejectReason: 'REJECT_REASON_RATE_LIMITED',
+  deniedStatus: 429,
+  details: RATE_LIMITER_INFO,
+  reads(limiter, into) {
+    if (!(limiter instanceof RateLimiter)) {
+      into.all = true;
+      return;
+    }
+    if (limiter.labelKey !== undefined) readLabel(into, limiter.labelKey);
+    // The cost of an HTTP flow comes from classifier outputs only, unless the limiter opts into request labels.
+    if (limiter.tokensFromRequestLabels) readLabel(into, limiter.tokensLabelKey);
+  },
+};
+
 /** A token-bucket rate limiter (rejects with 429, RATE_LIMITED). */
 export class RateLimiter implements Limiter {
-  readonly kind = 'rate_limiter' as const;
+  readonly kind = RATE_LIMITER_KIND;
   readonly identity: ComponentIdentity;
   readonly labelKey: string | undefined;
   readonly tokensLabelKey: string;

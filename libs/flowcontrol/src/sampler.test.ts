@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine, Sampler, stickyPoint } from './index.js';
+import { Engine, Sampler, SAMPLER_KIND, stickyPoint } from './index.js';
 
 const identity = { policy_name: 'p', policy_hash: 'h', component_id: 'root.0' };
 const ctx = { nowMs: 0, deadlineMs: undefined };
@@ -74,7 +74,7 @@ test('in the engine a sampler rejects with 403, REGULATED, before the rate limit
   assert.equal(d.accepted, false);
   assert.equal(d.deniedStatus, 403);
   assert.equal(d.rejectReason, 'REJECT_REASON_REGULATED');
-  assert.equal(d.limiters[0].kind, 'sampler');
+  assert.equal(d.limiters[0].kind, SAMPLER_KIND);
   s.setDecision({ accept_percentage: 100, pass_through: false });
   const d2 = engine.check({ controlPoint: 'cp', labels: {}, services: [] });
   assert.ok(!(d2 instanceof Promise) && d2.accepted, 'a new decision applies without registering again');

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FlowLabels } from '@sluice/selectors';
-import type { ComponentIdentity, DecideContext, Limiter, LimiterResult } from './component.js';
+import type { ComponentIdentity, DecideContext, Limiter, LimiterKind, LimiterResult } from './component.js';
+import { readLabel } from './flow-reads.js';
+import { SAMPLER_INFO } from './limiter-details.js';
 import { labelValueOf } from './label-value.js';
 
 /** A sampler's live numbers (the controller's `sampler` decision). */
@@ -35,6 +37,19 @@ export function stickyPoint(value: string): number {
   return (createHash('sha1').update(value).digest().readUInt32BE(0) / TWO_POW_32) * 100;
 }
 
+/** The sampler's kind: first group, 403 REGULATED, SamplerInfo; it reads its label key. */
+export const SAMPLER_KIND: LimiterKind = {
+  name: 'sampler',
+  group: 0,
+  rejectReason: 'REJECT_REASON_REGULATED',
+  deniedStatus: 403,
+  details: SAMPLER_INFO,
+  reads(limiter, into) {
+    if (!(limiter instanceof Sampler)) into.all = true;
+    else if (limiter.labelKey !== undefined) readLabel(into, limiter.labelKey);
+  },
+};
+
 /**
  * A sampler (rejects with 403, REGULATED): accepts `accept_percentage` of
  * the flows, at random, or sticky per value of `labelKey` (a flow without
@@ -42,7 +57,7 @@ export function stickyPoint(value: string): number {
  * decision; `setDecision` applies the next one in place.
  */
 export class Sampler implements Limiter {
-  readonly kind = 'sampler' as const;
+  readonly kind = SAMPLER_KIND;
   readonly identity: ComponentIdentity;
   readonly labelKey: string | undefined;
   private readonly passThroughValues: ReadonlySet<string>;

@@ -7,9 +7,13 @@ import protobuf from 'protobufjs';
 import { ApertureClient } from '@fluxninja/aperture-js';
 import { enumNumbers } from '@sluice/proto';
 import { checkAnswer, encodeCheckAnswer } from './check-response-wire.js';
-import { REJECT_REASON_OF } from './decision.js';
 import { Engine, Sampler, applyLocalLimiters, loadLocalLimiters, registerFlowControlServices } from './index.js';
-import { startTestServer } from './test-support.js';
+import { startTestServer, TEST_KINDS } from './test-support.js';
+
+/** The reject reason of each limiter kind, as the kinds say. */
+const REJECT_REASON_OF = {
+  sampler: TEST_KINDS.sampler.rejectReason, rate_limiter: TEST_KINDS.rate_limiter.rejectReason, scheduler: TEST_KINDS.scheduler.rejectReason,
+};
 import type { CheckDecision, LimiterRecord } from './decision.js';
 
 /** check.proto as the published JS SDK ships it (what its generated client decodes with). */
@@ -91,10 +95,10 @@ test('decoded with the published SDK\'s check.proto, every reject reason, decisi
   const type = new protobuf.Root().loadSync(proto, { keepCase: true }).lookupType('aperture.flowcontrol.check.v1.CheckResponse');
   const id = (n: number) => ({ policy_name: 'p', policy_hash: 'h', component_id: `root.${n}` });
   const limiters: LimiterRecord[] = [
-    { kind: 'sampler', identity: id(0), result: { accepted: false, waitMs: 0, label: 'u' } },
-    { kind: 'rate_limiter', identity: id(1), result: { accepted: false, waitMs: 1500, tokens: 1, label: 'u', remaining: 0, current: 0 } },
-    { kind: 'rate_limiter', identity: id(2), result: { accepted: true, waitMs: 0, label: '', keyNotFound: true } },
-    { kind: 'scheduler', identity: id(3), result: { accepted: false, waitMs: 0, tokens: 1, label: 'w' } },
+    { kind: TEST_KINDS.sampler, identity: id(0), result: { accepted: false, waitMs: 0, label: 'u' } },
+    { kind: TEST_KINDS.rate_limiter, identity: id(1), result: { accepted: false, waitMs: 1500, tokens: 1, label: 'u', remaining: 0, current: 0 } },
+    { kind: TEST_KINDS.rate_limiter, identity: id(2), result: { accepted: true, waitMs: 0, label: '', keyNotFound: true } },
+    { kind: TEST_KINDS.scheduler, identity: id(3), result: { accepted: false, waitMs: 0, tokens: 1, label: 'w' } },
   ] as LimiterRecord[];
   const base: CheckDecision = {
     controlPoint: 'cp', services: ['s'], labels: { u: '1' }, addedLabels: undefined, startMs: 1_700_000_000_000, endMs: 1_700_000_000_001,
@@ -103,7 +107,7 @@ test('decoded with the published SDK\'s check.proto, every reject reason, decisi
   } as unknown as CheckDecision;
   const seen = new Set<string>();
   for (const [kind, reason] of Object.entries(REJECT_REASON_OF)) {
-    const d = { ...base, rejectReason: reason, deniedStatus: kind === 'sampler' ? 403 : kind === 'scheduler' ? 503 : 429 } as CheckDecision;
+    const d = { ...base, rejectReason: reason, deniedStatus: TEST_KINDS[kind as keyof typeof TEST_KINDS].deniedStatus } as CheckDecision;
     const msg = type.decode(Buffer.from(encodeCheckAnswer(checkAnswer(d)))) as unknown as Record<string, unknown>;
     assert.deepEqual(undefinedEnumValues(type, msg), [], `${kind}: values 2.8 does not define`);
     seen.add(String(msg.reject_reason));

@@ -1,5 +1,9 @@
 import { Registry } from 'prom-client';
 import { createServer, type ServerConfig, type SluiceServer } from '@sluice/server';
+import type { LimiterKind } from './component.js';
+import { SCHEDULER_INFO } from './limiter-details.js';
+import { RATE_LIMITER_KIND } from './rate-limiter.js';
+import { SAMPLER_KIND } from './sampler.js';
 
 /** Test and benchmark support: a server config with the SPEC defaults on 127.0.0.1:0. */
 export function testServerConfig(writeTimeout = '45s'): ServerConfig {
@@ -23,3 +27,15 @@ export async function startTestServer(setup: (server: SluiceServer) => void, wri
   const { port } = server.address();
   return { server, grpcAddress: `127.0.0.1:${port}`, base: `http://127.0.0.1:${port}` };
 }
+
+/**
+ * A scheduler's kind for this lib's tests (the load scheduler's own is in @sluice/scheduler, which
+ * depends on this lib): the last group, 503 NO_TOKENS, SchedulerInfo; it reads everything.
+ */
+export const TEST_SCHEDULER_KIND: LimiterKind = {
+  name: 'load_scheduler', group: 2, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, details: SCHEDULER_INFO,
+  reads: (_limiter, into) => { into.all = true; },
+};
+
+/** The limiter kinds by a short name, for fixtures. */
+export const TEST_KINDS = { sampler: SAMPLER_KIND, rate_limiter: RATE_LIMITER_KIND, scheduler: TEST_SCHEDULER_KIND } as const;

@@ -4,6 +4,7 @@ import { realClock, type SchedulerClock } from './clock.js';
 import { FairQueue, type DropReason, type QueuedFlow } from './fair-queue.js';
 import type { ComponentMetrics, RejectReason, SchedulerGauges, SchedulerMetrics } from './metrics.js';
 import { parseSchedulerParameters, type SchedulerParameters } from './parameters.js';
+import { LOAD_SCHEDULER_KIND } from './scheduler-kind.js';
 import { TokenEstimator } from './token-estimator.js';
 import { TokenPacer } from './token-pacer.js';
 import { TokenRate } from './token-rate.js';
@@ -65,7 +66,7 @@ const MIN_DEADLINE_MARGIN_MS = 15;
  * head can be admitted or the earliest deadline passes.
  */
 export class LoadScheduler implements Limiter {
-  readonly kind = 'scheduler' as const;
+  readonly kind = LOAD_SCHEDULER_KIND;
   readonly identity: ComponentIdentity;
   readonly parameters: SchedulerParameters;
   private readonly workloads: WorkloadTable;

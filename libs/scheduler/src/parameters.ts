@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@sluice/errors';
+import { contractProblems, PublishedSchedulerParameters, type PublishedWorkloadParameters } from '@sluice/policies';
 
 /** What one workload's flows get: Aperture's `Workload.Parameters`, durations in milliseconds. */
 export interface WorkloadParameters {
@@ -35,73 +36,43 @@ export interface SchedulerParameters {
   dry_run: boolean;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v === '' ? undefined : v;
 }
 
-function bad(path: string, rule: string): never {
-  throw new InvalidArgumentError(`${path}: ${rule}`, path);
-}
-
-function optString(o: Record<string, unknown>, key: string, path: string): string | undefined {
-  const v = o[key];
-  if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string') bad(`${path}.${key}`, 'want a string');
-  return v;
-}
-
-function optNumber(o: Record<string, unknown>, key: string, path: string, min: number, exclusive = false): number | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (exclusive && v === min)) {
-    bad(`${path}.${key}`, `want a number ${exclusive ? '>' : '>='} ${min}`);
-  }
-  return v;
-}
-
-function workloadParameters(v: unknown, path: string): WorkloadParameters {
-  if (v === undefined) return { priority: 1 };
-  if (!isObject(v)) bad(path, 'want an object');
-  const tokens = optNumber(v, 'tokens', path, 0);
-  const timeout = optNumber(v, 'queue_timeout_ms', path, 0);
-  const fairness = optString(v, 'fairness_key', path);
+function workloadParameters(v: PublishedWorkloadParameters | undefined): WorkloadParameters {
+  const fairness = nonEmpty(v?.fairness_key);
   return {
-    priority: optNumber(v, 'priority', path, 0, true) ?? 1,
-    ...(tokens !== undefined ? { tokens } : {}),
-    ...(timeout !== undefined ? { queue_timeout_ms: timeout } : {}),
+    priority: v?.priority ?? 1,
+    ...(v?.tokens !== undefined ? { tokens: v.tokens } : {}),
+    ...(v?.queue_timeout_ms !== undefined ? { queue_timeout_ms: v.queue_timeout_ms } : {}),
     ...(fairness !== undefined ? { fairness_key: fairness } : {}),
   };
 }
 
-/** Read and check published scheduler parameters; throws InvalidArgumentError naming the member at fault. */
+/**
+ * Read published scheduler parameters (checked with the load scheduler's published schema, the
+ * shared validator) and fill in their defaults; throws InvalidArgumentError naming the member at fault.
+ */
 export function parseSchedulerParameters(v: unknown, path = 'parameters'): SchedulerParameters {
-  if (!isObject(v)) bad(path, 'want an object');
-  const rawWorkloads = v.workloads ?? [];
-  if (!Array.isArray(rawWorkloads)) bad(`${path}.workloads`, 'want a list');
-  const workloads = (rawWorkloads as unknown[]).map((w, i): WorkloadSpec => {
-    const wp = `${path}.workloads[${i}]`;
-    if (!isObject(w)) bad(wp, 'want an object');
-    const name = optString(w, 'name', wp) ?? String(i);
-    if (w.label_matcher !== undefined && !isObject(w.label_matcher)) bad(`${wp}.label_matcher`, 'want an object');
-    return {
-      name,
-      ...(w.label_matcher !== undefined ? { label_matcher: w.label_matcher } : {}),
-      parameters: workloadParameters(w.parameters, `${wp}.parameters`),
-    };
-  });
-  const priorityKey = optString(v, 'priority_label_key', path);
-  const workloadKey = optString(v, 'workload_label_key', path);
-  for (const b of ['workload_latency_based_tokens', 'dry_run'] as const) {
-    if (v[b] !== undefined && typeof v[b] !== 'boolean') bad(`${path}.${b}`, 'want a boolean');
-  }
+  const problems = contractProblems(PublishedSchedulerParameters, v, path);
+  if (problems.length > 0) throw new InvalidArgumentError(`${problems[0].path}: ${problems[0].message}`, problems[0].path);
+  const p = v as PublishedSchedulerParameters;
+  const workloads = (p.workloads ?? []).map((w, i): WorkloadSpec => ({
+    name: nonEmpty(w.name) ?? String(i),
+    ...(w.label_matcher !== undefined ? { label_matcher: w.label_matcher } : {}),
+    parameters: workloadParameters(w.parameters),
+  }));
+  const priorityKey = nonEmpty(p.priority_label_key);
+  const workloadKey = nonEmpty(p.workload_label_key);
   return {
     workloads,
-    default_workload_parameters: workloadParameters(v.default_workload_parameters, `${path}.default_workload_parameters`),
-    tokens_label_key: optString(v, 'tokens_label_key', path) ?? 'tokens',
+    default_workload_parameters: workloadParameters(p.default_workload_parameters),
+    tokens_label_key: nonEmpty(p.tokens_label_key) ?? 'tokens',
     ...(priorityKey !== undefined ? { priority_label_key: priorityKey } : {}),
     ...(workloadKey !== undefined ? { workload_label_key: workloadKey } : {}),
-    decision_deadline_margin_ms: optNumber(v, 'decision_deadline_margin_ms', path, 0) ?? 10,
-    workload_latency_based_tokens: v.workload_latency_based_tokens !== false,
-    dry_run: v.dry_run === true,
+    decision_deadline_margin_ms: p.decision_deadline_margin_ms ?? 10,
+    workload_latency_based_tokens: p.workload_latency_based_tokens !== false,
+    dry_run: p.dry_run === true,
   };
 }

@@ -10,6 +10,7 @@ import { loadSchedulerKind } from './load-scheduler.js';
 import { maxKind, minKind } from './min-max.js';
 import { podScalerKind } from './pod-scaler.js';
 import { promqlKind } from './promql.js';
+import { quotaSchedulerKind } from './quota-scheduler.js';
 import { rateLimiterKind } from './rate-limiter.js';
 import { samplerKind } from './sampler.js';
 import { switcherKind } from './switcher.js';
@@ -63,6 +64,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   nestedSignalIngressKind,
   nestedSignalEgressKind,
   alerterKind,
+  quotaSchedulerKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */

@@ -3,6 +3,7 @@ import { compileLabelMatcher } from '@sluice/selectors';
 import { bool, duration, freeForm, list, num, obj, str } from '../schema/fields.js';
 import { Selectors } from '../schema/selector.js';
 import type { KindContext } from './kind.js';
+import type { PublishedSchedulerParameters, PublishedWorkloadParameters } from '../published/load-scheduler.js';
 
 const WorkloadParameters = obj(
   {
@@ -51,7 +52,7 @@ export type LoadSchedulerParameters = Static<typeof LoadSchedulerParameters>;
 
 type WorkloadParametersSpec = Static<typeof WorkloadParameters>;
 
-function workloadParameters(p: WorkloadParametersSpec | undefined, ctx: KindContext): Record<string, unknown> {
+function workloadParameters(p: WorkloadParametersSpec | undefined, ctx: KindContext): PublishedWorkloadParameters {
   return {
     priority: p?.priority ?? 1,
     ...(p?.tokens !== undefined ? { tokens: p.tokens } : {}),
@@ -64,7 +65,7 @@ function workloadParameters(p: WorkloadParametersSpec | undefined, ctx: KindCont
  * The published parameters of a load scheduler (the agent's scheduler reads this shape): workloads
  * with their label matchers checked, durations in milliseconds, defaults filled in.
  */
-export function publishedSchedulerParameters(p: LoadSchedulerParameters, dryRun: boolean, path: string, ctx: KindContext): Record<string, unknown> {
+export function publishedSchedulerParameters(p: LoadSchedulerParameters, dryRun: boolean, path: string, ctx: KindContext): PublishedSchedulerParameters {
   const s = p.scheduler ?? {};
   const workloads = (s.workloads ?? []).map((w, i) => {
     if (w.label_matcher !== undefined) {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
+import type { PublishedKubernetesObject } from '../published/pod-scaler.js';
 import { defineKind, type SignalValue } from './kind.js';
 import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
 
@@ -69,7 +70,8 @@ export const podScalerKind = defineKind({
       component_id: ctx.componentId,
       agent_group: sel.agent_group ?? 'default',
       selectors: [],
-      kubernetes_object: { namespace: sel.namespace, api_version: sel.api_version, kind: sel.kind, name: sel.name },
+      // A selector of another api_version or kind is a problem above: the policy is refused, nothing is published.
+      kubernetes_object: { namespace: sel.namespace, api_version: 'apps/v1', kind: sel.kind as PublishedKubernetesObject['kind'], name: sel.name },
       min_replicas: min,
       max_replicas: max,
       scale_out_cooldown_ms: ctx.durationMs(spec.scale_out_cooldown, '30s'),

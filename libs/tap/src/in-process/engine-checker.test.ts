@@ -2,6 +2,7 @@
 // same requests against the same engine: decisions, denials, header interest, resend, flow ids
 // for flux meters, refused targets and refused requests; its flow ends reach the flux meters.
 import assert from 'node:assert/strict';
+import { RATE_LIMITER_KIND } from '@sluice/flowcontrol';
 import { test, type TestContext } from 'node:test';
 import { Registry } from 'prom-client';
 import {
@@ -65,7 +66,8 @@ function comparable(o: CheckOutcome): unknown {
   const r = o.response;
   const decision = decisionOf(r);
   return {
-    decision: decision.kind === 'ok' ? { ...decision, flowEnd: decision.flowEnd === undefined ? undefined : 'flow' } : decision,
+    // The wait (in ms) is read at each answer's own moment: compared in whole seconds, as Retry-After has it.
+    decision: decision.kind === 'ok' ? { ...decision, flowEnd: decision.flowEnd === undefined ? undefined : 'flow' } : { ...decision, ...(decision.waitMs === undefined ? {} : { waitMs: Math.ceil(decision.waitMs / 1000) }) },
     http_response: r.http_response,
     check: r.check_response === null ? null : { ...r.check_response, wait_time: retryAfterSeconds(r.check_response.wait_time) },
     flow_id: r.flow_id === '' ? '' : 'id',
@@ -107,7 +109,7 @@ test('in-process flow ends record the tap\'s duration in the flux meter', async 
   sink.report({ controlPoint: 'checkout', flowId: o.response.flow_id, statusCode: 201, durationMs: 42 });
   sink.report({ controlPoint: 'checkout', flowId: 'no-such-flow', statusCode: 200, durationMs: 1 });
   const text = await registry.metrics();
-  assert.match(text, /^flux_meter_bucket\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="201",flow_status="OK",le="100"\} 1$/m);
+  assert.match(text, /^flux_meter_bucket\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="201",http_status_code="201",flow_status="OK",le="100"\} 1$/m);
   assert.match(text, /^flux_meter_bucket\{[^}]*response_status="201"[^}]*le="10"\} 0$/m, '42 ms is past the 10 ms bucket');
   assert.match(text, /^flow_ends_total\{source="flow_end",result="unknown"\} 1$/m);
 });
@@ -115,7 +117,7 @@ test('in-process flow ends record the tap\'s duration in the flux meter', async 
 test('a limiter that never answers: the engine lets the flow through within the check timeout (its deadline is the check\'s)', async (t) => {
   const { engine, inProcess } = await setup(t);
   engine.register({
-    kind: 'rate_limiter',
+    kind: RATE_LIMITER_KIND,
     identity: { policy_name: 'p', policy_hash: 'h', component_id: 'stuck' },
     decide: () => new Promise(() => undefined),
   }, { control_point: 'stuck' });

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
+import { RATE_LIMITER_KIND } from '@sluice/flowcontrol';
 import { test, type TestContext } from 'node:test';
 import { Registry } from 'prom-client';
 import type { AgentTapConfig } from '@sluice/config';
@@ -70,7 +71,7 @@ test('in-process tap: the engine decides, denials are answered, flows are measur
 
   await until(async () => /^flux_meter_count\{[^}]*decision_type="DECISION_TYPE_ACCEPTED",response_status="200"[^}]*\} 3$/m.test(await registry.metrics()));
   const text = await registry.metrics();
-  assert.match(text, /^flux_meter_bucket\{[^}]*decision_type="DECISION_TYPE_ACCEPTED",response_status="200",flow_status="OK",le="1"\} 0$/m, 'the workload took 5 ms: the tap measured the flow to its end');
+  assert.match(text, /^flux_meter_bucket\{[^}]*decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK",le="1"\} 0$/m, 'the workload took 5 ms: the tap measured the flow to its end');
   assert.match(text, /^flux_meter_count\{[^}]*decision_type="DECISION_TYPE_REJECTED"[^}]*\} 1$/m);
   assert.match(text, /^tap_requests_total\{decision="accepted"\} 3$/m);
   assert.match(text, /^tap_requests_total\{decision="rejected"\} 1$/m);
@@ -80,7 +81,7 @@ test('in-process tap: a limiter that never answers holds a request at most the c
   const w = await workload(t);
   const engine = new Engine();
   engine.register({
-    kind: 'rate_limiter',
+    kind: RATE_LIMITER_KIND,
     identity: { policy_name: 'p', policy_hash: 'h', component_id: 'stuck' },
     decide: () => new Promise(() => undefined),
   }, { control_point: 'ingress' });

@@ -3,14 +3,14 @@
 
 export interface ListDecisionsRequest {
   /**
-   * rate_limiter, sampler or load_scheduler.
+   * A published kind that takes decisions: rate_limiter, sampler, load_scheduler, pod_scaler or quota_scheduler.
    */
   'type'?: (string);
 }
 
 export interface ListDecisionsRequest__Output {
   /**
-   * rate_limiter, sampler or load_scheduler.
+   * A published kind that takes decisions: rate_limiter, sampler, load_scheduler, pod_scaler or quota_scheduler.
    */
   'type': (string);
 }

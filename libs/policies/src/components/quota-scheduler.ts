@@ -1,0 +1,98 @@
+import { Type } from '@sinclair/typebox';
+import type { PublishedDecision } from '../published.js';
+import { bool, duration, int, obj, str } from '../schema/fields.js';
+import { InPort } from '../schema/ports.js';
+import { Selectors } from '../schema/selector.js';
+import { defineKind, type SignalValue } from './kind.js';
+import { publishedSchedulerParameters, SchedulerSchema } from './load-scheduler-parameters.js';
+
+const schema = obj(
+  {
+    in_ports: obj(
+      {
+        bucket_capacity: InPort,
+        fill_amount: InPort,
+        pass_through: Type.Optional(InPort),
+      },
+      'Input ports. `bucket_capacity` (≥ 0) and `fill_amount` (≥ 0, tokens added per interval) are required; `pass_through` (non-zero: accept every flow) is optional.',
+    ),
+    selectors: Selectors,
+    rate_limiter: obj(
+      {
+        label_key: Type.Optional(str('Deprecated name of `limit_by_label_key`.')),
+        limit_by_label_key: Type.Optional(str('The flow label whose value keys a quota (its own bucket and queue); absent: one quota for all flows. A flow without the label is accepted.')),
+        interval: duration('The interval over which `fill_amount` tokens are added (required, > 0).', undefined, true),
+        continuous_fill: Type.Optional(bool('Add tokens continuously over the interval instead of once per interval.', true)),
+        max_idle_time: Type.Optional(duration('A bucket unused this long is dropped.', '7200s', true)),
+        lazy_sync: Type.Optional(
+          obj(
+            {
+              enabled: Type.Optional(bool('Admit locally between synchronisations with the counter owner.', false)),
+              num_sync: Type.Optional(int('Synchronisations per interval.', { default: 4, minimum: 1, maximum: 1000 })),
+            },
+            'Lazy synchronisation of distributed counters.',
+          ),
+        ),
+      },
+      'The quota: a token bucket per label value, shared by the agents of the group through the distributed counter cache.',
+    ),
+    scheduler: Type.Optional(SchedulerSchema),
+  },
+  'A quota spent by priority: flows take tokens from a token bucket shared by the agent group; when it is short they wait in a weighted-fair queue (priority, then fairness key) at most their queue timeout (503 when a flow cannot wait).',
+);
+
+export const quotaSchedulerKind = defineKind({
+  path: ['flow_control', 'quota_scheduler'],
+  schema,
+  compile(spec, ctx) {
+    const inPath = `${ctx.path}.in_ports`;
+    ctx.input(spec.in_ports.bucket_capacity, `${inPath}.bucket_capacity`, { minimum: 0, finite: true });
+    ctx.input(spec.in_ports.fill_amount, `${inPath}.fill_amount`, { minimum: 0, finite: true });
+    ctx.input(spec.in_ports.pass_through, `${inPath}.pass_through`);
+    const r = spec.rate_limiter;
+    const labelKey = r.limit_by_label_key !== undefined && r.limit_by_label_key !== '' ? r.limit_by_label_key : r.label_key;
+    const scheduler = publishedSchedulerParameters(
+      { scheduler: spec.scheduler, workload_latency_based_tokens: false, selectors: spec.selectors }, false, ctx.path, ctx,
+    );
+    const rateLimiter = {
+      ...(labelKey === undefined || labelKey === '' ? {} : { label_key: labelKey }),
+      tokens_label_key: scheduler.tokens_label_key ?? 'tokens',
+      interval_ms: ctx.durationMs(r.interval, '1s'),
+      continuous_fill: r.continuous_fill ?? true,
+      max_idle_time_ms: ctx.durationMs(r.max_idle_time, '7200s'),
+      lazy_sync: { enabled: r.lazy_sync?.enabled ?? false, num_sync: r.lazy_sync?.num_sync ?? 4 },
+    };
+    for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
+      ctx.publish({
+        kind: 'quota_scheduler',
+        policy_name: ctx.policyName,
+        policy_hash: ctx.policyHash,
+        component_id: ctx.componentId,
+        agent_group: group,
+        selectors,
+        rate_limiter: rateLimiter,
+        scheduler,
+      });
+    }
+    return {
+      createRuntime() {
+        let capacity: number | undefined;
+        let fill: number | undefined;
+        let passThrough = false;
+        return {
+          tick(inputs: readonly SignalValue[]) {
+            const [c, f, pt] = inputs;
+            if (c !== null && c !== undefined && c >= 0 && Number.isFinite(c)) capacity = c;
+            if (f !== null && f !== undefined && f >= 0 && Number.isFinite(f)) fill = f;
+            if (pt !== null && pt !== undefined) passThrough = pt !== 0;
+            const decision: PublishedDecision | undefined =
+              capacity === undefined || fill === undefined
+                ? undefined
+                : { kind: 'quota_scheduler', bucket_capacity: capacity, fill_amount: fill, pass_through: passThrough };
+            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
+          },
+        };
+      },
+    };
+  },
+});
