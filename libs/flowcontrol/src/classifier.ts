@@ -8,6 +8,8 @@ import { parseJsonPointer, resolveJsonPointer } from './json-pointer.js';
 /** One rule: sets its label from an attribute path, or from a JSON pointer into an attribute (the body). */
 export interface ClassifierRule {
   extractor: { from: string } | { json: { from: string; pointer: string } };
+  /** False: the label stays out of the baggage the answer sets and out of telemetry (it still reaches the flow). Default true. */
+  telemetry?: boolean;
 }
 
 export interface PolicyClassifierOptions {
@@ -26,6 +28,7 @@ interface CompiledRule {
   readonly read: AttributeReader;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
+  readonly telemetry: boolean;
 }
 
 const NOT_JSON: unique symbol = Symbol('not JSON');
@@ -42,10 +45,13 @@ function compileRule(label: string, rule: unknown, field: string): CompiledRule 
   if (label === '') throw new InvalidArgumentError('a classifier rule needs a label name', field);
   const extractor = isObject(rule) ? rule.extractor : undefined;
   if (!isObject(extractor)) throw new InvalidArgumentError('a classifier rule needs an extractor', `${field}.extractor`);
+  const telemetryFlag = isObject(rule) ? rule.telemetry : undefined;
+  if (telemetryFlag !== undefined && typeof telemetryFlag !== 'boolean') throw new InvalidArgumentError('telemetry is true or false', `${field}.telemetry`);
+  const telemetry = telemetryFlag !== false;
   if (typeof extractor.from === 'string') {
     const read = attributeReader(extractor.from);
     if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(extractor.from)}`, `${field}.extractor.from`);
-    return { label, from: extractor.from, read, pointer: undefined };
+    return { label, from: extractor.from, read, pointer: undefined, telemetry };
   }
   const json = extractor.json;
   if (isObject(json) && typeof json.from === 'string' && typeof json.pointer === 'string') {
@@ -53,7 +59,7 @@ function compileRule(label: string, rule: unknown, field: string): CompiledRule 
     if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(json.from)}`, `${field}.extractor.json.from`);
     const pointer = parseJsonPointer(json.pointer);
     if (pointer === undefined) throw new InvalidArgumentError(`not a JSON pointer (RFC 6901): ${JSON.stringify(json.pointer)}`, `${field}.extractor.json.pointer`);
-    return { label, from: json.from, read, pointer };
+    return { label, from: json.from, read, pointer, telemetry };
   }
   throw new InvalidArgumentError('an extractor is {from} or {json: {from, pointer}}', `${field}.extractor`);
 }
@@ -72,11 +78,15 @@ function scalarText(v: unknown): string | undefined {
  * not JSON, or a pointer that leads to nothing or to an object leaves the
  * label absent. A body is parsed at most once per flow, however many rules
  * and classifiers read it. Flows of the check API (no HTTP attributes) are
- * not classified. The engine sanitizes the values.
+ * not classified. The engine sanitizes the values. Labels of rules with
+ * `telemetry: false` are listed in `hiddenLabels`: they stay out of the
+ * baggage the answer sets and out of telemetry.
  */
 export class PolicyClassifier implements Classifier {
   readonly kind = 'classifier' as const;
   readonly identity: { readonly policy_name: string; readonly policy_hash: string; readonly classifier_index: number };
+  /** Labels of rules with `telemetry: false`; undefined when every rule's label may be seen. */
+  readonly hiddenLabels: ReadonlySet<string> | undefined;
   private readonly rules: readonly CompiledRule[];
   private readonly maxJsonLength: number;
 
@@ -88,6 +98,8 @@ export class PolicyClassifier implements Classifier {
     if (!isObject(opts.rules)) throw new InvalidArgumentError('classifier rules must be an object', 'rules');
     for (const label of Object.keys(opts.rules)) rules.push(compileRule(label, opts.rules[label], `rules.${label}`));
     this.rules = rules;
+    const hidden = rules.filter((r) => !r.telemetry).map((r) => r.label);
+    this.hiddenLabels = hidden.length === 0 ? undefined : new Set(hidden);
   }
 
   classify(_labels: unknown, flow: FlowRequest): Readonly<Record<string, string>> | undefined {

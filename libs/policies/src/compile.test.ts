@@ -93,6 +93,15 @@ test('selectors in two agent groups publish one component per group, promql and 
     tier: { extractor: { from: 'request.http.headers.x-tier' } },
     customer: { extractor: { json: { from: 'request.http.body', pointer: '/id' } } },
   });
+  const hidden = structuredClone(fullPolicy()) as { resources: { flow_control: { classifiers: { rules: Record<string, { telemetry?: boolean }> }[] } } };
+  hidden.resources.flow_control.classifiers[0].rules.tier.telemetry = false;
+  hidden.resources.flow_control.classifiers[0].rules.customer.telemetry = true;
+  const published = compilePolicy('p', hidden).components.find((x) => x.kind === 'classifier');
+  assert.ok(published?.kind === 'classifier');
+  assert.deepEqual(published.rules, {
+    tier: { extractor: { from: 'request.http.headers.x-tier' }, telemetry: false },
+    customer: { extractor: { json: { from: 'request.http.body', pointer: '/id' } } },
+  }, 'telemetry: false is published; the default is left out');
   const meter = c.components.find((x) => x.kind === 'flux_meter');
   assert.ok(meter?.kind === 'flux_meter');
   assert.equal(meter.component_id, 'flux_meter.latency');

@@ -63,6 +63,8 @@ export interface PublishedClassifierRule {
   extractor:
     | { from: string }
     | { json: { from: string; pointer: string } };
+  /** Present (false) when the label stays out of the baggage the agent sets and out of telemetry. */
+  telemetry?: boolean;
 }
 
 export interface PublishedClassifier extends PublishedBase {

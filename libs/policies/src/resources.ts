@@ -64,13 +64,14 @@ export function compileResources(
       const rulePath = memberPath(`${path}.rules`, label);
       if (label.length === 0) problems.push({ path: rulePath, message: 'a rule needs a label name' });
       const e = rule.extractor;
+      const hidden = rule.telemetry === false ? { telemetry: false } : {};
       if (e.json !== undefined) {
         const pointer = e.json.pointer ?? '';
         if (pointer !== '' && !pointer.startsWith('/')) {
           problems.push({ path: `${rulePath}.extractor.json.pointer`, message: `${JSON.stringify(pointer)} is not a JSON pointer: it must be empty or start with "/"` });
         }
-        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer } } });
-      } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from } });
+        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer } }, ...hidden });
+      } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });
     }
     for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {
       out.push({

@@ -76,7 +76,7 @@ export const Extractor = obj(
 export const Rule = obj(
   {
     extractor: Extractor,
-    telemetry: Type.Optional(bool('Accepted for Aperture compatibility (labels always reach the flow).', true)),
+    telemetry: Type.Optional(bool('False: the label still reaches the flow (limiters, selectors) but stays out of the `baggage` header the agent sets on the request and out of telemetry.', true)),
   },
   'How one flow label is set.',
 );
