@@ -1,9 +1,10 @@
 import { InvalidArgumentError } from '@sluice/errors';
+import { checkClassifierRule } from '@sluice/policies';
 import type { CheckHTTPRequest__Output } from '@sluice/proto';
 import type { Classifier } from './component.js';
 import { attributeReader, type AttributeReader } from './flow-attribute.js';
 import type { FlowRequest } from './flow-request.js';
-import { parseJsonPointer, resolveJsonPointer } from './json-pointer.js';
+import { resolveJsonPointer } from './json-pointer.js';
 
 /** One rule: sets its label from an attribute path, or from a JSON pointer into an attribute (the body). */
 export interface ClassifierRule {
@@ -41,27 +42,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The agent's compilation of a rule: the policy language's check (the controller runs the same), then the attribute's reader. */
 function compileRule(label: string, rule: unknown, field: string): CompiledRule {
-  if (label === '') throw new InvalidArgumentError('a classifier rule needs a label name', field);
-  const extractor = isObject(rule) ? rule.extractor : undefined;
-  if (!isObject(extractor)) throw new InvalidArgumentError('a classifier rule needs an extractor', `${field}.extractor`);
-  const telemetryFlag = isObject(rule) ? rule.telemetry : undefined;
-  if (telemetryFlag !== undefined && typeof telemetryFlag !== 'boolean') throw new InvalidArgumentError('telemetry is true or false', `${field}.telemetry`);
-  const telemetry = telemetryFlag !== false;
-  if (typeof extractor.from === 'string') {
-    const read = attributeReader(extractor.from);
-    if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(extractor.from)}`, `${field}.extractor.from`);
-    return { label, from: extractor.from, read, pointer: undefined, telemetry };
-  }
-  const json = extractor.json;
-  if (isObject(json) && typeof json.from === 'string' && typeof json.pointer === 'string') {
-    const read = attributeReader(json.from);
-    if (read === undefined) throw new InvalidArgumentError(`unknown attribute path ${JSON.stringify(json.from)}`, `${field}.extractor.json.from`);
-    const pointer = parseJsonPointer(json.pointer);
-    if (pointer === undefined) throw new InvalidArgumentError(`not a JSON pointer (RFC 6901): ${JSON.stringify(json.pointer)}`, `${field}.extractor.json.pointer`);
-    return { label, from: json.from, read, pointer, telemetry };
-  }
-  throw new InvalidArgumentError('an extractor is {from} or {json: {from, pointer}}', `${field}.extractor`);
+  const checked = checkClassifierRule(label, rule, field);
+  if ('problem' in checked) throw new InvalidArgumentError(checked.problem.message, checked.problem.path);
+  const { from, pointer, telemetry } = checked.rule;
+  const read = attributeReader(from);
+  if (read === undefined) throw new InvalidArgumentError(`no reader for attribute path ${JSON.stringify(from)}`, field);
+  return { label, from, read, pointer, telemetry };
 }
 
 function scalarText(v: unknown): string | undefined {

@@ -9,4 +9,9 @@ export { MAX_SELECTORS_PER_COMPONENT } from './schema/selector.js';
 export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './components/index.js';
 export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals } from './components/kind.js';
 export * from './components/pod-scaler-report.js';
+export {
+  checkClassifierRule, isClassifierAttributePath, parseJsonPointer,
+  CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX,
+  type CheckedClassifierRule, type ClassifierFixedAttributePath,
+} from './components/classifier-rule.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';

@@ -1,3 +1,4 @@
+import { checkClassifierRule } from './components/classifier-rule.js';
 import type { PolicyProblem } from './problems.js';
 import { memberPath } from './path.js';
 import type { PublishedClassifierRule, PublishedComponent, PublishedSelector } from './published.js';
@@ -61,16 +62,16 @@ export function compileResources(
     const entries = Object.entries(classifier.rules ?? {});
     if (entries.length === 0) problems.push({ path: `${path}.rules`, message: 'a classifier needs at least one rule' });
     for (const [label, rule] of entries) {
-      const rulePath = memberPath(`${path}.rules`, label);
-      if (label.length === 0) problems.push({ path: rulePath, message: 'a rule needs a label name' });
+      // the agent's own check: what it cannot run is refused here, naming the field
+      const checked = checkClassifierRule(label, rule, memberPath(`${path}.rules`, label));
+      if ('problem' in checked) {
+        problems.push(checked.problem);
+        continue;
+      }
       const e = rule.extractor;
-      const hidden = rule.telemetry === false ? { telemetry: false } : {};
+      const hidden = checked.rule.telemetry ? {} : { telemetry: false };
       if (e.json !== undefined) {
-        const pointer = e.json.pointer ?? '';
-        if (pointer !== '' && !pointer.startsWith('/')) {
-          problems.push({ path: `${rulePath}.extractor.json.pointer`, message: `${JSON.stringify(pointer)} is not a JSON pointer: it must be empty or start with "/"` });
-        }
-        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer } }, ...hidden });
+        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer: e.json.pointer ?? '' } }, ...hidden });
       } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });
     }
     for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {

@@ -1,6 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { bool, ignored, ignoredList, int, list, map, num, obj, str, unsupported } from './fields.js';
 import { KEY_SEGMENT_PATTERN, Selectors } from './selector.js';
+import { CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX } from '../components/classifier-rule.js';
+
+/** The attribute paths a classifier rule may read, for the docs (the controller refuses others, as the agent would). */
+const ATTRIBUTE_PATHS = [...CLASSIFIER_FIXED_ATTRIBUTE_PATHS, `${CLASSIFIER_HEADER_PATH_PREFIX}<name>`].map((p) => `\`${p}\``).join(', ');
 
 export const DEFAULT_FLUX_METER_BUCKETS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
 export const MAX_FLUX_METER_BUCKETS = 1000;
@@ -55,7 +59,7 @@ export type FluxMeter = Static<typeof FluxMeter>;
 
 export const JsonExtractor = obj(
   {
-    from: str('The attribute path holding the JSON text, e.g. `request.http.body`.', { minLength: 1 }),
+    from: str('The attribute path holding the JSON text, e.g. `request.http.body` (the paths of `from`).', { minLength: 1 }),
     pointer: Type.Optional(str('A JSON pointer (RFC 6901) into it, e.g. `/user/tier`; empty is the whole document.', { default: '' })),
   },
   'Parse an attribute as JSON and take the value at a pointer.',
@@ -63,7 +67,7 @@ export const JsonExtractor = obj(
 
 export const Extractor = obj(
   {
-    from: Type.Optional(str('An attribute path such as `request.http.headers.user-agent`.', { minLength: 1 })),
+    from: Type.Optional(str(`An attribute path: ${ATTRIBUTE_PATHS}.`, { minLength: 1 })),
     json: Type.Optional(JsonExtractor),
     address: Type.Optional(unsupported('Not supported by Sluice.')),
     jwt: Type.Optional(unsupported('Not supported by Sluice.')),

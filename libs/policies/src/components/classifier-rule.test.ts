@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compilePolicy } from '../compile.js';
+import { PolicyCompileError } from '../problems.js';
+import { checkClassifierRule, isClassifierAttributePath, parseJsonPointer } from './classifier-rule.js';
+
+test('checkClassifierRule accepts what the agent runs and names the member at fault otherwise', () => {
+  assert.deepEqual(checkClassifierRule('ua', { extractor: { from: 'request.http.headers.User-Agent' } }, 'r'), {
+    rule: { label: 'ua', from: 'request.http.headers.User-Agent', pointer: undefined, telemetry: true },
+  });
+  assert.deepEqual(checkClassifierRule('t', { extractor: { json: { from: 'request.http.body', pointer: '/a~1b/0' } }, telemetry: false }, 'r'), {
+    rule: { label: 't', from: 'request.http.body', pointer: ['a/b', '0'], telemetry: false },
+  });
+  assert.deepEqual(checkClassifierRule('t', { extractor: { json: { from: 'request.http.body' } } }, 'r'), {
+    rule: { label: 't', from: 'request.http.body', pointer: [], telemetry: true },
+  }, 'no pointer: the whole document');
+  const bad: [string, unknown, string, RegExp][] = [
+    ['', { extractor: { from: 'request.http.method' } }, 'r', /label name/],
+    ['x', { extractor: { from: 'request.http.nope' } }, 'r.extractor.from', /unknown attribute path "request\.http\.nope"/],
+    ['x', { extractor: { from: 'request.http.headers.' } }, 'r.extractor.from', /unknown attribute path/],
+    ['x', { extractor: { json: { from: 'request.body', pointer: '/a' } } }, 'r.extractor.json.from', /unknown attribute path/],
+    ['x', { extractor: { json: { from: 'request.http.body', pointer: 'a' } } }, 'r.extractor.json.pointer', /not a JSON pointer/],
+    ['x', { extractor: { json: { from: 'request.http.body', pointer: '/a~2' } } }, 'r.extractor.json.pointer', /not a JSON pointer/],
+    ['x', { extractor: { json: { from: 'request.http.body', pointer: '/a~' } } }, 'r.extractor.json.pointer', /not a JSON pointer/],
+    ['x', { extractor: { from: 'request.http.method', json: { from: 'request.http.body' } } }, 'r.extractor', /exactly one/],
+    ['x', { extractor: { jwt: {} } }, 'r.extractor', /exactly one/],
+    ['x', { extractor: {} }, 'r.extractor', /exactly one/],
+    ['x', {}, 'r.extractor', /needs an extractor/],
+    ['x', null, 'r.extractor', /needs an extractor/],
+    ['x', { extractor: { from: 'request.http.method' }, telemetry: 'no' }, 'r.telemetry', /true or false/],
+  ];
+  for (const [label, rule, path, message] of bad) {
+    const r = checkClassifierRule(label, rule, 'r');
+    assert.ok('problem' in r, JSON.stringify(rule));
+    assert.equal(r.problem.path, path, JSON.stringify(rule));
+    assert.match(r.problem.message, message);
+  }
+  assert.equal(isClassifierAttributePath('source.port'), true);
+  assert.equal(isClassifierAttributePath('source'), false);
+  assert.equal(parseJsonPointer('x'), undefined);
+  assert.deepEqual(parseJsonPointer('/~0~1'), ['~/']);
+});
+
+function classifierPolicy(rules: unknown, extra: Record<string, unknown> = {}): unknown {
+  return { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'ingress' }], rules, ...extra }] } } };
+}
+
+function problemPaths(spec: unknown): string[] {
+  try {
+    compilePolicy('p', spec);
+  } catch (e) {
+    assert.ok(e instanceof PolicyCompileError, String(e));
+    return e.problems.map((p) => p.path);
+  }
+  return [];
+}
+
+test('the controller refuses the rules the agent cannot run, by JSON path, and keeps rego refused', () => {
+  const at = 'spec.resources.flow_control.classifiers[0]';
+  assert.deepEqual(problemPaths(classifierPolicy({
+    ok: { extractor: { from: 'request.http.method' } },
+    user: { extractor: { from: 'request.http.user' } },
+    tier: { extractor: { json: { from: 'request.http.body', pointer: '/a~2' } } },
+  })), [`${at}.rules.user.extractor.from`, `${at}.rules.tier.extractor.json.pointer`]);
+  assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { from: 'request.http.method' } } }, { rego: { module: 'package x' } })), [`${at}.rego`]);
+  assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { json: { from: 'request.http.body', pointer: '/a~1b' } } } })), [], 'a valid pointer passes');
+});
