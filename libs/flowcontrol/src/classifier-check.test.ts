@@ -21,6 +21,8 @@ test('the agent refuses exactly the rules the controller refuses, naming the sam
     { extractor: { from: 'request.http.method', json: { from: 'request.http.body', pointer: '' } } },
     { extractor: { from: 'request.http.method' }, telemetry: 1 },
     { extractor: { address: { from: 'source.address' } } },
+    { extractor: { address: { from: 'request.http.host' } } },
+    { extractor: { jwt: { from: 'request.http.headers.authorization' } } },
     {},
   ];
   for (const rule of rules) {

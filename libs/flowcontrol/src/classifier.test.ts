@@ -96,6 +96,20 @@ test('classifier labels reach the limiters: a sampler keyed on a label taken fro
   assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": "none"}}' })).accepted, true, 'no selector matched');
 });
 
+test('an address extractor sets <ip>:<port>, absent when the address or its port is', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: {
+    src: { extractor: { address: { from: 'source.address' } } },
+    dst: { extractor: { address: { from: 'destination.address' } } },
+  } }), { control_point: 'ingress' });
+  const d = check(engine, httpRequest());
+  assert.deepEqual(d.addedLabels, { src: '10.0.0.7:51234', dst: '10.0.0.9:8080' });
+  const noPort = httpRequest();
+  noPort.source = { protocol: 'TCP', address: '10.0.0.7', port: 0 };
+  noPort.destination = null;
+  assert.equal(check(engine, noPort).addedLabels, undefined);
+});
+
 test('bad rules are refused naming the rule', () => {
   const bad: [unknown, string][] = [
     [{ x: { extractor: { from: 'request.http.nope' } } }, 'rules.x.extractor.from'],

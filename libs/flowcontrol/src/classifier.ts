@@ -1,14 +1,14 @@
 import { InvalidArgumentError } from '@sluice/errors';
-import { checkClassifierRule } from '@sluice/policies';
+import { CLASSIFIER_ADDRESS_PATHS, checkClassifierRule } from '@sluice/policies';
 import type { CheckHTTPRequest__Output } from '@sluice/proto';
 import type { Classifier } from './component.js';
 import { attributeReader, type AttributeReader } from './flow-attribute.js';
 import type { FlowRequest } from './flow-request.js';
 import { resolveJsonPointer } from './json-pointer.js';
 
-/** One rule: sets its label from an attribute path, or from a JSON pointer into an attribute (the body). */
+/** One rule: sets its label from an attribute path, a JSON pointer into an attribute (the body), or an address as `<ip>:<port>`. */
 export interface ClassifierRule {
-  extractor: { from: string } | { json: { from: string; pointer: string } };
+  extractor: { from: string } | { json: { from: string; pointer: string } } | { address: { from: string } };
   /** False: the label stays out of the baggage the answer sets and out of telemetry (it still reaches the flow). Default true. */
   telemetry?: boolean;
 }
@@ -46,9 +46,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function compileRule(label: string, rule: unknown, field: string): CompiledRule {
   const checked = checkClassifierRule(label, rule, field);
   if ('problem' in checked) throw new InvalidArgumentError(checked.problem.message, checked.problem.path);
-  const { from, pointer, telemetry } = checked.rule;
-  const read = attributeReader(from);
-  if (read === undefined) throw new InvalidArgumentError(`no reader for attribute path ${JSON.stringify(from)}`, field);
+  const { kind, from, pointer, telemetry } = checked.rule;
+  const readFrom = attributeReader(from);
+  if (readFrom === undefined) throw new InvalidArgumentError(`no reader for attribute path ${JSON.stringify(from)}`, field);
+  let read = readFrom;
+  if (kind === 'address') {
+    const readPort = attributeReader(CLASSIFIER_ADDRESS_PATHS[from]);
+    if (readPort === undefined) throw new InvalidArgumentError(`no port for address ${JSON.stringify(from)}`, field);
+    read = (h) => {
+      const ip = readFrom(h);
+      const port = readPort(h);
+      return ip === undefined || port === undefined ? undefined : `${ip}:${port}`;
+    };
+  }
   return { label, from, read, pointer, telemetry };
 }
 
@@ -61,7 +71,8 @@ function scalarText(v: unknown): string | undefined {
 /**
  * A policy's classifier: each rule sets a flow label from an HTTP attribute
  * (`request.http.headers.user-agent`, `request.http.method`, `source.address`,
- * …) or from a JSON pointer into one (`request.http.body`). A flow without
+ * …), from a JSON pointer into one (`request.http.body`), or from an
+ * address and its port (`<ip>:<port>`). A flow without
  * the attribute, a body the tap truncated, longer than `maxJsonLength` or
  * not JSON, or a pointer that leads to nothing or to an object leaves the
  * label absent. A body is parsed at most once per flow, however many rules

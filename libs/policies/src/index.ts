@@ -11,7 +11,7 @@ export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, Reporte
 export * from './components/pod-scaler-report.js';
 export {
   checkClassifierRule, isClassifierAttributePath, parseJsonPointer,
-  CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX,
+  CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX, CLASSIFIER_ADDRESS_PATHS,
   type CheckedClassifierRule, type ClassifierFixedAttributePath,
 } from './components/classifier-rule.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';

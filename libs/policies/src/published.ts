@@ -58,11 +58,12 @@ export interface PublishedSampler extends PublishedBase {
   pass_through_label_values: string[];
 }
 
-/** One rule of a classifier: sets `label` from an attribute path or a JSON pointer into the body. */
+/** One rule of a classifier: sets `label` from an attribute path, a JSON pointer into the body, or an address as `<ip>:<port>`. */
 export interface PublishedClassifierRule {
   extractor:
     | { from: string }
-    | { json: { from: string; pointer: string } };
+    | { json: { from: string; pointer: string } }
+    | { address: { from: string } };
   /** Present (false) when the label stays out of the baggage the agent sets and out of telemetry. */
   telemetry?: boolean;
 }

@@ -72,6 +72,8 @@ export function compileResources(
       const hidden = checked.rule.telemetry ? {} : { telemetry: false };
       if (e.json !== undefined) {
         setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer: e.json.pointer ?? '' } }, ...hidden });
+      } else if (e.address !== undefined) {
+        setOwn(rules, label, { extractor: { address: { from: e.address.from } }, ...hidden });
       } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });
     }
     for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {

@@ -6,15 +6,20 @@ import { checkClassifierRule, isClassifierAttributePath, parseJsonPointer } from
 
 test('checkClassifierRule accepts what the agent runs and names the member at fault otherwise', () => {
   assert.deepEqual(checkClassifierRule('ua', { extractor: { from: 'request.http.headers.User-Agent' } }, 'r'), {
-    rule: { label: 'ua', from: 'request.http.headers.User-Agent', pointer: undefined, telemetry: true },
+    rule: { label: 'ua', kind: 'from', from: 'request.http.headers.User-Agent', pointer: undefined, telemetry: true },
   });
   assert.deepEqual(checkClassifierRule('t', { extractor: { json: { from: 'request.http.body', pointer: '/a~1b/0' } }, telemetry: false }, 'r'), {
-    rule: { label: 't', from: 'request.http.body', pointer: ['a/b', '0'], telemetry: false },
+    rule: { label: 't', kind: 'json', from: 'request.http.body', pointer: ['a/b', '0'], telemetry: false },
   });
   assert.deepEqual(checkClassifierRule('t', { extractor: { json: { from: 'request.http.body' } } }, 'r'), {
-    rule: { label: 't', from: 'request.http.body', pointer: [], telemetry: true },
+    rule: { label: 't', kind: 'json', from: 'request.http.body', pointer: [], telemetry: true },
   }, 'no pointer: the whole document');
+  assert.deepEqual(checkClassifierRule('peer', { extractor: { address: { from: 'destination.address' } } }, 'r'), {
+    rule: { label: 'peer', kind: 'address', from: 'destination.address', pointer: undefined, telemetry: true },
+  });
   const bad: [string, unknown, string, RegExp][] = [
+    ['x', { extractor: { address: { from: 'request.http.host' } } }, 'r.extractor.address.from', /source\.address or destination\.address/],
+    ['x', { extractor: { address: {} } }, 'r.extractor', /exactly one/],
     ['', { extractor: { from: 'request.http.method' } }, 'r', /label name/],
     ['x', { extractor: { from: 'request.http.nope' } }, 'r.extractor.from', /unknown attribute path "request\.http\.nope"/],
     ['x', { extractor: { from: 'request.http.headers.' } }, 'r.extractor.from', /unknown attribute path/],
@@ -64,4 +69,8 @@ test('the controller refuses the rules the agent cannot run, by JSON path, and k
   })), [`${at}.rules.user.extractor.from`, `${at}.rules.tier.extractor.json.pointer`]);
   assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { from: 'request.http.method' } } }, { rego: { module: 'package x' } })), [`${at}.rego`]);
   assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { json: { from: 'request.http.body', pointer: '/a~1b' } } } })), [], 'a valid pointer passes');
+  assert.deepEqual(problemPaths(classifierPolicy({ peer: { extractor: { address: { from: 'source.port' } } } })), [`${at}.rules.peer.extractor.address.from`]);
+  const published = compilePolicy('p', classifierPolicy({ peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } })).components[0];
+  assert.ok(published.kind === 'classifier');
+  assert.deepEqual(published.rules, { peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } });
 });

@@ -47,9 +47,17 @@ export function parseJsonPointer(pointer: string): string[] | undefined {
   return tokens;
 }
 
+/** The attribute paths an `address` extractor reads (the port from `source.port` / `destination.port`). */
+export const CLASSIFIER_ADDRESS_PATHS: Readonly<Record<string, ClassifierFixedAttributePath>> = Object.freeze({
+  'source.address': 'source.port',
+  'destination.address': 'destination.port',
+});
+
 /** A rule the agent can run: the attribute it reads, the pointer's tokens (JSON extractor), whether the label may be seen. */
 export interface CheckedClassifierRule {
   readonly label: string;
+  /** `from`: the attribute as it is; `json`: a value in it; `address`: `<ip>:<port>` of an address and its port. */
+  readonly kind: 'from' | 'json' | 'address';
   readonly from: string;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
@@ -81,7 +89,7 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
   const members = Object.keys(extractor);
   if (members.length === 1 && typeof extractor.from === 'string') {
     if (!isClassifierAttributePath(extractor.from)) return unknownPath(extractor.from, `${path}.extractor.from`);
-    return { rule: { label, from: extractor.from, pointer: undefined, telemetry } };
+    return { rule: { label, kind: 'from', from: extractor.from, pointer: undefined, telemetry } };
   }
   const json = extractor.json;
   if (members.length === 1 && isObject(json) && typeof json.from === 'string' && (json.pointer === undefined || typeof json.pointer === 'string')) {
@@ -91,7 +99,14 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
     if (pointer === undefined) {
       return problem(`${path}.extractor.json.pointer`, `${JSON.stringify(text)} is not a JSON pointer (RFC 6901): it must be empty or start with "/", and "~" be followed by 0 or 1`);
     }
-    return { rule: { label, from: json.from, pointer, telemetry } };
+    return { rule: { label, kind: 'json', from: json.from, pointer, telemetry } };
   }
-  return problem(`${path}.extractor`, 'an extractor is exactly one of {from} or {json: {from, pointer}}');
+  const address = extractor.address;
+  if (members.length === 1 && isObject(address) && typeof address.from === 'string') {
+    if (!Object.prototype.hasOwnProperty.call(CLASSIFIER_ADDRESS_PATHS, address.from)) {
+      return problem(`${path}.extractor.address.from`, `an address extractor reads ${Object.keys(CLASSIFIER_ADDRESS_PATHS).join(' or ')}, not ${JSON.stringify(address.from)}`);
+    }
+    return { rule: { label, kind: 'address', from: address.from, pointer: undefined, telemetry } };
+  }
+  return problem(`${path}.extractor`, 'an extractor is exactly one of {from}, {json: {from, pointer}} or {address: {from}}');
 }

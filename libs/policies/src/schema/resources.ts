@@ -65,11 +65,18 @@ export const JsonExtractor = obj(
   'Parse an attribute as JSON and take the value at a pointer.',
 );
 
+export const AddressExtractor = obj(
+  {
+    from: str('`source.address` or `destination.address`.', { minLength: 1 }),
+  },
+  'The address as one string, `<ip>:<port>` (the port from `source.port` / `destination.port`); absent when either is. Beware: many distinct values.',
+);
+
 export const Extractor = obj(
   {
     from: Type.Optional(str(`An attribute path: ${ATTRIBUTE_PATHS}.`, { minLength: 1 })),
     json: Type.Optional(JsonExtractor),
-    address: Type.Optional(unsupported('Not supported by Sluice.')),
+    address: Type.Optional(AddressExtractor),
     jwt: Type.Optional(unsupported('Not supported by Sluice.')),
     path_templates: Type.Optional(unsupported('Not supported by Sluice.')),
   },
