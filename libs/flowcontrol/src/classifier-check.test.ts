@@ -23,6 +23,8 @@ test('the agent refuses exactly the rules the controller refuses, naming the sam
     { extractor: { address: { from: 'source.address' } } },
     { extractor: { address: { from: 'request.http.host' } } },
     { extractor: { jwt: { from: 'request.http.headers.authorization' } } },
+    { extractor: { path_templates: { template_values: { '/a/{id}': 'a' } } } },
+    { extractor: { path_templates: { template_values: { '/*/a': 'a' } } } },
     {},
   ];
   for (const rule of rules) {

@@ -110,6 +110,25 @@ test('an address extractor sets <ip>:<port>, absent when the address or its port
   assert.equal(check(engine, noPort).addedLabels, undefined);
 });
 
+test('a path_templates extractor sets the value of the most specific template the path matches', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: {
+    route: { extractor: { path_templates: { template_values: { '/static/*': 'static', '/api/{resource}': 'api', '/api/orders': 'orders', '/': 'root' } } } },
+  } }), { control_point: 'ingress' });
+  const route = (path: string): string | undefined => {
+    const http = httpRequest();
+    if (http.request !== null) http.request.path = path;
+    return check(engine, http).addedLabels?.route;
+  };
+  assert.equal(route('/api/orders?x=1'), 'orders', 'static beats a parameter; the query ignored');
+  assert.equal(route('/api/users'), 'api');
+  assert.equal(route('//api//users/'), 'api', 'empty segments ignored');
+  assert.equal(route('/static'), 'static');
+  assert.equal(route('/static/css/a.css'), 'static');
+  assert.equal(route('/'), 'root');
+  assert.equal(route('/api/users/7'), undefined, 'no template matches: absent');
+});
+
 test('bad rules are refused naming the rule', () => {
   const bad: [unknown, string][] = [
     [{ x: { extractor: { from: 'request.http.nope' } } }, 'rules.x.extractor.from'],

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@sluice/errors';
-import { CLASSIFIER_ADDRESS_PATHS, checkClassifierRule } from '@sluice/policies';
+import { CLASSIFIER_ADDRESS_PATHS, checkClassifierRule, matchesPathTemplate, pathSegments } from '@sluice/policies';
 import type { CheckHTTPRequest__Output } from '@sluice/proto';
 import type { Classifier } from './component.js';
 import { attributeReader, type AttributeReader } from './flow-attribute.js';
@@ -8,7 +8,11 @@ import { resolveJsonPointer } from './json-pointer.js';
 
 /** One rule: sets its label from an attribute path, a JSON pointer into an attribute (the body), or an address as `<ip>:<port>`. */
 export interface ClassifierRule {
-  extractor: { from: string } | { json: { from: string; pointer: string } } | { address: { from: string } };
+  extractor:
+    | { from: string }
+    | { json: { from: string; pointer: string } }
+    | { address: { from: string } }
+    | { path_templates: { template_values: Record<string, string> } };
   /** False: the label stays out of the baggage the answer sets and out of telemetry (it still reaches the flow). Default true. */
   telemetry?: boolean;
 }
@@ -59,6 +63,16 @@ function compileRule(label: string, rule: unknown, field: string): CompiledRule 
       return ip === undefined || port === undefined ? undefined : `${ip}:${port}`;
     };
   }
+  const templates = checked.rule.templates;
+  if (kind === 'path_templates' && templates !== undefined) {
+    read = (h) => {
+      const path = readFrom(h);
+      if (path === undefined) return undefined;
+      const segments = pathSegments(path);
+      for (const t of templates) if (matchesPathTemplate(t.template, segments)) return t.value;
+      return undefined;
+    };
+  }
   return { label, from, read, pointer, telemetry };
 }
 
@@ -72,7 +86,8 @@ function scalarText(v: unknown): string | undefined {
  * A policy's classifier: each rule sets a flow label from an HTTP attribute
  * (`request.http.headers.user-agent`, `request.http.method`, `source.address`,
  * …), from a JSON pointer into one (`request.http.body`), or from an
- * address and its port (`<ip>:<port>`). A flow without
+ * address and its port (`<ip>:<port>`), or from the path template the
+ * path matches (its value). A flow without
  * the attribute, a body the tap truncated, longer than `maxJsonLength` or
  * not JSON, or a pointer that leads to nothing or to an object leaves the
  * label absent. A body is parsed at most once per flow, however many rules

@@ -14,4 +14,5 @@ export {
   CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX, CLASSIFIER_ADDRESS_PATHS,
   type CheckedClassifierRule, type ClassifierFixedAttributePath,
 } from './components/classifier-rule.js';
+export { matchesPathTemplate, pathSegments, type PathTemplate } from './components/path-template.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';

@@ -63,7 +63,8 @@ export interface PublishedClassifierRule {
   extractor:
     | { from: string }
     | { json: { from: string; pointer: string } }
-    | { address: { from: string } };
+    | { address: { from: string } }
+    | { path_templates: { template_values: Record<string, string> } };
   /** Present (false) when the label stays out of the baggage the agent sets and out of telemetry. */
   telemetry?: boolean;
 }

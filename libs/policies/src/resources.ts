@@ -72,6 +72,10 @@ export function compileResources(
       const hidden = checked.rule.telemetry ? {} : { telemetry: false };
       if (e.json !== undefined) {
         setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer: e.json.pointer ?? '' } }, ...hidden });
+      } else if (e.path_templates !== undefined) {
+        const values: Record<string, string> = {};
+        for (const [t, v] of Object.entries(e.path_templates.template_values)) setOwn(values, t, v);
+        setOwn(rules, label, { extractor: { path_templates: { template_values: values } }, ...hidden });
       } else if (e.address !== undefined) {
         setOwn(rules, label, { extractor: { address: { from: e.address.from } }, ...hidden });
       } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });

@@ -17,7 +17,15 @@ test('checkClassifierRule accepts what the agent runs and names the member at fa
   assert.deepEqual(checkClassifierRule('peer', { extractor: { address: { from: 'destination.address' } } }, 'r'), {
     rule: { label: 'peer', kind: 'address', from: 'destination.address', pointer: undefined, telemetry: true },
   });
+  const pt = checkClassifierRule('route', { extractor: { path_templates: { template_values: { '/*': 'other', '/user/{id}': 'user' } } } }, 'r');
+  assert.ok('rule' in pt);
+  assert.equal(pt.rule.kind, 'path_templates');
+  assert.deepEqual(pt.rule.templates?.map((t) => t.value), ['user', 'other'], 'the most specific first');
   const bad: [string, unknown, string, RegExp][] = [
+    ['x', { extractor: { path_templates: { template_values: {} } } }, 'r.extractor.path_templates.template_values', /at least one/],
+    ['x', { extractor: { path_templates: { template_values: { '/a/*/b': 'v' } } } }, 'r.extractor.path_templates.template_values["/a/*/b"]', /last segment/],
+    ['x', { extractor: { path_templates: { template_values: { '/a': '' } } } }, 'r.extractor.path_templates.template_values["/a"]', /non-empty/],
+    ['x', { extractor: { path_templates: {} } }, 'r.extractor', /exactly one/],
     ['x', { extractor: { address: { from: 'request.http.host' } } }, 'r.extractor.address.from', /source\.address or destination\.address/],
     ['x', { extractor: { address: {} } }, 'r.extractor', /exactly one/],
     ['', { extractor: { from: 'request.http.method' } }, 'r', /label name/],
@@ -70,6 +78,11 @@ test('the controller refuses the rules the agent cannot run, by JSON path, and k
   assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { from: 'request.http.method' } } }, { rego: { module: 'package x' } })), [`${at}.rego`]);
   assert.deepEqual(problemPaths(classifierPolicy({ ok: { extractor: { json: { from: 'request.http.body', pointer: '/a~1b' } } } })), [], 'a valid pointer passes');
   assert.deepEqual(problemPaths(classifierPolicy({ peer: { extractor: { address: { from: 'source.port' } } } })), [`${at}.rules.peer.extractor.address.from`]);
+  assert.deepEqual(problemPaths(classifierPolicy({ route: { extractor: { path_templates: { template_values: { '/{id}/a': 'v' } } } } })),
+    [`${at}.rules.route.extractor.path_templates.template_values["/{id}/a"]`]);
+  const routes = compilePolicy('p', classifierPolicy({ route: { extractor: { path_templates: { template_values: { '/user/{id}': 'user' } } } } })).components[0];
+  assert.ok(routes.kind === 'classifier');
+  assert.deepEqual(routes.rules, { route: { extractor: { path_templates: { template_values: { '/user/{id}': 'user' } } } } });
   const published = compilePolicy('p', classifierPolicy({ peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } })).components[0];
   assert.ok(published.kind === 'classifier');
   assert.deepEqual(published.rules, { peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } });

@@ -1,4 +1,6 @@
+import { memberPath } from '../path.js';
 import type { PolicyProblem } from '../problems.js';
+import { orderPathTemplates, parsePathTemplate, type PathTemplate } from './path-template.js';
 
 /**
  * The attribute paths a classifier rule may read besides
@@ -56,13 +58,15 @@ export const CLASSIFIER_ADDRESS_PATHS: Readonly<Record<string, ClassifierFixedAt
 /** A rule the agent can run: the attribute it reads, the pointer's tokens (JSON extractor), whether the label may be seen. */
 export interface CheckedClassifierRule {
   readonly label: string;
-  /** `from`: the attribute as it is; `json`: a value in it; `address`: `<ip>:<port>` of an address and its port. */
-  readonly kind: 'from' | 'json' | 'address';
+  /** `from`: the attribute as it is; `json`: a value in it; `address`: `<ip>:<port>` of an address and its port; `path_templates`: the value of the template the path matches. */
+  readonly kind: 'from' | 'json' | 'address' | 'path_templates';
   readonly from: string;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
   /** False for `telemetry: false`: the label stays out of baggage and telemetry. */
   readonly telemetry: boolean;
+  /** `path_templates`: the templates with their values, in the order they are tried. */
+  readonly templates?: readonly { readonly template: PathTemplate; readonly value: string }[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -108,5 +112,20 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
     }
     return { rule: { label, kind: 'address', from: address.from, pointer: undefined, telemetry } };
   }
-  return problem(`${path}.extractor`, 'an extractor is exactly one of {from}, {json: {from, pointer}} or {address: {from}}');
+  const pt = extractor.path_templates;
+  if (members.length === 1 && isObject(pt) && isObject(pt.template_values)) {
+    const at = `${path}.extractor.path_templates.template_values`;
+    const entries = Object.keys(pt.template_values);
+    if (entries.length === 0) return problem(at, 'at least one path template');
+    const templates: { template: PathTemplate; value: string }[] = [];
+    for (const text of entries) {
+      const value = pt.template_values[text];
+      if (typeof value !== 'string' || value === '') return problem(memberPath(at, text), 'the value of a template is a non-empty string');
+      const template = parsePathTemplate(text);
+      if (typeof template === 'string') return problem(memberPath(at, text), `not a path template: ${template}`);
+      templates.push({ template, value });
+    }
+    return { rule: { label, kind: 'path_templates', from: 'request.http.path', pointer: undefined, telemetry, templates: orderPathTemplates(templates) } };
+  }
+  return problem(`${path}.extractor`, 'an extractor is exactly one of {from}, {json: {from, pointer}}, {address: {from}} or {path_templates: {template_values}}');
 }

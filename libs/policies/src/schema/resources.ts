@@ -72,13 +72,23 @@ export const AddressExtractor = obj(
   'The address as one string, `<ip>:<port>` (the port from `source.port` / `destination.port`); absent when either is. Beware: many distinct values.',
 );
 
+export const PathTemplates = obj(
+  {
+    template_values: map(
+      str('The label value when the template matches.', { minLength: 1 }),
+      'Label values by path template (at least one): `/foo` matches a segment exactly, `/{param}` or `/{}` any one segment, a trailing `/*` any further segments (0 or more); parameters after the static segments, `*` last; empty segments and the query are ignored. The most specific template wins (more static segments, then more parameters, then no `*`).',
+    ),
+  },
+  'The value of the template `request.http.path` matches; absent when none does.',
+);
+
 export const Extractor = obj(
   {
     from: Type.Optional(str(`An attribute path: ${ATTRIBUTE_PATHS}.`, { minLength: 1 })),
     json: Type.Optional(JsonExtractor),
     address: Type.Optional(AddressExtractor),
     jwt: Type.Optional(unsupported('Not supported by Sluice.')),
-    path_templates: Type.Optional(unsupported('Not supported by Sluice.')),
+    path_templates: Type.Optional(PathTemplates),
   },
   'Where the label value comes from: exactly one member.',
   { minProperties: 1, maxProperties: 1 },
