@@ -12,6 +12,7 @@ export interface ClassifierRule {
     | { from: string }
     | { json: { from: string; pointer: string } }
     | { address: { from: string } }
+    | { jwt: { from: string; json_pointer: string } }
     | { path_templates: { template_values: Record<string, string> } };
   /** False: the label stays out of the baggage the answer sets and out of telemetry (it still reaches the flow). Default true. */
   telemetry?: boolean;
@@ -30,6 +31,8 @@ export const DEFAULT_MAX_JSON_LENGTH = 1 << 20;
 interface CompiledRule {
   readonly label: string;
   readonly from: string;
+  /** Key of the parsed document in the per-flow cache (`jwt:` before the path for a JWT's payload). */
+  readonly docKey: string;
   readonly read: AttributeReader;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
@@ -73,7 +76,18 @@ function compileRule(label: string, rule: unknown, field: string): CompiledRule 
       return undefined;
     };
   }
-  return { label, from, read, pointer, telemetry };
+  if (kind === 'jwt') read = (h) => jwtPayload(readFrom(h));
+  return { label, from, docKey: kind === 'jwt' ? `jwt:${from}` : from, read, pointer, telemetry };
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The payload text of a JWT (`header.payload.signature`, base64url), not verified; undefined when it is not one. */
+function jwtPayload(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3 || !BASE64URL.test(parts[1])) return undefined;
+  return Buffer.from(parts[1], 'base64url').toString('utf8');
 }
 
 function scalarText(v: unknown): string | undefined {
@@ -86,8 +100,10 @@ function scalarText(v: unknown): string | undefined {
  * A policy's classifier: each rule sets a flow label from an HTTP attribute
  * (`request.http.headers.user-agent`, `request.http.method`, `source.address`,
  * …), from a JSON pointer into one (`request.http.body`), or from an
- * address and its port (`<ip>:<port>`), or from the path template the
- * path matches (its value). A flow without
+ * address and its port (`<ip>:<port>`), from the path template the path
+ * matches (its value), or from a JSON pointer into the payload of a JWT
+ * (not verified; `request.http.bearer` is the token of an
+ * `Authorization: Bearer` header). A flow without
  * the attribute, a body the tap truncated, longer than `maxJsonLength` or
  * not JSON, or a pointer that leads to nothing or to an object leaves the
  * label absent. A body is parsed at most once per flow, however many rules
@@ -131,7 +147,7 @@ export class PolicyClassifier implements Classifier {
 
   private fromJson(http: CheckHTTPRequest__Output, rule: CompiledRule): string | undefined {
     let cache = parsedByFlow.get(http);
-    let doc: Parsed = cache?.get(rule.from);
+    let doc: Parsed = cache?.get(rule.docKey);
     if (doc === undefined) {
       const text = rule.read(http);
       doc = NOT_JSON;
@@ -146,7 +162,7 @@ export class PolicyClassifier implements Classifier {
         cache = new Map();
         parsedByFlow.set(http, cache);
       }
-      cache.set(rule.from, doc);
+      cache.set(rule.docKey, doc);
     }
     if (doc === NOT_JSON) return undefined;
     return scalarText(resolveJsonPointer(doc, rule.pointer ?? []));

@@ -5,6 +5,7 @@ import type { CheckHTTPRequest__Output } from '@sluice/proto';
 export type AttributeReader = (http: CheckHTTPRequest__Output) => string | undefined;
 
 const HEADERS_PREFIX = CLASSIFIER_HEADER_PATH_PREFIX;
+const BEARER = 'Bearer ';
 
 function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -26,6 +27,10 @@ const FIXED: Readonly<Record<ClassifierFixedAttributePath, AttributeReader>> = {
     return typeof s === 'number' && Number.isFinite(s) && s >= 0 ? String(s) : undefined;
   },
   'request.http.body': (h) => (h.request?.truncated_body === true ? undefined : nonEmpty(h.request?.body)),
+  'request.http.bearer': (h) => {
+    const auth = headerOf(h, 'authorization');
+    return auth !== undefined && auth.startsWith(BEARER) ? nonEmpty(auth.slice(BEARER.length)) : undefined;
+  },
   'source.address': (h) => nonEmpty(h.source?.address),
   'source.port': (h) => port(h.source?.port),
   'destination.address': (h) => nonEmpty(h.destination?.address),

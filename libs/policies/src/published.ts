@@ -64,6 +64,7 @@ export interface PublishedClassifierRule {
     | { from: string }
     | { json: { from: string; pointer: string } }
     | { address: { from: string } }
+    | { jwt: { from: string; json_pointer: string } }
     | { path_templates: { template_values: Record<string, string> } };
   /** Present (false) when the label stays out of the baggage the agent sets and out of telemetry. */
   telemetry?: boolean;

@@ -76,6 +76,8 @@ export function compileResources(
         const values: Record<string, string> = {};
         for (const [t, v] of Object.entries(e.path_templates.template_values)) setOwn(values, t, v);
         setOwn(rules, label, { extractor: { path_templates: { template_values: values } }, ...hidden });
+      } else if (e.jwt !== undefined) {
+        setOwn(rules, label, { extractor: { jwt: { from: e.jwt.from, json_pointer: e.jwt.json_pointer ?? '' } }, ...hidden });
       } else if (e.address !== undefined) {
         setOwn(rules, label, { extractor: { address: { from: e.address.from } }, ...hidden });
       } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });

@@ -21,7 +21,12 @@ test('checkClassifierRule accepts what the agent runs and names the member at fa
   assert.ok('rule' in pt);
   assert.equal(pt.rule.kind, 'path_templates');
   assert.deepEqual(pt.rule.templates?.map((t) => t.value), ['user', 'other'], 'the most specific first');
+  assert.deepEqual(checkClassifierRule('e', { extractor: { jwt: { from: 'request.http.bearer', json_pointer: '/user/email' } } }, 'r'), {
+    rule: { label: 'e', kind: 'jwt', from: 'request.http.bearer', pointer: ['user', 'email'], telemetry: true },
+  });
   const bad: [string, unknown, string, RegExp][] = [
+    ['x', { extractor: { jwt: { from: 'request.http.token', json_pointer: '/a' } } }, 'r.extractor.jwt.from', /unknown attribute path/],
+    ['x', { extractor: { jwt: { from: 'request.http.bearer', json_pointer: 'user' } } }, 'r.extractor.jwt.json_pointer', /not a JSON pointer/],
     ['x', { extractor: { path_templates: { template_values: {} } } }, 'r.extractor.path_templates.template_values', /at least one/],
     ['x', { extractor: { path_templates: { template_values: { '/a/*/b': 'v' } } } }, 'r.extractor.path_templates.template_values["/a/*/b"]', /last segment/],
     ['x', { extractor: { path_templates: { template_values: { '/a': '' } } } }, 'r.extractor.path_templates.template_values["/a"]', /non-empty/],
@@ -36,7 +41,7 @@ test('checkClassifierRule accepts what the agent runs and names the member at fa
     ['x', { extractor: { json: { from: 'request.http.body', pointer: '/a~2' } } }, 'r.extractor.json.pointer', /not a JSON pointer/],
     ['x', { extractor: { json: { from: 'request.http.body', pointer: '/a~' } } }, 'r.extractor.json.pointer', /not a JSON pointer/],
     ['x', { extractor: { from: 'request.http.method', json: { from: 'request.http.body' } } }, 'r.extractor', /exactly one/],
-    ['x', { extractor: { jwt: {} } }, 'r.extractor', /exactly one/],
+    ['x', { extractor: { rego: {} } }, 'r.extractor', /exactly one/],
     ['x', { extractor: {} }, 'r.extractor', /exactly one/],
     ['x', {}, 'r.extractor', /needs an extractor/],
     ['x', null, 'r.extractor', /needs an extractor/],
@@ -83,6 +88,10 @@ test('the controller refuses the rules the agent cannot run, by JSON path, and k
   const routes = compilePolicy('p', classifierPolicy({ route: { extractor: { path_templates: { template_values: { '/user/{id}': 'user' } } } } })).components[0];
   assert.ok(routes.kind === 'classifier');
   assert.deepEqual(routes.rules, { route: { extractor: { path_templates: { template_values: { '/user/{id}': 'user' } } } } });
+  assert.deepEqual(problemPaths(classifierPolicy({ user: { extractor: { jwt: { from: 'request.http.bearer', json_pointer: 'email' } } } })), [`${at}.rules.user.extractor.jwt.json_pointer`]);
+  const jwt = compilePolicy('p', classifierPolicy({ user: { extractor: { jwt: { from: 'request.http.bearer' } } } })).components[0];
+  assert.ok(jwt.kind === 'classifier');
+  assert.deepEqual(jwt.rules, { user: { extractor: { jwt: { from: 'request.http.bearer', json_pointer: '' } } } });
   const published = compilePolicy('p', classifierPolicy({ peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } })).components[0];
   assert.ok(published.kind === 'classifier');
   assert.deepEqual(published.rules, { peer: { extractor: { address: { from: 'source.address' } }, telemetry: false } });

@@ -15,6 +15,7 @@ export const CLASSIFIER_FIXED_ATTRIBUTE_PATHS = [
   'request.http.protocol',
   'request.http.size',
   'request.http.body',
+  'request.http.bearer',
   'source.address',
   'source.port',
   'destination.address',
@@ -58,8 +59,8 @@ export const CLASSIFIER_ADDRESS_PATHS: Readonly<Record<string, ClassifierFixedAt
 /** A rule the agent can run: the attribute it reads, the pointer's tokens (JSON extractor), whether the label may be seen. */
 export interface CheckedClassifierRule {
   readonly label: string;
-  /** `from`: the attribute as it is; `json`: a value in it; `address`: `<ip>:<port>` of an address and its port; `path_templates`: the value of the template the path matches. */
-  readonly kind: 'from' | 'json' | 'address' | 'path_templates';
+  /** `from`: the attribute as it is; `json`: a value in it; `jwt`: a value in the payload of the JWT it holds; `address`: `<ip>:<port>` of an address and its port; `path_templates`: the value of the template the path matches. */
+  readonly kind: 'from' | 'json' | 'address' | 'path_templates' | 'jwt';
   readonly from: string;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
@@ -112,6 +113,16 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
     }
     return { rule: { label, kind: 'address', from: address.from, pointer: undefined, telemetry } };
   }
+  const jwt = extractor.jwt;
+  if (members.length === 1 && isObject(jwt) && typeof jwt.from === 'string' && (jwt.json_pointer === undefined || typeof jwt.json_pointer === 'string')) {
+    if (!isClassifierAttributePath(jwt.from)) return unknownPath(jwt.from, `${path}.extractor.jwt.from`);
+    const text = jwt.json_pointer ?? '';
+    const pointer = parseJsonPointer(text);
+    if (pointer === undefined) {
+      return problem(`${path}.extractor.jwt.json_pointer`, `${JSON.stringify(text)} is not a JSON pointer (RFC 6901): it must be empty or start with "/", and "~" be followed by 0 or 1`);
+    }
+    return { rule: { label, kind: 'jwt', from: jwt.from, pointer, telemetry } };
+  }
   const pt = extractor.path_templates;
   if (members.length === 1 && isObject(pt) && isObject(pt.template_values)) {
     const at = `${path}.extractor.path_templates.template_values`;
@@ -127,5 +138,5 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
     }
     return { rule: { label, kind: 'path_templates', from: 'request.http.path', pointer: undefined, telemetry, templates: orderPathTemplates(templates) } };
   }
-  return problem(`${path}.extractor`, 'an extractor is exactly one of {from}, {json: {from, pointer}}, {address: {from}} or {path_templates: {template_values}}');
+  return problem(`${path}.extractor`, 'an extractor is exactly one of {from}, {json: {from, pointer}}, {address: {from}}, {jwt: {from, json_pointer}} or {path_templates: {template_values}}');
 }

@@ -72,6 +72,14 @@ export const AddressExtractor = obj(
   'The address as one string, `<ip>:<port>` (the port from `source.port` / `destination.port`); absent when either is. Beware: many distinct values.',
 );
 
+export const JwtExtractor = obj(
+  {
+    from: str('The attribute path holding the JWT, most likely `request.http.bearer` (the token of an `Authorization: Bearer` header).', { minLength: 1 }),
+    json_pointer: Type.Optional(str('A JSON pointer (RFC 6901) into the payload, e.g. `/user/email`; empty is the whole payload.', { default: '' })),
+  },
+  'Decode the JWT an attribute holds and take a value of its payload. The signature is not verified (something else must); a value that is not a JWT, or a pointer that leads to nothing or to an object, leaves the label absent.',
+);
+
 export const PathTemplates = obj(
   {
     template_values: map(
@@ -87,7 +95,7 @@ export const Extractor = obj(
     from: Type.Optional(str(`An attribute path: ${ATTRIBUTE_PATHS}.`, { minLength: 1 })),
     json: Type.Optional(JsonExtractor),
     address: Type.Optional(AddressExtractor),
-    jwt: Type.Optional(unsupported('Not supported by Sluice.')),
+    jwt: Type.Optional(JwtExtractor),
     path_templates: Type.Optional(PathTemplates),
   },
   'Where the label value comes from: exactly one member.',
