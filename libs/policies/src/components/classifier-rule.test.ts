@@ -6,7 +6,7 @@ import { checkClassifierRule, isClassifierAttributePath, parseJsonPointer } from
 
 test('checkClassifierRule accepts what the agent runs and names the member at fault otherwise', () => {
   assert.deepEqual(checkClassifierRule('ua', { extractor: { from: 'request.http.headers.User-Agent' } }, 'r'), {
-    rule: { label: 'ua', kind: 'from', from: 'request.http.headers.User-Agent', pointer: undefined, telemetry: true },
+    rule: { label: 'ua', kind: 'attribute', from: 'request.http.headers.User-Agent', pointer: undefined, telemetry: true },
   });
   assert.deepEqual(checkClassifierRule('t', { extractor: { json: { from: 'request.http.body', pointer: '/a~1b/0' } }, telemetry: false }, 'r'), {
     rule: { label: 't', kind: 'json', from: 'request.http.body', pointer: ['a/b', '0'], telemetry: false },

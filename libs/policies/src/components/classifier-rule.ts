@@ -59,8 +59,8 @@ export const CLASSIFIER_ADDRESS_PATHS: Readonly<Record<string, ClassifierFixedAt
 /** A rule the agent can run: the attribute it reads, the pointer's tokens (JSON extractor), whether the label may be seen. */
 export interface CheckedClassifierRule {
   readonly label: string;
-  /** `from`: the attribute as it is; `json`: a value in it; `jwt`: a value in the payload of the JWT it holds; `address`: `<ip>:<port>` of an address and its port; `path_templates`: the value of the template the path matches. */
-  readonly kind: 'from' | 'json' | 'address' | 'path_templates' | 'jwt';
+  /** `attribute`: the attribute as it is; `json`: a value in it; `jwt`: a value in the payload of the JWT it holds; `address`: `<ip>:<port>` of an address and its port; `path_templates`: the value of the template the path matches. */
+  readonly kind: 'attribute' | 'json' | 'address' | 'path_templates' | 'jwt';
   readonly from: string;
   /** Reference tokens of the JSON pointer; undefined for a plain attribute. */
   readonly pointer: readonly string[] | undefined;
@@ -94,7 +94,7 @@ export function checkClassifierRule(label: string, rule: unknown, path: string):
   const members = Object.keys(extractor);
   if (members.length === 1 && typeof extractor.from === 'string') {
     if (!isClassifierAttributePath(extractor.from)) return unknownPath(extractor.from, `${path}.extractor.from`);
-    return { rule: { label, kind: 'from', from: extractor.from, pointer: undefined, telemetry } };
+    return { rule: { label, kind: 'attribute', from: extractor.from, pointer: undefined, telemetry } };
   }
   const json = extractor.json;
   if (members.length === 1 && isObject(json) && typeof json.from === 'string' && (json.pointer === undefined || typeof json.pointer === 'string')) {
