@@ -74,22 +74,32 @@ test('a published flux meter measures the Aperture SDK\'s flows (OTLP export ans
   assert.match(text, /flux_meter_bucket\{flux_meter_name="checkout-latency",policy_name="shop",decision_type="DECISION_TYPE_ACCEPTED",response_status="200",http_status_code="200",flow_status="OK",le="1000"\} 1/);
 });
 
-test('classifier labels from the request body feed a published sampler: pass-through values accepted, 0% rejects with 403, 50% within bounds', async (t) => {
+test('classifier labels from the request body feed a published sampler: pass-through values accepted, 0% rejects with 403, 50% within bounds; a telemetry: false label stays out of the baggage', async (t) => {
   const { agent, raw } = await setup(t);
   await raw.put(cfgKey('tiers', 'classifier.0')).value(JSON.stringify({
     kind: 'classifier', ...base('tiers', 'classifier.0', 'ingress'), classifier_index: 0,
-    rules: { tier: { extractor: { json: { from: 'request.http.body', pointer: '/user/tier' } } } },
+    rules: {
+      tier: { extractor: { json: { from: 'request.http.body', pointer: '/user/tier' } } },
+      account: { extractor: { from: 'request.http.headers.x-account' }, telemetry: false },
+    },
   }));
   await raw.put(decKey('tiers', 'root.0')).value(JSON.stringify({ kind: 'sampler', accept_percentage: 0, pass_through: false }));
   await raw.put(cfgKey('tiers', 'root.0')).value(JSON.stringify({
     kind: 'sampler', ...base('tiers', 'root.0', 'ingress'), parameters: { label_key: 'tier' }, pass_through_label_values: ['gold'],
   }));
   const http = grpcClient(t, 'flowControlHttp', agent.address);
-  const check = (tier: string) => unaryCall<{ denied_response?: { status: number } | null; check_response: { decision_type: string } }>(
-    http, 'CheckHTTP', checkHttpRequest('ingress', '/buy', { 'content-type': 'application/json' }, 'POST', JSON.stringify({ user: { tier } })));
+  type Answer = {
+    denied_response?: { status: number } | null;
+    ok_response?: { headers: { key: string; value: string }[] } | null;
+    check_response: { decision_type: string };
+  };
+  const check = (tier: string, headers: Record<string, string> = {}) => unaryCall<Answer>(
+    http, 'CheckHTTP', checkHttpRequest('ingress', '/buy', { 'content-type': 'application/json', ...headers }, 'POST', JSON.stringify({ user: { tier } })));
   await until(async () => (await check('free')).check_response.decision_type === 'DECISION_TYPE_REJECTED', 5000, 'sampler enforced');
   assert.equal((await check('free')).denied_response?.status, 403);
-  assert.equal((await check('gold')).check_response.decision_type, 'DECISION_TYPE_ACCEPTED');
+  const gold = await check('gold', { 'x-account': 'acct-7', baggage: 'session=s1' });
+  assert.equal(gold.check_response.decision_type, 'DECISION_TYPE_ACCEPTED');
+  assert.deepEqual(gold.ok_response?.headers, [{ key: 'baggage', value: 'session=s1,tier=gold' }], 'the telemetry: false label is not in the baggage');
 
   // 50% with the label: sticky per value, about half of many values
   await raw.put(decKey('tiers', 'root.0')).value(JSON.stringify({ kind: 'sampler', accept_percentage: 50, pass_through: false }));

@@ -129,6 +129,11 @@ test('a PromQL-driven capacity follows the exporter\'s value through real Promet
   assert.match(metrics, /policies\{status="running"\} 1/);
 });
 
+function classifierPolicy(rules: unknown, rego?: unknown): unknown {
+  const classifier = { selectors: [{ control_point: 'ingress' }], rules, ...(rego === undefined ? {} : { rego }) };
+  return { resources: { flow_control: { classifiers: [classifier] } } };
+}
+
 test('bad policies are refused with 400 naming the field, and disturb nothing; 100 random mutations: no 5xx, no crash', async (t) => {
   const etcd = await startEtcd(t);
   const c = await startController(t, { env: controllerEnv(etcd, '127.0.0.1:9') });
@@ -144,6 +149,9 @@ test('bad policies are refused with 400 naming the field, and disturb nothing; 1
     ['bad regex', limiter(constant(1), [{ control_point: 'ingress', label_matcher: { expression: { label_matches: { label: 'a', regex: '(' } } } }]), /label_matches\.regex$/],
     ['negative capacity', limiter(constant(-1)), /bucket_capacity\.constant_signal\.value$/],
     ['missing control point', limiter(constant(1), [{}]), /selectors\[0\]\.control_point$/],
+    ['classifier attribute the agent cannot read', classifierPolicy({ user: { extractor: { from: 'request.http.user' } } }), /^spec\.resources\.flow_control\.classifiers\[0\]\.rules\.user\.extractor\.from$/],
+    ['classifier pointer the agent cannot parse', classifierPolicy({ user: { extractor: { json: { from: 'request.http.body', pointer: '/a~2' } } } }), /^spec\.resources\.flow_control\.classifiers\[0\]\.rules\.user\.extractor\.json\.pointer$/],
+    ['rego classifier', classifierPolicy({ user: { extractor: { from: 'request.http.method' } } }, { module: 'package x' }), /^spec\.resources\.flow_control\.classifiers\[0\]\.rego$/],
   ];
   for (const [what, policy, field] of cases) {
     for (const name of ['good', 'fresh']) {

@@ -40,7 +40,7 @@ export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Out
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
   let headers = NO_HEADERS;
   if (d.addedLabels !== undefined) {
-    const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels);
+    const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels, d.hiddenLabels);
     if (baggage !== undefined) headers = [{ key: 'baggage', value: baggage }];
   }
   return flowId === undefined ? { ok_response: { headers }, check_response } : { ok_response: { headers }, check_response, flow_id: flowId };

@@ -96,6 +96,58 @@ test('classifier labels reach the limiters: a sampler keyed on a label taken fro
   assert.equal(check(engine, httpRequest({ body: '{"user": {"tier": "none"}}' })).accepted, true, 'no selector matched');
 });
 
+test('an address extractor sets <ip>:<port>, absent when the address or its port is', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: {
+    src: { extractor: { address: { from: 'source.address' } } },
+    dst: { extractor: { address: { from: 'destination.address' } } },
+  } }), { control_point: 'ingress' });
+  const d = check(engine, httpRequest());
+  assert.deepEqual(d.addedLabels, { src: '10.0.0.7:51234', dst: '10.0.0.9:8080' });
+  const noPort = httpRequest();
+  noPort.source = { protocol: 'TCP', address: '10.0.0.7', port: 0 };
+  noPort.destination = null;
+  assert.equal(check(engine, noPort).addedLabels, undefined);
+});
+
+test('a path_templates extractor sets the value of the most specific template the path matches', () => {
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: {
+    route: { extractor: { path_templates: { template_values: { '/static/*': 'static', '/api/{resource}': 'api', '/api/orders': 'orders', '/': 'root' } } } },
+  } }), { control_point: 'ingress' });
+  const route = (path: string): string | undefined => {
+    const http = httpRequest();
+    if (http.request !== null) http.request.path = path;
+    return check(engine, http).addedLabels?.route;
+  };
+  assert.equal(route('/api/orders?x=1'), 'orders', 'static beats a parameter; the query ignored');
+  assert.equal(route('/api/users'), 'api');
+  assert.equal(route('//api//users/'), 'api', 'empty segments ignored');
+  assert.equal(route('/static'), 'static');
+  assert.equal(route('/static/css/a.css'), 'static');
+  assert.equal(route('/'), 'root');
+  assert.equal(route('/api/users/7'), undefined, 'no template matches: absent');
+});
+
+test('a jwt extractor reads its payload without verifying it; request.http.bearer is the token of Authorization: Bearer', () => {
+  const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const token = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ user: { email: 'a@example.com', plan: { tier: 'gold' } }, n: 3 })}.not-checked`;
+  const engine = new Engine();
+  engine.register(new PolicyClassifier({ identity, rules: {
+    email: { extractor: { jwt: { from: 'request.http.bearer', json_pointer: '/user/email' } } },
+    n: { extractor: { jwt: { from: 'request.http.headers.x-token', json_pointer: '/n' } } },
+    plan: { extractor: { jwt: { from: 'request.http.bearer', json_pointer: '/user/plan' } } },
+    raw: { extractor: { json: { from: 'request.http.headers.x-token', pointer: '' } } },
+  } }), { control_point: 'ingress' });
+  const labels = (headers: Record<string, string>) => check(engine, httpRequest({ headers })).addedLabels;
+  assert.deepEqual(labels({ authorization: `Bearer ${token}`, 'x-token': token }), { email: 'a@example.com', n: '3' }, 'an object leaves its label absent; the token is not JSON');
+  assert.equal(labels({ authorization: `Basic ${token}` }), undefined, 'not a bearer token');
+  assert.equal(labels({ authorization: 'Bearer not-a-jwt' }), undefined);
+  assert.equal(labels({ authorization: `Bearer ${b64({})}.${Buffer.from('not json').toString('base64url')}.s` }), undefined, 'a payload that is not JSON');
+  assert.equal(labels({ authorization: `Bearer a.b+c.d` }), undefined, 'not base64url');
+  assert.deepEqual(labels({ 'x-token': '"plain"' }), { raw: 'plain' }, 'a JSON rule on the same attribute keeps its own parse');
+});
+
 test('bad rules are refused naming the rule', () => {
   const bad: [unknown, string][] = [
     [{ x: { extractor: { from: 'request.http.nope' } } }, 'rules.x.extractor.from'],

@@ -91,6 +91,8 @@ export interface Limiter {
 export interface Classifier {
   readonly kind: 'classifier';
   readonly identity: { readonly policy_name: string; readonly policy_hash: string; readonly classifier_index: number };
+  /** Labels it sets that stay out of the baggage an answer sets and out of telemetry (rules with `telemetry: false`). */
+  readonly hiddenLabels?: ReadonlySet<string>;
   classify(labels: FlowLabels, flow: FlowRequest): Readonly<Record<string, string>> | undefined;
 }
 

@@ -22,6 +22,8 @@ export interface CheckDecision {
   readonly labels: Readonly<Record<string, string>>;
   /** Labels the classifiers added (undefined when none). */
   readonly addedLabels: Readonly<Record<string, string>> | undefined;
+  /** Added labels that stay out of baggage and telemetry (set last by a rule with `telemetry: false`); undefined when none. */
+  readonly hiddenLabels?: ReadonlySet<string>;
   readonly startMs: number;
   readonly endMs: number;
   readonly accepted: boolean;

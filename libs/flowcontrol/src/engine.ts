@@ -44,6 +44,7 @@ interface RunState {
   readonly set: ComponentSet;
   readonly labels: Readonly<Record<string, string>>;
   readonly addedLabels: Record<string, string> | undefined;
+  readonly hiddenLabels: ReadonlySet<string> | undefined;
   readonly classifiers: readonly ClassifierRecord[];
   readonly fluxMeters: readonly string[];
   readonly ctx: CheckContext;
@@ -220,6 +221,7 @@ export class Engine {
 
     let labels = request.labels;
     let addedLabels: Record<string, string> | undefined;
+    let hiddenLabels: Set<string> | undefined;
     let classifiers = NO_CLASSIFIERS;
     if (set.classifiers.length > 0) {
       const records: ClassifierRecord[] = [];
@@ -227,11 +229,15 @@ export class Engine {
         if (e.matcher !== undefined && !e.matcher.matches(request.labels)) continue;
         const out = runClassifier(e.component, request, records);
         if (out === undefined) continue;
+        const hides = e.component.hiddenLabels;
         for (const key of Object.keys(out)) {
           const value = out[key];
           if (typeof value !== 'string') continue;
           addedLabels ??= {};
           define(addedLabels, key, value.replace(UNSAFE_VALUE_CHARS, '-'));
+          // the rule that set the label last decides whether it may be seen
+          if (hides?.has(key) === true) (hiddenLabels ??= new Set()).add(key);
+          else hiddenLabels?.delete(key);
         }
       }
       classifiers = records;
@@ -259,7 +265,7 @@ export class Engine {
     }
 
     const state: RunState = {
-      request, set, labels, addedLabels, classifiers, fluxMeters,
+      request, set, labels, addedLabels, hiddenLabels: hiddenLabels?.size === 0 ? undefined : hiddenLabels, classifiers, fluxMeters,
       ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel),
       limiters: [], results: [],
     };
@@ -346,6 +352,7 @@ export class Engine {
       services: st.request.services,
       labels: st.labels,
       addedLabels: st.addedLabels,
+      ...(st.hiddenLabels === undefined ? {} : { hiddenLabels: st.hiddenLabels }),
       startMs: st.ctx.nowMs,
       endMs: this.now(),
       accepted,

@@ -79,6 +79,18 @@ test('a classifier reads the headers and the body it extracts from, and baggage 
   assert.deepEqual(summary(readsOf(c, undefined)), { all: false, headers: ['user_agent'], body: true, baggage: true });
 });
 
+test('a classifier reading request.http.bearer reads the authorization header; address and path templates read no header', () => {
+  const c = new PolicyClassifier({
+    identity: { policy_name: 'p', policy_hash: 'h', classifier_index: 0 },
+    rules: {
+      email: { extractor: { jwt: { from: 'request.http.bearer', json_pointer: '/email' } } },
+      peer: { extractor: { address: { from: 'source.address' } } },
+      route: { extractor: { path_templates: { template_values: { '/a/*': 'a' } } } },
+    },
+  });
+  assert.deepEqual(summary(readsOf(c, undefined)), { all: false, headers: ['authorization'], body: false, baggage: true });
+});
+
 test('the engine answers the union of a control point, a new generation for each change and the same one otherwise', () => {
   const e = new Engine();
   const empty = e.headerInterest('ingress');

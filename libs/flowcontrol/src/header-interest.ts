@@ -30,6 +30,7 @@ function readAttribute(reads: FlowReads, path: unknown): void {
   }
   if (FIELD_ATTRIBUTES.has(path)) return;
   if (path === 'request.http.body') reads.body = true;
+  else if (path === 'request.http.bearer') reads.headers.add(headerInterestName('authorization'));
   else if (path.startsWith(HEADER_ATTRIBUTE_PREFIX)) reads.headers.add(headerInterestName(path.slice(HEADER_ATTRIBUTE_PREFIX.length)));
   else reads.all = true;
 }

@@ -1,22 +1,8 @@
 const hasOwn = Object.prototype.hasOwnProperty;
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
-/**
- * Parse an RFC 6901 JSON pointer (`""` or `/a/b~1c`) into its reference
- * tokens; undefined when it is not one (it must be empty or start with `/`,
- * and `~` must be followed by 0 or 1).
- */
-export function parseJsonPointer(pointer: string): string[] | undefined {
-  if (pointer === '') return [];
-  if (pointer.charCodeAt(0) !== 0x2f /* / */) return undefined;
-  const tokens = pointer.slice(1).split('/');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (/~[^01]|~$/.test(t)) return undefined;
-    tokens[i] = t.replaceAll('~1', '/').replaceAll('~0', '~');
-  }
-  return tokens;
-}
+// Parsing is the policy language's (the controller refuses what the agent cannot parse).
+export { parseJsonPointer } from '@sluice/policies';
 
 /**
  * The value `tokens` points at in a parsed JSON document: own members of

@@ -93,6 +93,15 @@ test('selectors in two agent groups publish one component per group, promql and 
     tier: { extractor: { from: 'request.http.headers.x-tier' } },
     customer: { extractor: { json: { from: 'request.http.body', pointer: '/id' } } },
   });
+  const hidden = structuredClone(fullPolicy()) as { resources: { flow_control: { classifiers: { rules: Record<string, { telemetry?: boolean }> }[] } } };
+  hidden.resources.flow_control.classifiers[0].rules.tier.telemetry = false;
+  hidden.resources.flow_control.classifiers[0].rules.customer.telemetry = true;
+  const published = compilePolicy('p', hidden).components.find((x) => x.kind === 'classifier');
+  assert.ok(published?.kind === 'classifier');
+  assert.deepEqual(published.rules, {
+    tier: { extractor: { from: 'request.http.headers.x-tier' }, telemetry: false },
+    customer: { extractor: { json: { from: 'request.http.body', pointer: '/id' } } },
+  }, 'telemetry: false is published; the default is left out');
   const meter = c.components.find((x) => x.kind === 'flux_meter');
   assert.ok(meter?.kind === 'flux_meter');
   assert.equal(meter.component_id, 'flux_meter.latency');
@@ -158,7 +167,7 @@ test('compile errors name the JSON path of the field', async (t) => {
     ['empty component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({})), 'spec.circuit.components[1]', /exactly one of/],
     ['unsupported component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({ flow_control: { load_ramp: { in_ports: {} } } })), 'spec.circuit.components[1].flow_control.load_ramp', /^flow_control\.load_ramp is an Aperture feature that Sluice does not support/],
     ['unsupported auto_scale component', edited(rateLimiterPolicy(), (s) => s.circuit.components.push({ auto_scale: { auto_scaler: {} } })), 'spec.circuit.components[1].auto_scale.auto_scaler', /not support/],
-    ['unsupported extractor', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: { x: { extractor: { jwt: {} } } } }] } } }, 'spec.resources.flow_control.classifiers[0].rules.x.extractor.jwt', /^extractor\.jwt is an Aperture feature/],
+    ['jwt extractor without from', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: { x: { extractor: { jwt: {} } } } }] } } }, 'spec.resources.flow_control.classifiers[0].rules.x.extractor.jwt.from', /missing required field/],
     ['rego classifier', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rego: { module: 'x' } }] } } }, 'spec.resources.flow_control.classifiers[0].rego', /not support/],
     ['classifier without rules', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: {} }] } } }, 'spec.resources.flow_control.classifiers[0].rules', /at least one rule/],
     ['bad JSON pointer', { resources: { flow_control: { classifiers: [{ selectors: [{ control_point: 'a' }], rules: { x: { extractor: { json: { from: 'request.http.body', pointer: 'id' } } } } }] } } }, 'spec.resources.flow_control.classifiers[0].rules.x.extractor.json.pointer', /JSON pointer/],

@@ -10,6 +10,12 @@ export { COMPONENT_KINDS, UNSUPPORTED_COMPONENTS, IGNORED_COMPONENTS } from './c
 export type { ComponentKind, KindContext, ComponentRuntime, SignalValue, ReportedSignals, RaisedAlert, AlertSeverity } from './components/kind.js';
 export { ALERT_SEVERITIES } from './components/kind.js';
 export * from './components/pod-scaler-report.js';
+export {
+  checkClassifierRule, isClassifierAttributePath, parseJsonPointer,
+  CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX, CLASSIFIER_ADDRESS_PATHS,
+  type CheckedClassifierRule, type ClassifierFixedAttributePath,
+} from './components/classifier-rule.js';
+export { matchesPathTemplate, pathSegments, type PathTemplate } from './components/path-template.js';
 export { POLICY_NAME_MAX_LENGTH, POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH, policyNameProblem } from './limits.js';
 export { checkDynamicConfig, lookupKey, withDynamicValues, type DynamicConfig, type DynamicConfigKey, type DynamicTarget, type DynamicValueType } from './dynamic-config.js';
 export { normaliseNumbers } from './numbers.js';

@@ -1,3 +1,4 @@
+import { checkClassifierRule } from './components/classifier-rule.js';
 import type { PolicyProblem } from './problems.js';
 import { memberPath } from './path.js';
 import { fluxMeterComponentId, type PublishedClassifierRule, type PublishedComponent, type PublishedSelector } from './published.js';
@@ -61,16 +62,25 @@ export function compileResources(
     const entries = Object.entries(classifier.rules ?? {});
     if (entries.length === 0) problems.push({ path: `${path}.rules`, message: 'a classifier needs at least one rule' });
     for (const [label, rule] of entries) {
-      const rulePath = memberPath(`${path}.rules`, label);
-      if (label.length === 0) problems.push({ path: rulePath, message: 'a rule needs a label name' });
+      // the agent's own check: what it cannot run is refused here, naming the field
+      const checked = checkClassifierRule(label, rule, memberPath(`${path}.rules`, label));
+      if ('problem' in checked) {
+        problems.push(checked.problem);
+        continue;
+      }
       const e = rule.extractor;
+      const hidden = checked.rule.telemetry ? {} : { telemetry: false };
       if (e.json !== undefined) {
-        const pointer = e.json.pointer ?? '';
-        if (pointer !== '' && !pointer.startsWith('/')) {
-          problems.push({ path: `${rulePath}.extractor.json.pointer`, message: `${JSON.stringify(pointer)} is not a JSON pointer: it must be empty or start with "/"` });
-        }
-        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer } } });
-      } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from } });
+        setOwn(rules, label, { extractor: { json: { from: e.json.from, pointer: e.json.pointer ?? '' } }, ...hidden });
+      } else if (e.path_templates !== undefined) {
+        const values: Record<string, string> = {};
+        for (const [t, v] of Object.entries(e.path_templates.template_values)) setOwn(values, t, v);
+        setOwn(rules, label, { extractor: { path_templates: { template_values: values } }, ...hidden });
+      } else if (e.jwt !== undefined) {
+        setOwn(rules, label, { extractor: { jwt: { from: e.jwt.from, json_pointer: e.jwt.json_pointer ?? '' } }, ...hidden });
+      } else if (e.address !== undefined) {
+        setOwn(rules, label, { extractor: { address: { from: e.address.from } }, ...hidden });
+      } else if (e.from !== undefined) setOwn(rules, label, { extractor: { from: e.from }, ...hidden });
     }
     for (const [group, selectors] of checkSelectors(classifier.selectors, `${path}.selectors`)) {
       out.push({

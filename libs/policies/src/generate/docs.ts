@@ -6,7 +6,7 @@ import { MIN_EVALUATION_INTERVAL } from '../schema/fields.js';
 import { POLICY_NAME_RULE, POLICY_SPEC_MAX_DEPTH } from '../limits.js';
 
 /** Members marked unsupported outside the circuit (classifier parts). */
-const UNSUPPORTED_RESOURCES = ['rego classifiers', '`address`, `jwt` and `path_templates` extractors'];
+const UNSUPPORTED_RESOURCES = ['rego classifiers'];
 const UNSUPPORTED = [...UNSUPPORTED_COMPONENTS.map((p) => `\`${p.join('.')}\``), ...UNSUPPORTED_RESOURCES].join(', ');
 
 interface Node {

@@ -1,12 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { publishedComponent, publishedKind } from './common.js';
 
-/** One rule of a classifier: sets its label from an attribute path or a JSON pointer into the body. */
+/** One rule of a classifier: sets its label from an attribute path, a JSON pointer into the body, an address as `<ip>:<port>`, a JWT's claim or a path template. */
 export const PublishedClassifierRule = Type.Object({
   extractor: Type.Union([
     Type.Object({ from: Type.String() }),
     Type.Object({ json: Type.Object({ from: Type.String(), pointer: Type.String() }) }),
+    Type.Object({ address: Type.Object({ from: Type.String() }) }),
+    Type.Object({ jwt: Type.Object({ from: Type.String(), json_pointer: Type.String() }) }),
+    Type.Object({ path_templates: Type.Object({ template_values: Type.Record(Type.String(), Type.String()) }) }),
   ]),
+  /** Present (false) when the label stays out of the baggage the agent sets and out of telemetry. */
+  telemetry: Type.Optional(Type.Boolean({ description: 'False: the label stays out of the baggage the agent sets and out of telemetry.' })),
 });
 export type PublishedClassifierRule = Static<typeof PublishedClassifierRule>;
 
