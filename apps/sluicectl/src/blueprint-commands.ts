@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { BLUEPRINTS, exampleValuesYaml, findBlueprint, generatePolicy, readValuesFile, type Blueprint } from './blueprints/index.js';
+import { BLUEPRINTS, blueprintMarkdown, exampleValuesYaml, fieldsText, findBlueprint, generatePolicy, readValuesFile, type Blueprint } from './blueprints/index.js';
 import { CliError, UsageError } from './errors.js';
 import { render, type OutputFormat, type Rows } from './output.js';
 
@@ -32,11 +32,14 @@ export function addBlueprintCommands(program: Command, io: Io, format: () => Out
     });
 
   bp.command('describe')
-    .description('Print the JSON Schema of a blueprint\'s values file (its fields, defaults and bounds)')
+    .description('Print the fields of a blueprint\'s values file with their defaults; -o json or yaml: its JSON Schema')
     .argument('<name>', 'blueprint name')
-    .action((name: string) => {
+    .option('--markdown', 'print the fields as the Markdown table of the sluicectl guide')
+    .action((name: string, opts: { markdown?: boolean }) => {
+      const b = blueprintNamed(name);
       const f = format();
-      io.out(render(blueprintNamed(name).schema, f === 'table' ? 'json' : f));
+      if (opts.markdown === true) io.out(blueprintMarkdown(b));
+      else io.out(f === 'table' ? fieldsText(b) : render(b.schema, f));
     });
 
   bp.command('values')

@@ -7,6 +7,7 @@ import { workloadPrioritization } from './workload-prioritization.js';
 
 export type { Blueprint, PolicyResource, JsonSchema } from './blueprint.js';
 export { generatePolicy, readValuesFile, valuesProblems, exampleValuesYaml } from './values.js';
+export { fieldsOf, blueprintMarkdown, fieldsText, type Field } from './fields.js';
 
 /** Every blueprint, by name. */
 export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization];

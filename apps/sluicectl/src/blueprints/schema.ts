@@ -47,7 +47,7 @@ export const selectors: JsonSchema = {
   maxItems: 64,
   default: [{ control_point: 'ingress' }],
   items: obj('A selector.', {
-    control_point: str('The control point (required), e.g. ingress.', { minLength: 1 }),
+    control_point: str('The control point, e.g. ingress.', { minLength: 1 }),
     agent_group: str('The agent group whose agents enforce it.', { minLength: 1, pattern: '^[^/]+$', default: 'default' }),
     service: str('The service whose flows are selected; any selects every flow.', { minLength: 1, default: 'any' }),
     label_matcher: labelMatcher('Only flows matching this filter'),
