@@ -68,10 +68,10 @@ test('the values are what the policy holds, defaults filled in where absent', ()
 test('bad values are refused (exit 1) naming the field at fault', () => {
   const cases: Array<[string, unknown, RegExp]> = [
     ['rate-limiting', { rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /: policy_name: is required/],
-    ['rate-limiting', { policy_name: 'Not_A_Name', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /policy_name: "Not_A_Name" does not match/],
+    ['rate-limiting', { policy_name: 'Not_A_Name', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /policy_name: "Not_A_Name" is not lower-case letters, digits, - or \./],
     ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: -1, fill_amount: 1 } }, /rate_limiter\.bucket_capacity: must be >= 0/],
     ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1 } }, /rate_limiter\.fill_amount: is required/],
-    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, interval: 'soon' } }, /rate_limiter\.interval: "soon" does not match/],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, interval: 'soon' } }, /rate_limiter\.interval: "soon" is not a duration such as 500ms/],
     ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, bucket_capcity: 1 } }, /rate_limiter\.bucket_capcity: is not a field here \(known: bucket_capacity, fill_amount/],
     ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, selectors: [{ agent_group: 'g' }] } }, /rate_limiter\.selectors\[0\]\.control_point: is required/],
     ['rate-limiting', { blueprint: 'workload-prioritization', policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /blueprint: must be "rate-limiting"/],

@@ -7,6 +7,13 @@ const DURATION_PATTERN = '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$';
 /** A policy name: a DNS-1123 subdomain, what Kubernetes takes as a resource name. */
 const POLICY_NAME_PATTERN = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
 
+/** What each pattern of the schemas asks for, in words (for the messages of bad values). */
+export const PATTERN_RULES: Readonly<Record<string, string>> = {
+  [DURATION_PATTERN]: 'a duration such as 500ms, 10s or 1m30s',
+  [POLICY_NAME_PATTERN]: 'lower-case letters, digits, - or ., starting and ending with a letter or digit (a DNS-1123 subdomain)',
+  '^[^/]+$': 'a name without /',
+};
+
 export const str = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
 export const num = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'number', description, ...extra });
 export const bool = (description: string, dflt: boolean): JsonSchema => ({ type: 'boolean', description, default: dflt });

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Document, isMap, isScalar, parse, type YAMLMap } from 'yaml';
 import { CliError } from '../errors.js';
 import type { Blueprint, JsonSchema, PolicyResource } from './blueprint.js';
+import { PATTERN_RULES } from './schema.js';
 
 const validators = new WeakMap<Blueprint, ValidateFunction>();
 
@@ -32,7 +33,10 @@ function problemOf(e: ErrorObject): string {
       return `${pathOf(e.instancePath, String(params.additionalProperty))}: is not a field here (known: ${known.join(', ')})`;
     }
     case 'const': return `${pathOf(e.instancePath)}: must be ${JSON.stringify(params.allowedValue)}`;
-    case 'pattern': return `${pathOf(e.instancePath)}: ${JSON.stringify(e.data)} does not match ${String(params.pattern)}`;
+    case 'pattern': {
+      const rule = PATTERN_RULES[String(params.pattern)];
+      return `${pathOf(e.instancePath)}: ${JSON.stringify(e.data)} is not ${rule ?? `matching ${String(params.pattern)}`}`;
+    }
     default: return `${pathOf(e.instancePath)}: ${e.message ?? e.keyword}`;
   }
 }
