@@ -5,6 +5,7 @@ import { CliError, UsageError } from './errors.js';
 import { outputFormat, render, type OutputFormat, type Rows } from './output.js';
 import { readPolicyFile } from './policy-file.js';
 import { completionScript } from './completion.js';
+import { addBlueprintCommands } from './blueprint-commands.js';
 
 /** Where a command writes (the process's stdout and stderr, or a test's buffers). */
 export interface Io {
@@ -61,7 +62,7 @@ const decisionRows = (v: unknown): Rows => {
 /** The sluicectl program: its commands, options and help, writing to `io`. */
 export function buildProgram(io: Io): Command {
   const program = new Command('sluicectl')
-    .description('Operate Sluice: apply and inspect policies through the controller, and draw a policy\'s circuit.')
+    .description('Operate Sluice: apply and inspect policies through the controller, draw a policy\'s circuit, and generate policies from blueprints.')
     .addOption(new Option('--controller <url>', 'the controller\'s HTTP address').env('SLUICE_CONTROLLER').default('http://127.0.0.1:8080'))
     .addOption(new Option('--token <token>', 'bearer token for the controller (its server.auth.token_file)').env('SLUICE_TOKEN'))
     .option('--ca-file <file>', 'PEM CA that signed the controller\'s certificate (https)')
@@ -238,6 +239,8 @@ export function buildProgram(io: Io): Command {
       }
       if (failed > 0) throw new CliError(`${failed} of ${plural(docs.length, 'policy').replace(/policys$/, 'policies')} ${failed === 1 ? 'does' : 'do'} not compile`);
     });
+
+  addBlueprintCommands(program, io, () => global().format);
 
   program.command('completion')
     .description('Print a shell completion script (bash or zsh): eval "$(sluicectl completion bash)"')

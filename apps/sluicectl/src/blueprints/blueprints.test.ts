@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { compilePolicy } from '@sluice/policies';
+import { CliError, EXIT_FAILURE } from '../errors.js';
+import { BLUEPRINTS, blueprintMarkdown, exampleValuesYaml, fieldsOf, findBlueprint, generatePolicy, type Blueprint } from './index.js';
+
+const named = (name: string): Blueprint => {
+  const b = findBlueprint(name);
+  assert.ok(b, name);
+  return b;
+};
+
+/** The message of the CliError `fn` throws (exit 1). */
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof CliError, String(err));
+    assert.equal(err.exitCode, EXIT_FAILURE);
+    return err.message;
+  }
+  assert.fail('the values were accepted');
+}
+
+test('every blueprint\'s example values generate a Policy resource the compiler accepts', () => {
+  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization']);
+  for (const b of BLUEPRINTS) {
+    const p = generatePolicy(b, b.example, 'example');
+    assert.equal(p.apiVersion, 'fluxninja.com/v1alpha1');
+    assert.equal(p.kind, 'Policy');
+    assert.equal(p.metadata.name, b.example.policy_name);
+    const compiled = compilePolicy(p.metadata.name, p.spec);
+    assert.ok(compiled, b.name);
+    assert.ok(b.description.length > 0 && b.description.length < 60 && !b.description.includes('\n'), `${b.name}: a line that fits the table`);
+  }
+});
+
+test('the values are what the policy holds, defaults filled in where absent', () => {
+  const rl = generatePolicy(named('rate-limiting'), { policy_name: 'p', rate_limiter: { bucket_capacity: 7, fill_amount: 3 } }, 'v');
+  const limiter = (rl.spec.circuit as { components: Array<{ flow_control: { rate_limiter: Record<string, Record<string, unknown>> } }> }).components[0]?.flow_control.rate_limiter;
+  assert.deepEqual(limiter?.in_ports, { bucket_capacity: { constant_signal: { value: 7 } }, fill_amount: { constant_signal: { value: 3 } } });
+  assert.deepEqual(limiter?.parameters, { interval: '1s', continuous_fill: true });
+  assert.deepEqual(limiter?.selectors, [{ control_point: 'ingress', agent_group: 'default', service: 'any' }]);
+  compilePolicy('p', rl.spec);
+
+  const latency = generatePolicy(named('service-protection-average-latency'), { policy_name: 'svc', latency_baseliner: { latency_tolerance_multiplier: 1.5, query_window: '20s' } }, 'v');
+  const text = JSON.stringify(latency.spec);
+  assert.match(text, /"value":1\.5/);
+  assert.match(text, /flux_meter_sum\{flux_meter_name=\\"svc\\"[^}]*\}\[20s\]/);
+  assert.deepEqual(Object.keys((latency.spec.resources as { flow_control: { flux_meters: object } }).flow_control.flux_meters), ['svc']);
+  compilePolicy('svc', latency.spec);
+
+  const promql = generatePolicy(named('service-protection-promql'), { policy_name: 'q', promql: { query_string: 'up', setpoint: 3 }, load_scheduling: { dry_run: true } }, 'v');
+  const components = (promql.spec.circuit as { components: Array<Record<string, unknown>> }).components;
+  assert.deepEqual(components[0], { query: { promql: { query_string: 'up', evaluation_interval: '10s', out_ports: { output: { signal_name: 'SIGNAL' } } } } });
+  assert.deepEqual(components[1], { variable: { constant_output: { value: 3 }, out_ports: { output: { signal_name: 'SETPOINT' } } } });
+  assert.match(JSON.stringify(components[2]), /"dry_run":true/);
+  compilePolicy('q', promql.spec);
+
+  const wp = generatePolicy(named('workload-prioritization'), { policy_name: 'w', load_scheduler: { workloads: [{ label_matcher: { match_labels: { a: 'b' } }, parameters: { priority: 9 } }] } }, 'v');
+  assert.match(JSON.stringify(wp.spec), /"constant_output":\{"value":1\}/);
+  compilePolicy('w', wp.spec);
+});
+
+test('bad values are refused (exit 1) naming the field at fault', () => {
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['rate-limiting', { rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /: policy_name: is required/],
+    ['rate-limiting', { policy_name: 'Not_A_Name', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /policy_name: "Not_A_Name" is not lower-case letters, digits, - or \./],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: -1, fill_amount: 1 } }, /rate_limiter\.bucket_capacity: must be >= 0/],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1 } }, /rate_limiter\.fill_amount: is required/],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, interval: 'soon' } }, /rate_limiter\.interval: "soon" is not a duration such as 500ms/],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, bucket_capcity: 1 } }, /rate_limiter\.bucket_capcity: is not a field here \(known: bucket_capacity, fill_amount/],
+    ['rate-limiting', { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1, selectors: [{ agent_group: 'g' }] } }, /rate_limiter\.selectors\[0\]\.control_point: is required/],
+    ['rate-limiting', { blueprint: 'workload-prioritization', policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } }, /blueprint: must be "rate-limiting"/],
+    ['service-protection-average-latency', { policy_name: 'p', latency_baseliner: { latency_tolerance_multiplier: 0.5 } }, /latency_baseliner\.latency_tolerance_multiplier: must be >= 1/],
+    ['service-protection-average-latency', { policy_name: 'p', load_scheduling: { workloads: [{ label_matcher: {}, parameters: { priority: 0 } }] } }, /load_scheduling\.workloads\[0\]\.parameters\.priority: must be > 0/],
+    ['service-protection-promql', { policy_name: 'p', promql: { query_string: 'up' } }, /promql\.setpoint: is required/],
+    ['service-protection-promql', { policy_name: 'p', promql: { query_string: 'up', setpoint: 'high' } }, /promql\.setpoint: must be number/],
+    ['workload-prioritization', { policy_name: 'p', load_scheduler: { workloads: [] } }, /load_scheduler\.workloads: must NOT have fewer than 1 items/],
+    ['workload-prioritization', { policy_name: 'p', load_scheduler: { workloads: [{ label_matcher: {} }], load_multiplier: -0.5 } }, /load_scheduler\.load_multiplier: must be >= 0/],
+    ['workload-prioritization', ['a list'], /\(the values\): must be object/],
+  ];
+  for (const [name, values, want] of cases) {
+    const message = refusal(() => generatePolicy(named(name), values, 'values.yaml'));
+    assert.match(message, /^values\.yaml: bad values for blueprint /);
+    assert.match(message, want, `${name} ${JSON.stringify(values)}`);
+  }
+});
+
+test('the values given are not changed by generating (defaults go into a copy)', () => {
+  const values = { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } };
+  generatePolicy(named('rate-limiting'), values, 'v');
+  assert.deepEqual(values, { policy_name: 'p', rate_limiter: { bucket_capacity: 1, fill_amount: 1 } });
+});
+
+test('the example values file reads back as the example, with each field described', () => {
+  for (const b of BLUEPRINTS) {
+    const text = exampleValuesYaml(b);
+    assert.deepEqual(parse(text), b.example, b.name);
+    assert.match(text, /# The name of the Policy resource[^\n]*\npolicy_name: /, b.name);
+  }
+});
+
+test('the sluicectl guide holds each blueprint\'s fields table as `describe --markdown` prints it', () => {
+  const guide = readFileSync(fileURLToPath(new URL('../../../../docs/guides/sluicectl.md', import.meta.url)), 'utf8');
+  for (const b of BLUEPRINTS) {
+    assert.ok(guide.includes(blueprintMarkdown(b)), `docs/guides/sluicectl.md is stale for ${b.name}: put in what \`sluicectl blueprints describe ${b.name} --markdown\` prints`);
+  }
+  const paths = fieldsOf(named('service-protection-average-latency').schema).map((f) => f.path);
+  for (const p of ['policy_name', 'latency_baseliner.latency_tolerance_multiplier', 'load_scheduling.workloads.parameters.priority', 'load_scheduling.gradient.slope']) assert.ok(paths.includes(p), p);
+});
