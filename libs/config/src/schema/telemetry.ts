@@ -43,8 +43,6 @@ const HIGH_CARDINALITY = 'Keeps the high-cardinality platform metrics (grpcserve
 
 // What the local metrics pipeline does not do yet: metrics are kept in the process and served on
 // /metrics as they are, with no batching and no collector of their own.
-const NO_BATCHES = 'metrics are served on /metrics as they are recorded; no batches are made.';
-const NO_COLLECTOR = 'no separate collector runs; metrics are served on the server port at /metrics, health and profiles on their own routes there.';
 
 export const AgentOTelConfigSchema = Type.Object({
   disable_kubelet_scraper: noEffect(bool(false, 'Deprecated; accepted and has no effect.'), 'deprecated; kept so that existing files stay valid.'),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { bool, ignored, ignoredList, int, list, map, num, obj, str, unsupported } from './fields.js';
-import { KEY_SEGMENT_PATTERN, Selectors } from './selector.js';
+import { Selectors } from './selector.js';
 import { CLASSIFIER_FIXED_ATTRIBUTE_PATHS, CLASSIFIER_HEADER_PATH_PREFIX } from '../components/classifier-rule.js';
 
 /** The attribute paths a classifier rule may read, for the docs (the controller refuses others, as the agent would). */
