@@ -74,6 +74,13 @@ export type { UInt32Value, UInt32Value__Output } from './google/protobuf/UInt32V
 export type { UInt64Value, UInt64Value__Output } from './google/protobuf/UInt64Value.js';
 export type { Value, Value__Output } from './google/protobuf/Value.js';
 export type { Status as Rpc_Status, Status__Output as Rpc_Status__Output } from './google/rpc/Status.js';
+export type { AgentFunctionsServiceClient, AgentFunctionsServiceHandlers, AgentFunctionsServiceDefinition } from './sluice/agentfunctions/v1/AgentFunctionsService.js';
+export type { AgentHello, AgentHello__Output } from './sluice/agentfunctions/v1/AgentHello.js';
+export type { AgentMessage, AgentMessage__Output } from './sluice/agentfunctions/v1/AgentMessage.js';
+export type { ControllerMessage, ControllerMessage__Output } from './sluice/agentfunctions/v1/ControllerMessage.js';
+export type { FunctionCall, FunctionCall__Output } from './sluice/agentfunctions/v1/FunctionCall.js';
+export type { FunctionError, FunctionError__Output } from './sluice/agentfunctions/v1/FunctionError.js';
+export type { FunctionResult, FunctionResult__Output } from './sluice/agentfunctions/v1/FunctionResult.js';
 export type { CloudExtensionServiceClient, CloudExtensionServiceHandlers, CloudExtensionServiceDefinition } from './sluice/cloudext/v1/CloudExtensionService.js';
 export type { PolicyInfo, PolicyInfo__Output } from './sluice/cloudext/v1/PolicyInfo.js';
 export type { ReportRequest, ReportRequest__Output } from './sluice/cloudext/v1/ReportRequest.js';
