@@ -16,12 +16,13 @@ test('noEffect marks a copy: the key and every key under a marked object, not th
   assert.equal((shared as { 'x-no-effect'?: string })['x-no-effect'], undefined, 'the shared object is left unmarked');
 });
 
-test('the real trees: otel.ports.* is marked, crash_report.* is not; the agent\'s prometheus is, the controller\'s is not', () => {
+test('the real trees: the deprecated kubelet scraper is marked; otel.ports.*, crash_report.* and both prometheus trees are read', () => {
   for (const spec of Object.values(PROCESSES)) {
-    assert.match(noEffectOf(spec, 'otel.ports.debug_port') ?? '', /no separate collector/);
+    assert.equal(noEffectOf(spec, 'otel.ports.debug_port'), undefined);
     assert.equal(noEffectOf(spec, 'crash_report.dsn'), undefined);
     assert.equal(noEffectOf(spec, 'crash_report.traces_sample_rate'), undefined);
+    assert.equal(noEffectOf(spec, 'prometheus.http_client.timeout'), undefined);
   }
-  assert.match(noEffectOf(PROCESSES.agent, 'prometheus.http_client.timeout') ?? '', /neither queries Prometheus/);
-  assert.equal(noEffectOf(PROCESSES.controller, 'prometheus.http_client.timeout'), undefined);
+  assert.match(noEffectOf(PROCESSES.agent, 'otel.disable_kubelet_scraper') ?? '', /deprecated/);
+  assert.equal(noEffectOf(PROCESSES.agent, 'agent_functions.endpoints'), undefined);
 });

@@ -31,6 +31,7 @@ test('the documentation lists every leaf of both trees with its env variable and
 
 test('keys accepted with no effect say so, with the reason, in their row', () => {
   const text = renderConfigDocs();
-  assert.match(text, /\| `otel\.ports\.debug_port` \| `SLUICE_AGENT_OTEL_PORTS_DEBUG_PORT` \| .*\*\*Accepted, no effect:\*\* no separate collector runs/);
+  assert.match(text, /\| `otel\.disable_kubelet_scraper` \| `SLUICE_AGENT_OTEL_DISABLE_KUBELET_SCRAPER` \| .*\*\*Accepted, no effect:\*\* deprecated/);
+  assert.doesNotMatch(text, /\| `otel\.ports\.debug_port` \| `SLUICE_AGENT_OTEL_PORTS_DEBUG_PORT` \| .*Accepted, no effect/);
   assert.doesNotMatch(text, /\| `crash_report\.dsn` \| `SLUICE_AGENT_CRASH_REPORT_DSN` \| .*Accepted, no effect/);
 });
