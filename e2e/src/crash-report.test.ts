@@ -62,5 +62,6 @@ test('a controller crash is reported with the default environment; crash_report.
   assert.equal(event.server_name, 'sluice-controller');
   // The disabled one has exited (after its crash guards ran): nothing came from it.
   await new Promise((r) => setTimeout(r, 500));
-  assert.deepEqual(sentry.envelopes.map((e) => e.project), ['7']);
+  // Project 7 may also have the start-up span (traces_sample_rate); project 8 nothing at all.
+  assert.deepEqual([...new Set(sentry.envelopes.map((e) => e.project))], ['7']);
 });

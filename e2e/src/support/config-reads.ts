@@ -5,6 +5,7 @@
 // main.ts and everything it imports, libraries included (from their sources), so a key read
 // only by the controller does not count for the agent. The configuration library itself (which
 // walks every key generically to load, check and print them) is left out.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -59,6 +60,27 @@ function readsOf(program: ts.Program, skip: (file: string) => boolean): Read[] {
   return out;
 }
 
+/**
+ * The subpath exports of the libs (`@sluice/tap/in-process` → libs/tap/src/in-process/index.ts), from
+ * each package.json's `exports`: what an app imports through them is its code too.
+ */
+function subpathImports(root: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const lib of readdirSync(join(root, 'libs'))) {
+    let exportsMap: Record<string, { default?: string } | string> = {};
+    try {
+      exportsMap = (JSON.parse(readFileSync(join(root, 'libs', lib, 'package.json'), 'utf8')) as { exports?: typeof exportsMap }).exports ?? {};
+    } catch { continue; }
+    for (const [key, target] of Object.entries(exportsMap)) {
+      if (key === '.' || key.includes('*')) continue;
+      const js = typeof target === 'string' ? target : target.default;
+      if (js === undefined) continue;
+      out[`@sluice/${lib}/${key.replace(/^\.\//, '')}`] = [`libs/${lib}/${js.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`];
+    }
+  }
+  return out;
+}
+
 /** The program of one app: its main.ts and, through `@sluice/*`, the sources of the libraries it imports. */
 export function appProgram(root: string, app: 'agent' | 'controller'): ts.Program {
   return ts.createProgram([join(root, 'apps', app, 'src', 'main.ts')], {
@@ -74,7 +96,7 @@ export function appProgram(root: string, app: 'agent' | 'controller'): ts.Progra
     esModuleInterop: true,
     resolveJsonModule: true,
     baseUrl: root,
-    paths: { '@sluice/*': ['libs/*/src/index.ts'] },
+    paths: { ...subpathImports(root), '@sluice/*': ['libs/*/src/index.ts'] },
   });
 }
 

@@ -9,7 +9,7 @@ import { HealthTreeSchema } from './common-tree.js';
 import { CrashReportConfigSchema } from './crash-report.js';
 import { EtcdConfigSchema } from './etcd.js';
 import { LogConfigSchema } from './log.js';
-import { PrometheusTreeSchema } from './prometheus.js';
+import { AgentPrometheusTreeSchema } from './prometheus.js';
 import { ServerTreeSchema } from './server.js';
 import { AgentTapConfigSchema } from './tap.js';
 import { AgentOTelConfigSchema, MetricsConfigSchema, ProfilersConfigSchema } from './telemetry.js';
@@ -34,7 +34,7 @@ export const AgentConfigSchema = Type.Object({
   otel: AgentOTelConfigSchema,
   peer_discovery: PeerDiscoveryConfigSchema,
   profilers: ProfilersConfigSchema,
-  prometheus: PrometheusTreeSchema,
+  prometheus: AgentPrometheusTreeSchema,
   readiness: HealthTreeSchema,
   crash_report: CrashReportConfigSchema,
   server: ServerTreeSchema,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { objectList, str } from './fields.js';
+import { noEffect, objectList, str } from './fields.js';
 import { HTTPClientConfigSchema } from './clients.js';
 
 export const PrometheusLabelSchema = Type.Object({
@@ -22,4 +22,13 @@ export const PrometheusConfigSchema = Type.Object({
 export const PrometheusTreeSchema = Type.Object({
   ...PrometheusConfigSchema.properties,
   http_client: HTTPClientConfigSchema,
+}, { additionalProperties: false });
+
+/**
+ * The agent's `prometheus` subtree: the same keys; the agent pushes its metrics to `address` by
+ * remote write and sends no queries, so `labels` (attached to queries) has nothing to attach to.
+ */
+export const AgentPrometheusTreeSchema = Type.Object({
+  ...PrometheusTreeSchema.properties,
+  labels: noEffect(PrometheusTreeSchema.properties.labels, 'the agent sends no PromQL queries (it pushes its metrics by remote write, labelled job, instance, agent_group, pod and namespace); the controller\'s prometheus.labels scope its queries.'),
 }, { additionalProperties: false });

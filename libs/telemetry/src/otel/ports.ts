@@ -110,19 +110,20 @@ function close(server: http.Server): Promise<void> {
 export async function startTelemetryPorts(opts: TelemetryPortsOptions): Promise<TelemetryPorts> {
   const now = opts.now ?? Date.now;
   const startedMs = now();
-  const handlers: Record<PortName, () => http.RequestListener> = {
-    debug_port: () => debugHandler(opts.pipeline),
-    health_check_port: () => healthHandler(opts.pipeline, startedMs, now),
-    pprof_port: () => express().disable('x-powered-by').use(profilersRouter({ ...opts.profilers, register_http_routes: true })),
-    zpages_port: () => zpagesHandler(opts.pipeline, opts.service, startedMs),
-  };
+  const { ports } = opts;
+  // Each key read by name: what it serves, on which port.
+  const handlers: Array<[PortName, number, () => http.RequestListener]> = [
+    ['debug_port', ports.debug_port, () => debugHandler(opts.pipeline)],
+    ['health_check_port', ports.health_check_port, () => healthHandler(opts.pipeline, startedMs, now)],
+    ['pprof_port', ports.pprof_port, () => express().disable('x-powered-by').use(profilersRouter({ ...opts.profilers, register_http_routes: true }))],
+    ['zpages_port', ports.zpages_port, () => zpagesHandler(opts.pipeline, opts.service, startedMs)],
+  ];
   const servers: http.Server[] = [];
   const bound: Partial<Record<PortName, number>> = {};
   try {
-    for (const name of Object.keys(handlers) as PortName[]) {
-      const port = opts.ports[name];
+    for (const [name, port, handler] of handlers) {
       if (port === 0) continue;
-      const server = http.createServer(handlers[name]());
+      const server = http.createServer(handler());
       servers.push(server);
       bound[name] = await listen(server, port, opts.host);
     }
