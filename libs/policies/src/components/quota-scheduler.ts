@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind } from './kind.js';
+import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 import { publishedSchedulerParameters, SchedulerSchema } from './load-scheduler-parameters.js';
 
 const schema = obj(
@@ -45,23 +45,13 @@ export const quotaSchedulerKind = defineKind({
   path: ['flow_control', 'quota_scheduler'],
   schema,
   compile(spec, ctx) {
-    const inPath = `${ctx.path}.in_ports`;
-    ctx.input(spec.in_ports.bucket_capacity, `${inPath}.bucket_capacity`, { minimum: 0, finite: true });
-    ctx.input(spec.in_ports.fill_amount, `${inPath}.fill_amount`, { minimum: 0, finite: true });
-    ctx.input(spec.in_ports.pass_through, `${inPath}.pass_through`);
+    bucketInputs(spec.in_ports, ctx);
     const r = spec.rate_limiter;
     const labelKey = r.limit_by_label_key !== undefined && r.limit_by_label_key !== '' ? r.limit_by_label_key : r.label_key;
     const scheduler = publishedSchedulerParameters(
       { scheduler: spec.scheduler, workload_latency_based_tokens: false, selectors: spec.selectors }, false, ctx.path, ctx,
     );
-    const rateLimiter = {
-      ...(labelKey === undefined || labelKey === '' ? {} : { label_key: labelKey }),
-      tokens_label_key: scheduler.tokens_label_key ?? 'tokens',
-      interval_ms: ctx.durationMs(r.interval, '1s'),
-      continuous_fill: r.continuous_fill ?? true,
-      max_idle_time_ms: ctx.durationMs(r.max_idle_time, '7200s'),
-      lazy_sync: { enabled: r.lazy_sync?.enabled ?? false, num_sync: r.lazy_sync?.num_sync ?? 4 },
-    };
+    const rateLimiter = bucketParameters(r, labelKey, scheduler.tokens_label_key ?? 'tokens', ctx);
     for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
       ctx.publish({
         kind: 'quota_scheduler',
@@ -74,25 +64,6 @@ export const quotaSchedulerKind = defineKind({
         scheduler,
       });
     }
-    return {
-      createRuntime() {
-        let capacity: number | undefined;
-        let fill: number | undefined;
-        let passThrough = false;
-        return {
-          tick(inputs: readonly SignalValue[]) {
-            const [c, f, pt] = inputs;
-            if (c !== null && c !== undefined && c >= 0 && Number.isFinite(c)) capacity = c;
-            if (f !== null && f !== undefined && f >= 0 && Number.isFinite(f)) fill = f;
-            if (pt !== null && pt !== undefined) passThrough = pt !== 0;
-            const decision: PublishedDecision | undefined =
-              capacity === undefined || fill === undefined
-                ? undefined
-                : { kind: 'quota_scheduler', bucket_capacity: capacity, fill_amount: fill, pass_through: passThrough };
-            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
-          },
-        };
-      },
-    };
+    return bucketCompiled('quota_scheduler');
   },
 });

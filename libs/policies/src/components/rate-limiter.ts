@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind } from './kind.js';
+import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 
 const schema = obj(
   {
@@ -43,19 +43,9 @@ export const rateLimiterKind = defineKind({
   path: ['flow_control', 'rate_limiter'],
   schema,
   compile(spec, ctx) {
-    const inPath = `${ctx.path}.in_ports`;
-    ctx.input(spec.in_ports.bucket_capacity, `${inPath}.bucket_capacity`, { minimum: 0, finite: true });
-    ctx.input(spec.in_ports.fill_amount, `${inPath}.fill_amount`, { minimum: 0, finite: true });
-    ctx.input(spec.in_ports.pass_through, `${inPath}.pass_through`);
+    bucketInputs(spec.in_ports, ctx);
     const p = spec.parameters;
-    const parameters = {
-      ...(p.label_key === undefined || p.label_key === '' ? {} : { label_key: p.label_key }),
-      tokens_label_key: p.tokens_label_key ?? 'tokens',
-      interval_ms: ctx.durationMs(p.interval, '1s'),
-      continuous_fill: p.continuous_fill ?? true,
-      max_idle_time_ms: ctx.durationMs(p.max_idle_time, '7200s'),
-      lazy_sync: { enabled: p.lazy_sync?.enabled ?? false, num_sync: p.lazy_sync?.num_sync ?? 4 },
-    };
+    const parameters = bucketParameters(p, p.label_key, p.tokens_label_key ?? 'tokens', ctx);
     for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
       ctx.publish({
         kind: 'rate_limiter',
@@ -67,25 +57,6 @@ export const rateLimiterKind = defineKind({
         parameters,
       });
     }
-    return {
-      createRuntime() {
-        let capacity: number | undefined;
-        let fill: number | undefined;
-        let passThrough = false;
-        return {
-          tick(inputs: readonly SignalValue[]) {
-            const [c, f, pt] = inputs;
-            if (c !== null && c !== undefined && c >= 0 && Number.isFinite(c)) capacity = c;
-            if (f !== null && f !== undefined && f >= 0 && Number.isFinite(f)) fill = f;
-            if (pt !== null && pt !== undefined) passThrough = pt !== 0;
-            const decision: PublishedDecision | undefined =
-              capacity === undefined || fill === undefined
-                ? undefined
-                : { kind: 'rate_limiter', bucket_capacity: capacity, fill_amount: fill, pass_through: passThrough };
-            return { outputs: [], ...(decision === undefined ? {} : { decision }) };
-          },
-        };
-      },
-    };
+    return bucketCompiled('rate_limiter');
   },
 });
