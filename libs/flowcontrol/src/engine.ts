@@ -1,13 +1,14 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
 import type { CancelSource } from './call-cancellation.js';
-import type { Classifier, ComponentSelector, DecideContext, FlowComponent, FluxMeter, Limiter, LimiterKind, LimiterResult } from './component.js';
-import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type ComponentSet, type Registration } from './component-index.js';
+import type { ComponentSelector, FlowComponent, FluxMeter, Limiter, LimiterKind } from './component.js';
+import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type Registration } from './component-index.js';
 import { ControlPointRegistry, type ControlPointRegistryOptions } from './control-point-registry.js';
 import { type CheckDecision, type ClassifierRecord, type LimiterRecord } from './decision.js';
 import type { FlowObserver } from './flow-observer.js';
 import type { FlowRequest } from './flow-request.js';
 import { boundedDecision } from './bounded-decision.js';
 import { HeaderInterests, readsOf, type HeaderInterest } from './header-interest.js';
+import { CheckContext, FAILED_OPEN, checkComponentKind, copyLabels, decideSafely, define, runClassifier, type RunState } from './check-run.js';
 
 export interface EngineOptions {
   /** This agent's group (`agent_info.agent_group`); selectors of other groups are ignored. Default `default`. */
@@ -38,34 +39,6 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown }).then === 'function';
 }
 
-/** Per-check state of the limiter run. */
-interface RunState {
-  readonly request: FlowRequest;
-  readonly set: ComponentSet;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly addedLabels: Record<string, string> | undefined;
-  readonly hiddenLabels: ReadonlySet<string> | undefined;
-  readonly classifiers: readonly ClassifierRecord[];
-  readonly fluxMeters: readonly string[];
-  readonly ctx: CheckContext;
-  readonly limiters: Limiter[];
-  readonly results: LimiterResult[];
-}
-
-/**
- * A component is a classifier, a flux meter, or a limiter carrying its kind (group, reject reason,
- * status, details, reads): anything else is refused when it is registered, never filed under a
- * default group.
- */
-function checkComponentKind(component: FlowComponent): void {
-  const kind: unknown = component.kind;
-  if (kind === 'classifier' || kind === 'flux_meter') return;
-  const k = kind as Partial<LimiterKind> | undefined;
-  if (typeof k !== 'object' || k === null || typeof k.name !== 'string' || !Number.isInteger(k.group) || typeof k.reads !== 'function'
-    || typeof k.details !== 'object' || typeof k.rejectReason !== 'string' || ![403, 429, 503].includes(k.deniedStatus as number)) {
-    throw new TypeError(`a component of unknown kind ${JSON.stringify(typeof kind === 'string' ? kind : typeof kind)}: want a classifier, a flux meter, or a limiter with its LimiterKind`);
-  }
-}
 
 /**
  * The flow-control engine: components registered per (control point,
@@ -375,49 +348,3 @@ export class Engine {
   }
 }
 
-/** The DecideContext of one check: one object, and the cancel signal only when a limiter reads it. */
-class CheckContext implements DecideContext {
-  constructor(
-    readonly nowMs: number,
-    readonly deadlineMs: number | undefined,
-    readonly costLabels: Readonly<Record<string, string>>,
-    private readonly cancel: AbortSignal | CancelSource | undefined,
-  ) {}
-
-  get signal(): AbortSignal | undefined {
-    const c = this.cancel;
-    return c === undefined || c instanceof AbortSignal ? c : c.signal;
-  }
-}
-
-const FAILED_OPEN: LimiterResult = Object.freeze({ accepted: true, waitMs: 0, failedOpen: true });
-
-function decideSafely(limiter: Limiter, st: RunState): LimiterResult | Promise<LimiterResult> {
-  try {
-    return limiter.decide(st.labels, st.ctx);
-  } catch {
-    return FAILED_OPEN;
-  }
-}
-
-function runClassifier(c: Classifier, request: FlowRequest, records: ClassifierRecord[]): Readonly<Record<string, string>> | undefined {
-  const id = c.identity;
-  try {
-    const out = c.classify(request.labels, request);
-    records.push({ policy_name: id.policy_name, policy_hash: id.policy_hash, classifier_index: id.classifier_index, failed: false });
-    return out;
-  } catch {
-    records.push({ policy_name: id.policy_name, policy_hash: id.policy_hash, classifier_index: id.classifier_index, failed: true });
-    return undefined;
-  }
-}
-
-function define(obj: Record<string, string>, key: string, value: string): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function copyLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of Object.keys(labels)) define(out, key, labels[key]);
-  return out;
-}
