@@ -1,10 +1,9 @@
 // A real Alertmanager (Debian's prometheus-alertmanager) on a free loopback port, with its own
 // storage directory, clustering off and a minimal configuration (one receiver that sends nowhere),
 // for end-to-end tests of the controller's alerts.
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
-import { spawnProc, tempDir, until, writeFile, type Proc } from './processes.js';
+import { tempDir, writeFile, type Proc } from './processes.js';
+import { freePort, startReadyDaemon } from './ready-daemon.js';
 
 /** An alert as Alertmanager lists it (`GET /api/v2/alerts`). */
 export interface ListedAlert {
@@ -23,17 +22,6 @@ export interface AlertmanagerServer {
   alerts(): Promise<ListedAlert[]>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts Alertmanager and waits until it is ready; killed in t.after. `SLUICE_ALERTMANAGER_BIN` overrides the binary. */
 export async function startAlertmanager(t: TestContext): Promise<AlertmanagerServer> {
   const dir = tempDir(t, 'sluice-am-');
@@ -48,33 +36,14 @@ export async function startAlertmanager(t: TestContext): Promise<AlertmanagerSer
   ].join('\n');
   const file = writeFile(dir, 'alertmanager.yml', config);
   const bin = process.env.SLUICE_ALERTMANAGER_BIN ?? '/usr/bin/prometheus-alertmanager';
-  const proc = spawnProc(t, bin, [
+  const { proc, url } = await startReadyDaemon(t, 'alertmanager', bin, [
     `--config.file=${file}`,
     `--storage.path=${dir}/data`,
     `--web.listen-address=127.0.0.1:${port}`,
     // no gossip port: one instance, nothing bound beyond the API
     '--cluster.listen-address=',
     '--log.level=warn',
-  ], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
-  t.after(async () => {
-    if (proc.child.exitCode === null && proc.child.signalCode === null) {
-      proc.child.kill('SIGTERM');
-      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 5000);
-      await proc.exited;
-      clearTimeout(timer);
-    }
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (proc.child.exitCode !== null) throw new Error(`alertmanager exited:\n${proc.output()}`);
-    try {
-      const r = await fetch(`${url}/-/ready`);
-      await r.arrayBuffer();
-      return r.status === 200;
-    } catch {
-      return false;
-    }
-  }, 20_000, 'alertmanager ready');
+  ], port);
   return {
     url,
     proc,

@@ -2,10 +2,10 @@
 // directory and a generated configuration scraping the given targets every second, and a
 // small exporter whose gauge value a test sets, for end-to-end tests of PromQL-driven policies.
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
-import { spawnProc, tempDir, until, writeFile, type Proc } from './processes.js';
+import { tempDir, writeFile, type Proc } from './processes.js';
+import { freePort, startReadyDaemon } from './ready-daemon.js';
 
 export interface PrometheusServer {
   /** `127.0.0.1:<port>`, what `prometheus.address` takes. */
@@ -16,17 +16,6 @@ export interface PrometheusServer {
   query(q: string): Promise<number | undefined>;
   /** The label sets of the series an instant query answers. */
   series(q: string): Promise<Record<string, string>[]>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PrometheusOptions {
@@ -55,33 +44,14 @@ export async function startPrometheus(t: TestContext, targets: string[], job = '
   ].join('\n');
   const file = writeFile(dir, 'prometheus.yml', config);
   const bin = process.env.SLUICE_PROMETHEUS_BIN ?? '/usr/bin/prometheus';
-  const proc = spawnProc(t, bin, [
+  const { proc, url } = await startReadyDaemon(t, 'prometheus', bin, [
     `--config.file=${file}`,
     `--storage.tsdb.path=${dir}/data`,
     `--web.listen-address=127.0.0.1:${port}`,
     '--log.level=warn',
     '--storage.tsdb.retention.time=1h',
     ...(opts.remoteWriteReceiver === true ? ['--web.enable-remote-write-receiver'] : []),
-  ], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
-  t.after(async () => {
-    if (proc.child.exitCode === null && proc.child.signalCode === null) {
-      proc.child.kill('SIGTERM');
-      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 5000);
-      await proc.exited;
-      clearTimeout(timer);
-    }
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (proc.child.exitCode !== null) throw new Error(`prometheus exited:\n${proc.output()}`);
-    try {
-      const r = await fetch(`${url}/-/ready`);
-      await r.arrayBuffer();
-      return r.status === 200;
-    } catch {
-      return false;
-    }
-  }, 20_000, 'prometheus ready');
+  ], port);
   return {
     address: `127.0.0.1:${port}`,
     url,
