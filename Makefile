@@ -34,6 +34,7 @@ bench:
 docs: build
 	@node libs/config/dist/docs/write-docs.js
 	@node libs/policies/dist/generate/write-generated.js
+	@node libs/errors/dist/docs/write-docs.js
 
 # libs/proto/src/generated from the .proto files (a test fails when they are stale).
 proto: setup

@@ -3,7 +3,7 @@ import { envNameOf, parseDuration } from '@sluice/config';
 import {
   DistCache, DistCacheBindError, EtcdPeerSource, advertised, distributedStoreFactory, keyringFrom, registerDistCacheRoutes, splitHostPort, type PeerEtcd,
 } from '@sluice/distcache';
-import { UnavailableError } from '@sluice/errors';
+import { UnavailableError, ErrorCode } from '@sluice/errors';
 import type { ProcessRuntime } from '@sluice/runtime';
 import { startKubernetesPeers } from './kube.js';
 
@@ -107,11 +107,11 @@ function bindProblem(e: DistCacheBindError): UnavailableError {
   const path = `dist_cache.${e.key}`;
   return new UnavailableError(
     `${path} (${envNameOf('SLUICE_AGENT_', path)}) ${e.addr}: cannot listen: ${e.reason}; give each agent on a host its own dist-cache ports`,
-    'SLUICE_ERR_DISTCACHE_BIND', e,
+    ErrorCode.DISTCACHE_BIND, e,
   );
 }
 
 /** The dist cache's keys are missing (a port beyond loopback) or bad: a configuration problem. */
 export function isDistCacheKeyProblem(err: unknown): boolean {
-  return (err as { code?: unknown } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_AUTH';
+  return (err as { code?: unknown } | undefined)?.code === ErrorCode.DISTCACHE_AUTH;
 }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { applyLocalLimiters, loadLocalLimiters, rateLimiterMetrics, type Engine } from '@sluice/flowcontrol';
-import { SluiceError } from '@sluice/errors';
+import { SluiceError, ErrorCode } from '@sluice/errors';
 
 /** A local limiters file that cannot be used: a configuration problem, reported like one (exit 2). */
 export class LocalLimitersFileError extends SluiceError {
   constructor(file: string, reason: string, cause: unknown) {
-    super('SLUICE_ERR_LOCAL_LIMITERS_FILE', `--local-limiters ${file}: ${reason}`, { cause });
+    super(ErrorCode.LOCAL_LIMITERS_FILE, `--local-limiters ${file}: ${reason}`, { cause });
     this.name = 'LocalLimitersFileError';
   }
 }

@@ -1,4 +1,4 @@
-import { GrpcCode, SluiceError } from '@sluice/errors';
+import { GrpcCode, SluiceError, ErrorCode } from '@sluice/errors';
 
 /** The kinds of configuration problems. */
 export type ConfigRule =
@@ -48,7 +48,7 @@ export class ConfigError extends SluiceError {
 
   constructor(service: string, problems: readonly ConfigProblem[]) {
     const header = `invalid ${service} configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):`;
-    super('SLUICE_ERR_CONFIG', [header, ...problems.map((p) => `  ${p.message}`)].join('\n'), {
+    super(ErrorCode.CONFIG, [header, ...problems.map((p) => `  ${p.message}`)].join('\n'), {
       grpcCode: GrpcCode.INVALID_ARGUMENT,
       details: problems.map((p) => ({ path: p.path, env: p.env, rule: p.rule, message: p.message })),
     });

@@ -1,4 +1,4 @@
-import { GrpcCode, InvalidArgumentError, SluiceError } from '@sluice/errors';
+import { GrpcCode, InvalidArgumentError, SluiceError, ErrorCode } from '@sluice/errors';
 import type { PolicyProblem } from './policy-language.js';
 
 const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
@@ -13,7 +13,7 @@ export class PolicyRejectedError extends SluiceError {
     const first = listed[0];
     const summary = first === undefined ? 'invalid policy' : `${first.path}: ${first.message}`;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    super('SLUICE_ERR_INVALID_POLICY', `policy ${JSON.stringify(name)} is invalid: ${summary}${more}`, {
+    super(ErrorCode.INVALID_POLICY, `policy ${JSON.stringify(name)} is invalid: ${summary}${more}`, {
       grpcCode: GrpcCode.INVALID_ARGUMENT,
       details: [{ '@type': BAD_REQUEST, field_violations: listed.map((p) => ({ field: p.path, description: p.message })) }],
     });

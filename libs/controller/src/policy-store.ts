@@ -1,4 +1,4 @@
-import { GrpcCode, NotFoundError, SluiceError, UnavailableError } from '@sluice/errors';
+import { GrpcCode, NotFoundError, SluiceError, UnavailableError, ErrorCode } from '@sluice/errors';
 import { isPolicyName } from './policy-name.js';
 import { storedPolicyKey, type StoredPolicy } from '@sluice/policies';
 import type { ControllerEtcd } from './controller-etcd.js';
@@ -14,7 +14,7 @@ export const STORE_WRITE_TIMEOUT_MS = 5000;
 /** A policy that Kubernetes manages cannot be changed through the API. */
 export class PolicyManagedElsewhereError extends SluiceError {
   constructor(name: string) {
-    super('SLUICE_ERR_POLICY_MANAGED_BY_KUBERNETES', `policy ${JSON.stringify(name)} comes from a Policy custom resource: change or delete the resource instead`, {
+    super(ErrorCode.POLICY_MANAGED_BY_KUBERNETES, `policy ${JSON.stringify(name)} comes from a Policy custom resource: change or delete the resource instead`, {
       grpcCode: GrpcCode.FAILED_PRECONDITION,
     });
     this.name = 'PolicyManagedElsewhereError';
@@ -24,7 +24,7 @@ export class PolicyManagedElsewhereError extends SluiceError {
 /** A merge patch whose policy was written by someone else between its read and its write. */
 export class PolicyChangedError extends SluiceError {
   constructor(name: string) {
-    super('SLUICE_ERR_POLICY_CHANGED', `policy ${JSON.stringify(name)} was changed by another writer while this patch was applied; nothing was written: read it again and retry`, {
+    super(ErrorCode.POLICY_CHANGED, `policy ${JSON.stringify(name)} was changed by another writer while this patch was applied; nothing was written: read it again and retry`, {
       grpcCode: GrpcCode.ABORTED,
     });
     this.name = 'PolicyChangedError';
@@ -46,7 +46,7 @@ export async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
     return await Promise.race([p, timeout]);
   } catch (err) {
     if (err instanceof SluiceError) throw err;
-    throw new UnavailableError(`${what}: ${err instanceof Error ? err.message : String(err)}`, 'SLUICE_ERR_UNAVAILABLE', err);
+    throw new UnavailableError(`${what}: ${err instanceof Error ? err.message : String(err)}`, ErrorCode.UNAVAILABLE, err);
   } finally {
     clearTimeout(timer);
   }

@@ -1,15 +1,15 @@
 import os from 'node:os';
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 
 /** `host:port`, `[v6]:port` or `:port` (every interface). */
 export function splitHostPort(addr: string): { host: string; port: number } {
   const i = addr.lastIndexOf(':');
-  if (i < 0) throw new InvalidArgumentError(`address ${JSON.stringify(addr)} has no port`, undefined, 'SLUICE_ERR_DISTCACHE_ADDRESS');
+  if (i < 0) throw new InvalidArgumentError(`address ${JSON.stringify(addr)} has no port`, undefined, ErrorCode.DISTCACHE_ADDRESS);
   let host = addr.slice(0, i);
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   const port = Number(addr.slice(i + 1));
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`address ${JSON.stringify(addr)} has a bad port`, undefined, 'SLUICE_ERR_DISTCACHE_ADDRESS');
+    throw new InvalidArgumentError(`address ${JSON.stringify(addr)} has a bad port`, undefined, ErrorCode.DISTCACHE_ADDRESS);
   }
   return { host, port };
 }

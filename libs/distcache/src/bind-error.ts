@@ -1,4 +1,4 @@
-import { UnavailableError } from '@sluice/errors';
+import { UnavailableError, ErrorCode } from '@sluice/errors';
 
 /** Which of the cache's listening addresses a bind error is about (the config key under `dist_cache`). */
 export type DistCacheAddressKey = 'bind_addr' | 'memberlist_bind_addr';
@@ -13,7 +13,7 @@ export class DistCacheBindError extends UnavailableError {
 
   constructor(readonly key: DistCacheAddressKey, readonly addr: string, cause: unknown) {
     const reason = (cause as { code?: string }).code === 'EADDRINUSE' ? 'the address is in use' : cause instanceof Error ? cause.message : String(cause);
-    super(`dist_cache.${key} ${addr}: cannot listen: ${reason}`, 'SLUICE_ERR_DISTCACHE_BIND', cause);
+    super(`dist_cache.${key} ${addr}: cannot listen: ${reason}`, ErrorCode.DISTCACHE_BIND, cause);
     this.name = 'DistCacheBindError';
     this.reason = reason;
   }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { UnavailableError, DeadlineExceededError, InvalidArgumentError } from '@sluice/errors';
+import { UnavailableError, DeadlineExceededError, InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { FrameBuilder, FrameDecoder, encodeFrame } from './frame.js';
 import { MAX_BATCH, RequestEncoder, parseResponse, type Op, type OpResult } from './ops.js';
 import { splitHostPort } from './address.js';
@@ -58,7 +58,7 @@ export class PeerClient {
   constructor(readonly addr: string, private readonly opts: PeerClientOptions = {}) {}
 
   call(op: Op, timeoutMs: number): Promise<OpResult> {
-    if (this.closed) return Promise.reject(new UnavailableError(`peer client ${this.addr} is closed`, 'SLUICE_ERR_DISTCACHE_CLOSED'));
+    if (this.closed) return Promise.reject(new UnavailableError(`peer client ${this.addr} is closed`, ErrorCode.DISTCACHE_CLOSED));
     return new Promise((resolve, reject) => {
       if (this.batch !== undefined && (this.encoder.count >= MAX_BATCH || this.encoder.bytes >= BATCH_BYTES)) this.seal();
       if (this.batch === undefined) {
@@ -72,7 +72,7 @@ export class PeerClient {
       try {
         this.encoder.add(op);
       } catch (e) {
-        reject(new InvalidArgumentError(`operation for ${this.addr} cannot be sent: ${String(e)}`, 'k', 'SLUICE_ERR_DISTCACHE_BAD_OPERATION'));
+        reject(new InvalidArgumentError(`operation for ${this.addr} cannot be sent: ${String(e)}`, 'k', ErrorCode.DISTCACHE_BAD_OPERATION));
         return;
       }
       const b = this.batch;
@@ -86,7 +86,7 @@ export class PeerClient {
 
   close(): void {
     this.closed = true;
-    const e = new UnavailableError(`peer client ${this.addr} is closed`, 'SLUICE_ERR_DISTCACHE_CLOSED');
+    const e = new UnavailableError(`peer client ${this.addr} is closed`, ErrorCode.DISTCACHE_CLOSED);
     if (this.batch !== undefined) {
       for (const r of this.batch.rejecters) r(e);
       this.batch = undefined;
@@ -148,7 +148,7 @@ export class PeerClient {
     s.on('close', () => {
       if (this.socket === s) {
         this.socket = undefined;
-        this.fail(new UnavailableError(`connection to ${this.addr} closed`, 'SLUICE_ERR_DISTCACHE_PEER_UNAVAILABLE'));
+        this.fail(new UnavailableError(`connection to ${this.addr} closed`, ErrorCode.DISTCACHE_PEER_UNAVAILABLE));
       }
     });
     return s;
@@ -214,7 +214,7 @@ export class PeerClient {
       const d = p.deadlines[i];
       if (d === Infinity) continue;
       if (d <= now) {
-        e ??= new DeadlineExceededError(`${this.addr} did not answer in time`, 'SLUICE_ERR_DISTCACHE_TIMEOUT');
+        e ??= new DeadlineExceededError(`${this.addr} did not answer in time`, ErrorCode.DISTCACHE_TIMEOUT);
         p.rejecters[i](e);
         p.resolvers[i] = settled;
         p.deadlines[i] = Infinity;

@@ -2,6 +2,7 @@ import { PeerClient } from './ops-client.js';
 import type { Op, OpResult } from './ops.js';
 import type { DistCacheMetrics } from './metrics.js';
 import type { Keyring } from './auth/index.js';
+import { ErrorCode } from '@sluice/errors';
 
 /** Operations sent to other members: one batching client per operations address, dialled on first use. */
 export class PeerCalls {
@@ -44,5 +45,5 @@ export class PeerCalls {
 
 /** Whether a call failed for want of an answer in time (not a refused or broken connection). */
 export function isTimeout(e: unknown): boolean {
-  return (e as { code?: string } | undefined)?.code === 'SLUICE_ERR_DISTCACHE_TIMEOUT';
+  return (e as { code?: string } | undefined)?.code === ErrorCode.DISTCACHE_TIMEOUT;
 }

@@ -1,3 +1,4 @@
+export { ErrorCode, errorCatalogue, errorCodeEntry, type ErrorCodeName, type ErrorCodeEntry } from './codes.js';
 export { GrpcCode } from './grpc-code.js';
 export { httpStatusFromGrpcCode } from './http-status.js';
 export { SluiceError, isSluiceError, type SluiceErrorOptions } from './sluice-error.js';

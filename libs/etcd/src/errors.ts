@@ -1,9 +1,9 @@
-import { UnavailableError } from '@sluice/errors';
+import { UnavailableError, ErrorCode } from '@sluice/errors';
 
 /** etcd could not be reached (or did not answer in time); the operation may be retried. */
 export class EtcdUnavailableError extends UnavailableError {
   constructor(message: string, cause?: unknown) {
-    super(message, 'SLUICE_ERR_ETCD_UNAVAILABLE', cause);
+    super(message, ErrorCode.ETCD_UNAVAILABLE, cause);
     this.name = 'EtcdUnavailableError';
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import type { Engine } from './engine.js';
 import type { LocalLimiterSpec } from './local-limiters-config.js';
 import { LocalTokenBucketStore } from './local-token-bucket-store.js';
@@ -47,7 +47,7 @@ export function applyLocalLimiters(engine: Engine, specs: readonly LocalLimiterS
       } catch (err) {
         if (err instanceof InvalidArgumentError) {
           const field = `[${i}].${err.field ?? 'label_matcher'}`;
-          throw new InvalidArgumentError(`[${i}].${err.message}`, field, 'SLUICE_ERR_LOCAL_LIMITERS');
+          throw new InvalidArgumentError(`[${i}].${err.message}`, field, ErrorCode.LOCAL_LIMITERS);
         }
         throw err;
       }

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { durationProblem, MAX_DURATION_TEXT, tryParseDuration } from '@sluice/config';
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { contractProblems, PublishedRateLimiter, RateLimiterDecision } from '@sluice/policies';
 import { DEFAULT_MAX_BUCKETS } from './local-token-bucket-store.js';
 import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
@@ -61,7 +61,7 @@ export const MAX_BUCKETS_LIMIT = 10_000_000;
 export class LocalLimitersError extends InvalidArgumentError {
   readonly problems: readonly { path: string; message: string }[];
   constructor(problems: { path: string; message: string }[]) {
-    super(`invalid local limiters: ${problems.map((p) => (p.path === '' ? p.message : `${p.path}: ${p.message}`)).join('; ')}`, problems[0]?.path, 'SLUICE_ERR_LOCAL_LIMITERS');
+    super(`invalid local limiters: ${problems.map((p) => (p.path === '' ? p.message : `${p.path}: ${p.message}`)).join('; ')}`, problems[0]?.path, ErrorCode.LOCAL_LIMITERS);
     this.name = 'LocalLimitersError';
     this.problems = problems;
   }

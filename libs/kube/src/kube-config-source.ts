@@ -3,14 +3,14 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SluiceError, GrpcCode } from '@sluice/errors';
+import { SluiceError, GrpcCode, ErrorCode } from '@sluice/errors';
 
 export type KubeConfigSource = 'in-cluster' | 'kubeconfig' | 'default-file';
 
 /** A kubeconfig that cannot be read or names no cluster. */
 export class KubeConfigError extends SluiceError {
   constructor(message: string, cause?: unknown) {
-    super('SLUICE_ERR_KUBE_CONFIG', message, { grpcCode: GrpcCode.FAILED_PRECONDITION, cause });
+    super(ErrorCode.KUBE_CONFIG, message, { grpcCode: GrpcCode.FAILED_PRECONDITION, cause });
     this.name = 'KubeConfigError';
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 
 /** One rule a policy breaks. `path` is the JSON path of the field at fault, starting at `spec`. */
 export interface PolicyProblem {
@@ -17,7 +17,7 @@ export class PolicyCompileError extends InvalidArgumentError {
   constructor(policyName: string, problems: PolicyProblem[]) {
     const shown = problems.slice(0, 20).map((p) => `${p.path}: ${p.message}`);
     if (problems.length > 20) shown.push(`… and ${problems.length - 20} more`);
-    super(`policy ${JSON.stringify(policyName)} is invalid: ${shown.join('; ')}`, problems[0]?.path, 'SLUICE_ERR_POLICY_INVALID');
+    super(`policy ${JSON.stringify(policyName)} is invalid: ${shown.join('; ')}`, problems[0]?.path, ErrorCode.INVALID_POLICY);
     this.name = 'PolicyCompileError';
     this.problems = problems;
     this.details.length = 0;

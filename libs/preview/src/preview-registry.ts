@@ -1,4 +1,4 @@
-import { SluiceError, GrpcCode } from '@sluice/errors';
+import { SluiceError, GrpcCode, ErrorCode } from '@sluice/errors';
 import type { FlowObserver, FlowRequest, FlowSink } from '@sluice/flowcontrol';
 import type { CheckHTTPRequest__Output, JsonObject } from '@sluice/proto';
 import type { LabelMatcher } from '@sluice/selectors';
@@ -182,7 +182,7 @@ export class PreviewRegistry implements FlowObserver {
 
   start(spec: PreviewSpec): ActivePreview {
     if (this.active >= this.maxActive) {
-      throw new SluiceError('SLUICE_ERR_TOO_MANY_PREVIEWS', `too many previews running (${this.maxActive}); try again later`, { grpcCode: GrpcCode.RESOURCE_EXHAUSTED });
+      throw new SluiceError(ErrorCode.TOO_MANY_PREVIEWS, `too many previews running (${this.maxActive}); try again later`, { grpcCode: GrpcCode.RESOURCE_EXHAUSTED });
     }
     let resolve!: (samples: RawSample[]) => void;
     const raw = new Promise<RawSample[]>((r) => { resolve = r; });

@@ -1,5 +1,5 @@
 import type protobuf from 'protobufjs';
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { parseDurationJson, parseTimestampJson } from './proto3-time.js';
 import { jsonField } from './json-field.js';
 import { messageType } from './reflection.js';
@@ -17,7 +17,7 @@ function kind(v: unknown): string {
 }
 
 function fail(path: string, message: string): never {
-  throw new InvalidArgumentError(`${path}: ${message}`, path, 'SLUICE_ERR_INVALID_MESSAGE');
+  throw new InvalidArgumentError(`${path}: ${message}`, path, ErrorCode.INVALID_MESSAGE);
 }
 
 function checkInteger(v: unknown, path: string, min: number, max: number, type: string): void {

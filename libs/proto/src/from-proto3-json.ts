@@ -1,5 +1,5 @@
 import type protobuf from 'protobufjs';
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { checkJsonMessage } from './check-json-message.js';
 import { jsonField } from './json-field.js';
 import { parseDurationJson, parseTimestampJson } from './proto3-time.js';
@@ -15,7 +15,7 @@ function anyJson(typeName: string, v: unknown, path: string): unknown {
     if (typeName === '.google.protobuf.Value') return jsonToValue(v);
     return { values: (v as unknown[]).map((item) => jsonToValue(item)) };
   } catch (err) {
-    if (err instanceof StructConversionError) throw new InvalidArgumentError(`${path}: ${err.message}`, path, 'SLUICE_ERR_INVALID_MESSAGE');
+    if (err instanceof StructConversionError) throw new InvalidArgumentError(`${path}: ${err.message}`, path, ErrorCode.INVALID_MESSAGE);
     throw err;
   }
 }

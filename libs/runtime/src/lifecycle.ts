@@ -1,4 +1,4 @@
-import { SluiceError } from '@sluice/errors';
+import { SluiceError, ErrorCode } from '@sluice/errors';
 import type { Component } from './component.js';
 
 export interface LifecycleLogger {
@@ -10,7 +10,7 @@ export interface LifecycleLogger {
 export class StartupError extends SluiceError {
   readonly component: string;
   constructor(component: string, cause: unknown) {
-    super('SLUICE_ERR_STARTUP', `${component}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(ErrorCode.STARTUP, `${component}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'StartupError';
     this.component = component;
   }

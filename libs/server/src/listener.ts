@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type * as grpc from '@grpc/grpc-js';
-import { SluiceError } from '@sluice/errors';
+import { SluiceError, ErrorCode } from '@sluice/errors';
 import { applyKeepAlive } from './keep-alive.js';
 import type { ListenTarget } from './listen-address.js';
 import { sniffProtocol } from './protocol-router.js';
@@ -92,7 +92,7 @@ export class SharedListener {
   listen(target: ListenTarget, display: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException): void => {
-        reject(new SluiceError('SLUICE_ERR_LISTEN', `cannot listen on ${display}: ${err.code ?? err.message}`, { cause: err }));
+        reject(new SluiceError(ErrorCode.LISTEN, `cannot listen on ${display}: ${err.code ?? err.message}`, { cause: err }));
       };
       this.httpServer.once('error', onError);
       this.httpServer.listen({ host: target.host, port: target.port, ipv6Only: target.ipv6Only }, () => {
@@ -105,7 +105,7 @@ export class SharedListener {
 
   address(): { host: string; port: number } {
     const a = this.httpServer.address();
-    if (a === null || typeof a === 'string') throw new SluiceError('SLUICE_ERR_NOT_LISTENING', 'the server is not listening');
+    if (a === null || typeof a === 'string') throw new SluiceError(ErrorCode.NOT_LISTENING, 'the server is not listening');
     return { host: a.address, port: a.port };
   }
 

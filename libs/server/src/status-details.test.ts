@@ -22,7 +22,7 @@ test('a field violation reaches gRPC callers in the status trailer and HTTP call
   const server = createServer(defaultConfig(), { registry: new Registry() });
   server.addService(EchoClient.service, {
     Echo: unary<{ message: string }, { message: string }>((req) => {
-      if (req.message === 'plain') throw new SluiceError('SLUICE_ERR_TEST', 'no details here', { grpcCode: grpc.status.FAILED_PRECONDITION });
+      if (req.message === 'plain') throw new SluiceError('SLUICE_ERR_INTERNAL' as const, 'no details here', { grpcCode: grpc.status.FAILED_PRECONDITION });
       throw new InvalidArgumentError(`filter.regex: bad regex ${JSON.stringify(req.message)}`, 'filter.regex');
     }),
   });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { SluiceError } from '@sluice/errors';
+import { SluiceError, ErrorCode } from '@sluice/errors';
 import { Registry } from 'prom-client';
 import type { ServerConfig } from './config.js';
 import { createServer } from './create-server.js';
@@ -26,7 +26,7 @@ export const echoImpl: grpc.UntypedServiceImplementation = {
     if (req.delay_ms > 0) await new Promise((r) => setTimeout(r, req.delay_ms));
     if (req.fail_code > 0) {
       if (req.fail_code === 999) throw new Error('secret internal detail');
-      throw new SluiceError('SLUICE_ERR_TEST', req.fail_message || 'echo failed', { grpcCode: req.fail_code });
+      throw new SluiceError(ErrorCode.UNAVAILABLE, req.fail_message || 'echo failed', { grpcCode: req.fail_code });
     }
     return { message: req.message, served_by: 'echo' };
   }),

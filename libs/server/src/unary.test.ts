@@ -10,7 +10,7 @@ test('toGrpcStatus keeps a SluiceError code, message and field details, hides an
   assert.equal(withField.code, grpc.status.INVALID_ARGUMENT);
   assert.equal(withField.details, 'bad field');
   assert.equal(withField.metadata?.get('grpc-status-details-bin').length, 1, 'the field travels in the status trailer');
-  assert.deepEqual(toGrpcStatus(new SluiceError('SLUICE_ERR_X', 'gone', { grpcCode: grpc.status.NOT_FOUND })), { code: grpc.status.NOT_FOUND, details: 'gone' });
+  assert.deepEqual(toGrpcStatus(new SluiceError('SLUICE_ERR_NOT_FOUND', 'gone', { grpcCode: grpc.status.NOT_FOUND })), { code: grpc.status.NOT_FOUND, details: 'gone' });
   assert.deepEqual(toGrpcStatus(new Error('/etc/secret')), { code: grpc.status.INTERNAL, details: 'internal error' });
   assert.deepEqual(toGrpcStatus('a string'), { code: grpc.status.INTERNAL, details: 'internal error' });
 });

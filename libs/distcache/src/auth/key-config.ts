@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { InvalidArgumentError } from '@sluice/errors';
+import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { splitHostPort } from '../address.js';
 import { Keyring, parseKeys } from './keyring.js';
 
@@ -41,10 +41,10 @@ export function keyringFrom(s: KeySettings): Keyring | undefined {
     try {
       text = readFileSync(s.keyFile, 'utf8');
     } catch (e) {
-      throw new InvalidArgumentError(`${name('dist_cache.auth.key_file')} ${s.keyFile}: cannot read: ${(e as Error).message}`, 'dist_cache.auth.key_file', 'SLUICE_ERR_DISTCACHE_AUTH');
+      throw new InvalidArgumentError(`${name('dist_cache.auth.key_file')} ${s.keyFile}: cannot read: ${(e as Error).message}`, 'dist_cache.auth.key_file', ErrorCode.DISTCACHE_AUTH);
     }
     keys.push(...parsed(text, `${name('dist_cache.auth.key_file')} ${s.keyFile}`));
-    if (keys.length === 0) throw new InvalidArgumentError(`${name('dist_cache.auth.key_file')} ${s.keyFile} holds no key`, 'dist_cache.auth.key_file', 'SLUICE_ERR_DISTCACHE_AUTH');
+    if (keys.length === 0) throw new InvalidArgumentError(`${name('dist_cache.auth.key_file')} ${s.keyFile} holds no key`, 'dist_cache.auth.key_file', ErrorCode.DISTCACHE_AUTH);
   }
   if (s.keys !== '') keys.push(...parsed(s.keys, name('dist_cache.auth.keys')));
   if (keys.length > 0) return new Keyring(keys);
@@ -54,7 +54,7 @@ export function keyringFrom(s: KeySettings): Keyring | undefined {
   throw new InvalidArgumentError(
     `${ports} not on loopback and no key: set ${name('dist_cache.auth.key_file')} or ${name('dist_cache.auth.keys')} (the group's shared keys), ` +
     `bind loopback, or set ${name('dist_cache.auth.insecure')} to let anyone who reaches the ports join and set limits`,
-    'dist_cache.auth.keys', 'SLUICE_ERR_DISTCACHE_AUTH',
+    'dist_cache.auth.keys', ErrorCode.DISTCACHE_AUTH,
   );
 }
 
@@ -62,6 +62,6 @@ function parsed(text: string, where: string): Buffer[] {
   try {
     return parseKeys(text);
   } catch (e) {
-    throw new InvalidArgumentError(`${where}: ${(e as Error).message}`, 'dist_cache.auth', 'SLUICE_ERR_DISTCACHE_AUTH');
+    throw new InvalidArgumentError(`${where}: ${(e as Error).message}`, 'dist_cache.auth', ErrorCode.DISTCACHE_AUTH);
   }
 }

@@ -3,6 +3,7 @@ import type { Pool } from 'undici';
 import type { FlowEndSink, FlowToEnd } from '../check/flow-end.js';
 import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
+import { ErrorCode } from '@sluice/errors';
 
 export interface UpstreamTarget {
   host: string;
@@ -35,7 +36,7 @@ export interface ForwardContext {
 
 /** A response from the workload the tap will not relay (502). */
 export class BadUpstreamResponseError extends Error {
-  readonly code = 'SLUICE_ERR_BAD_UPSTREAM_RESPONSE';
+  readonly code = ErrorCode.BAD_UPSTREAM_RESPONSE;
   constructor(message: string) {
     super(message);
     this.name = 'BadUpstreamResponseError';

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { UpstreamErrorReason } from '../metrics.js';
+import { ErrorCode } from '@sluice/errors';
 
 /** Raised on the upstream request when the workload is silent for too long. */
 export class UpstreamTimeoutError extends Error {
-  readonly code = 'SLUICE_ERR_UPSTREAM_TIMEOUT';
+  readonly code = ErrorCode.UPSTREAM_TIMEOUT;
   constructor(ms: number) {
     super(`the workload did not answer within ${ms} ms`);
     this.name = 'UpstreamTimeoutError';

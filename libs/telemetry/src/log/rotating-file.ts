@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { createStream, type RotatingFileStream } from 'rotating-file-stream';
-import { SluiceError, GrpcCode } from '@sluice/errors';
+import { SluiceError, GrpcCode, ErrorCode } from '@sluice/errors';
 import type { LogWriterConfig } from '../config.js';
 import { fileTimestamp } from '../names.js';
 import { pruneOldBackups } from './age-pruning.js';
@@ -33,7 +33,7 @@ export function openRotatingFile(file: string, config: LogWriterConfig, onProble
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new SluiceError('SLUICE_ERR_LOG_WRITER', `cannot create the log directory ${dir}: ${(err as Error).message}`, {
+    throw new SluiceError(ErrorCode.LOG_WRITER, `cannot create the log directory ${dir}: ${(err as Error).message}`, {
       grpcCode: GrpcCode.FAILED_PRECONDITION,
       cause: err,
     });

@@ -1,10 +1,10 @@
-import { GrpcCode, SluiceError } from '@sluice/errors';
+import { GrpcCode, SluiceError, ErrorCode } from '@sluice/errors';
 
 /** A metric the pedantic registry refuses: at registration, or when it is collected for a scrape. */
 export class MetricInconsistencyError extends SluiceError {
   readonly metric: string;
   constructor(metric: string, problem: string) {
-    super('SLUICE_ERR_METRIC_INCONSISTENT', `metric "${metric}": ${problem}`, { grpcCode: GrpcCode.INTERNAL });
+    super(ErrorCode.METRIC_INCONSISTENT, `metric "${metric}": ${problem}`, { grpcCode: GrpcCode.INTERNAL });
     this.name = 'MetricInconsistencyError';
     this.metric = metric;
   }

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { Registry } from 'prom-client';
-import { SluiceError, toGatewayError } from '@sluice/errors';
+import { SluiceError, toGatewayError, ErrorCode } from '@sluice/errors';
 import { highCardinalityOf, isHighCardinalityMetric } from './high-cardinality.js';
 
 export interface MetricsRouterOptions {
@@ -30,7 +30,7 @@ export function metricsRouter(registry: Registry, opts: MetricsRouterOptions = {
     } catch (err) {
       const failure = err instanceof SluiceError
         ? err
-        : new SluiceError('SLUICE_ERR_METRICS_COLLECTION', `collecting metrics failed: ${(err as Error).message}`, { cause: err });
+        : new SluiceError(ErrorCode.METRICS_COLLECTION, `collecting metrics failed: ${(err as Error).message}`, { cause: err });
       const { status, body: errorBody } = toGatewayError(failure);
       res.status(status).json(errorBody);
       return;

@@ -1,4 +1,4 @@
-import { GrpcCode, SluiceError } from '@sluice/errors';
+import { GrpcCode, SluiceError, ErrorCode } from '@sluice/errors';
 import type { ProfilerHolder } from './profiler-state.js';
 
 /** The CPU profiler is taken: 409 in the gateway shape. */
@@ -7,7 +7,7 @@ export class ProfilerBusyError extends SluiceError {
     const message = holder === 'cpu_profiler'
       ? 'the CPU profiler (profilers.cpu_profiler) is on: the HTTP profile endpoint does not work while it runs'
       : 'a CPU profile is already being taken; try again when it is done';
-    super('SLUICE_ERR_PROFILER_BUSY', message, { grpcCode: GrpcCode.ABORTED });
+    super(ErrorCode.PROFILER_BUSY, message, { grpcCode: GrpcCode.ABORTED });
     this.name = 'ProfilerBusyError';
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { GrpcCode, SluiceError } from '@sluice/errors';
+import { GrpcCode, SluiceError, ErrorCode } from '@sluice/errors';
 import type { ProfilersConfig, ServiceName } from '../config.js';
 import { defaultProfilesDir, fileTimestamp, checkServiceName } from '../names.js';
 import { ProfilerBusyError } from './busy-error.js';
@@ -31,7 +31,7 @@ export function startCpuProfiler(config: ProfilersConfig, service: ServiceName):
   try {
     mkdirSync(directory, { recursive: true });
   } catch (err) {
-    throw new SluiceError('SLUICE_ERR_PROFILES_PATH', `cannot create the profiles directory ${directory}: ${(err as Error).message}`, {
+    throw new SluiceError(ErrorCode.PROFILES_PATH, `cannot create the profiles directory ${directory}: ${(err as Error).message}`, {
       grpcCode: GrpcCode.FAILED_PRECONDITION,
       cause: err,
     });
