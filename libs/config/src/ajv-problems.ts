@@ -1,17 +1,11 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject } from '@sluice/schema';
 import type { TSchema } from '@sinclair/typebox';
 import { durationProblem, MAX_DURATION_TEXT } from './duration.js';
 import { locate, node, schemaAt, type SchemaNode } from './keys.js';
-import { editDistance, nearest } from './nearest.js';
+import { nearest, pointerSegments } from '@sluice/schema';
 import { describeFormat } from './schema/formats.js';
 import { problem, showValue, type ConfigProblem, type ConfigRule } from './problem.js';
 import type { ProcessSpec } from './process.js';
-
-/** `/log/writers/0/file` → `['log', 'writers', '0', 'file']`. */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   bool: 'a boolean (true or false)',
@@ -54,12 +48,12 @@ export function problemFromAjv(spec: ProcessSpec, error: ErrorObject, originOf: 
       const key = String(params.additionalProperty);
       value = (error.data as Record<string, unknown>)[key];
       const siblings = Object.keys(parent?.properties ?? {});
-      const hint = nearest(key, siblings);
+      const hint = nearest(key, siblings, Math.max(3, Math.ceil(key.length * 0.6)));
       const base = locate(spec, segments).path;
       const full = (k: string) => (base === '' ? k : `${base}.${k}`);
       rule = 'unknown-key';
       detail = `unknown key (value ${showValue(value)})`;
-      if (hint !== undefined && editDistance(key, hint) <= Math.max(3, Math.ceil(key.length * 0.6))) detail += `; did you mean ${full(hint)}?`;
+      if (hint !== undefined) detail += `; did you mean ${full(hint)}?`;
       else if (siblings.length > 0) detail += `; known keys here: ${siblings.join(', ')}`;
       segments = [...segments, key];
       break;

@@ -1,5 +1,5 @@
 import { isObjectSchema, keyNodes, node, type KeyNode } from './keys.js';
-import { nearest } from './nearest.js';
+import { nearest } from '@sluice/schema';
 import { problem, showValue, type ConfigProblem } from './problem.js';
 import type { ProcessSpec } from './process.js';
 

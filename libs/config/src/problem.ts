@@ -21,16 +21,7 @@ export interface ConfigProblem {
 }
 
 /** A value as shown in messages: JSON, cut at 80 characters. */
-export function showValue(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
+export { showValue } from '@sluice/schema';
 
 export function problem(p: Omit<ConfigProblem, 'message'>, detail: string): ConfigProblem {
   const where = p.env === '' ? p.path : p.path === '(env)' ? p.env : `${p.path} (${p.env})`;

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { SchemaValidator, type ErrorObject, type ValidateFunction } from '@sluice/schema';
 import type { TSchema } from '@sinclair/typebox';
 import { checkFormat, isKnownFormat } from './schema/formats.js';
 import { node } from './keys.js';
@@ -22,50 +22,32 @@ function strictlyIncreasing(values: unknown[]): boolean {
   return true;
 }
 
-let ajv: Ajv | undefined;
-
-function instance(): Ajv {
-  if (ajv === undefined) {
-    ajv = new Ajv({ allErrors: true, strict: true, verbose: true, useDefaults: false, coerceTypes: false });
-    ajv.addKeyword({ keyword: 'x-spec-type', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'x-secret', schemaType: 'boolean' });
-    ajv.addKeyword({ keyword: 'x-required', schemaType: 'boolean' });
-    ajv.addKeyword({ keyword: 'x-old-env', schemaType: 'string' });
-    ajv.addKeyword({ keyword: 'x-no-effect', schemaType: 'string' });
-    ajv.addKeyword({
-      keyword: 'x-increasing',
-      type: 'array',
-      schemaType: 'boolean',
-      errors: true,
-      validate: function increasing(enabled: boolean, data: unknown[]) {
-        const ok = !enabled || strictlyIncreasing(data);
-        if (!ok) {
-          (increasing as unknown as { errors: Partial<ErrorObject>[] }).errors = [
-            { keyword: 'x-increasing', message: 'must be strictly increasing', params: {} },
-          ];
-        }
-        return ok;
-      },
-    });
-  }
-  return ajv;
-}
-
-let compiled = new WeakMap<TSchema, ValidateFunction>();
+const schemas = new SchemaValidator({
+  annotations: { 'x-spec-type': 'string', 'x-secret': 'boolean', 'x-required': 'boolean', 'x-old-env': 'string', 'x-no-effect': 'string' },
+  keywords: [{
+    keyword: 'x-increasing',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function increasing(enabled: boolean, data: unknown[]) {
+      const ok = !enabled || strictlyIncreasing(data);
+      if (!ok) {
+        (increasing as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+          { keyword: 'x-increasing', message: 'must be strictly increasing', params: {} },
+        ];
+      }
+      return ok;
+    },
+  }],
+});
 
 /** A compiled validator of a whole key tree, with every custom format registered. */
 export function validatorFor(schema: TSchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    const a = instance();
-    for (const format of formatsOf(schema, new Set())) {
-      if (!isKnownFormat(format)) throw new Error(`configuration schema uses unknown format ${format}`);
-      if (a.formats[format] === undefined) a.addFormat(format, { type: 'string', validate: (value: string) => checkFormat(format, value) });
-    }
-    validate = a.compile(schema);
-    compiled.set(schema, validate);
+  for (const format of formatsOf(schema, new Set())) {
+    if (!isKnownFormat(format)) throw new Error(`configuration schema uses unknown format ${format}`);
+    schemas.addFormat(format, { type: 'string', validate: (value: string) => checkFormat(format, value) });
   }
-  return validate;
+  return schemas.validator(schema);
 }
 
 /**
@@ -74,6 +56,5 @@ export function validatorFor(schema: TSchema): ValidateFunction {
  * compiles again (~0.2 s).
  */
 export function releaseValidators(): void {
-  ajv = undefined;
-  compiled = new WeakMap();
+  schemas.release();
 }

@@ -1,28 +1,28 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { SchemaValidator, type ErrorObject } from '@sluice/schema';
 import { tryParseDuration } from '@sluice/config';
 import { PolicySpecSchema } from './schema/policy.js';
 import { MIN_EVALUATION_INTERVAL, MIN_EVALUATION_INTERVAL_MS } from './schema/fields.js';
 import type { PolicyProblem } from './problems.js';
-import { nearestName } from './nearest.js';
-import { isJsonObject, pathOfSegments, pointerSegments } from './path.js';
+import { nearest, pointerSegments } from '@sluice/schema';
+import { isJsonObject, pathOfSegments } from './path.js';
 
-let validate: ValidateFunction | undefined;
+// strictNumbers off: NaN and ±Infinity reach the schema only where normaliseNumbers allowed them
+// (`x-sluice-nonfinite` fields); JSON itself cannot carry them.
+const schemas = new SchemaValidator({
+  strictNumbers: false,
+  annotations: {
+    'x-kubernetes-preserve-unknown-fields': 'boolean', 'x-sluice-unsupported': 'boolean', 'x-sluice-ignored': 'boolean',
+    'x-sluice-nonfinite': 'boolean', 'x-sluice-type': 'string',
+  },
+  formats: {
+    positive_duration: { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) > 0 },
+    evaluation_interval: { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) >= MIN_EVALUATION_INTERVAL_MS },
+    nonnegative_duration: { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? -1) >= 0 },
+  },
+});
 
-function validator(): ValidateFunction {
-  if (validate === undefined) {
-    // strictNumbers off: NaN and ±Infinity reach the schema only where normaliseNumbers allowed them
-    // (`x-sluice-nonfinite` fields); JSON itself cannot carry them.
-    const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: false, verbose: true, useDefaults: false, coerceTypes: false });
-    for (const keyword of ['x-kubernetes-preserve-unknown-fields', 'x-sluice-unsupported', 'x-sluice-ignored', 'x-sluice-nonfinite']) {
-      ajv.addKeyword({ keyword, schemaType: 'boolean' });
-    }
-    ajv.addKeyword({ keyword: 'x-sluice-type', schemaType: 'string' });
-    ajv.addFormat('positive_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) > 0 });
-    ajv.addFormat('evaluation_interval', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? 0) >= MIN_EVALUATION_INTERVAL_MS });
-    ajv.addFormat('nonnegative_duration', { type: 'string', validate: (s: string) => (tryParseDuration(s) ?? -1) >= 0 });
-    validate = ajv.compile(PolicySpecSchema);
-  }
-  return validate;
+function validator() {
+  return schemas.validator(PolicySpecSchema);
 }
 
 function show(value: unknown): string {
@@ -41,7 +41,7 @@ function problemOf(error: ErrorObject): PolicyProblem | undefined {
       const key = String(params.additionalProperty);
       // A kind written one level too high (`rate_limiter` instead of `flow_control.rate_limiter`).
       const nested = known.find((k) => Object.hasOwn((parent?.properties?.[k] as { properties?: object } | undefined)?.properties ?? {}, key));
-      const typo = nearestName(key, known);
+      const typo = key.length > 64 ? undefined : nearest(key, known, Math.max(2, Math.floor(key.length / 3)));
       const hint = nested !== undefined ? `; did you mean ${nested}.${key}?` : typo !== undefined ? `; did you mean ${typo}?` : '';
       return {
         path: pathOfSegments('spec', [...segments, key]),

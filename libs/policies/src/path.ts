@@ -10,12 +10,6 @@ export function pathOfSegments(root: string, segments: readonly string[]): strin
   return path;
 }
 
-/** `/a/b~1c` → `['a', 'b/c']`. */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

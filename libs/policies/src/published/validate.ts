@@ -1,23 +1,17 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { pathOfSegments, pointerSegments } from '../path.js';
+import { SchemaValidator, pointerSegments, type ErrorObject, type ValidateFunction } from '@sluice/schema';
+import { pathOfSegments } from '../path.js';
 import type { ContractProblem } from './common.js';
 import { PUBLISHED_KIND_BY_NAME, PUBLISHED_DECISION_KINDS, PUBLISHED_KIND_NAMES, type PublishedComponent, type PublishedDecision } from './kinds.js';
 
 /** The result of checking a published value: the value, or why it is refused (every problem with its JSON path). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string; problems: ContractProblem[] };
 
-const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false, coerceTypes: false });
-const compiled = new WeakMap<TSchema, ValidateFunction>();
+const schemas = new SchemaValidator({ verbose: false });
 
 /** The one compiled validator of `schema` (compiled on first use, then kept). */
 function validatorOf(schema: TSchema): ValidateFunction {
-  let v = compiled.get(schema);
-  if (v === undefined) {
-    v = ajv.compile(schema);
-    compiled.set(schema, v);
-  }
-  return v;
+  return schemas.validator(schema);
 }
 
 /**
