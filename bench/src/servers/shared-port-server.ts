@@ -2,7 +2,7 @@
  * Server side of the shared-port bench, one variant per process:
  *  - `dedicated-http`: express on its own node:http server, GET /hello;
  *  - `dedicated-grpc`: a plain grpc-js server with the Ping method;
- *  - `shared`: @sluice/server with SPEC defaults serving both on one port;
+ *  - `shared`: @sluice/server with the documented defaults serving both on one port;
  *  - `dedicated-https`, `dedicated-grpcs`, `shared-tls`: the same over TLS, with the certificate and
  *    key files named by SLUICE_BENCH_TLS_CERT and SLUICE_BENCH_TLS_KEY.
  * Prints `PORT <n>` once listening on 127.0.0.1; exits on SIGTERM/SIGINT or when stdin closes.

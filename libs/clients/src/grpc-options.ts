@@ -20,12 +20,12 @@ function hostPort(target: string): { host: string; port: string } {
 }
 
 /**
- * Channel settings for a grpc-js client from SPEC GRPCClientConfig:
+ * Channel settings for a grpc-js client from GRPCClientConfig:
  * - insecure: createInsecure(); else createSsl(ca_file, key_file, cert_file) and
  *   with insecure_skip_verify a no-op checkServerIdentity and unverified chain.
  * - backoff.base_delay / max_delay: grpc.initial_reconnect_backoff_ms /
  *   grpc.max_reconnect_backoff_ms. grpc-js's reconnect backoff multiplies by 1.6
- *   with ±0.2 jitter, fixed (the SPEC defaults); other multiplier / jitter values
+ *   with ±0.2 jitter, fixed (the documented defaults); other multiplier / jitter values
  *   apply through `connectWithBackoff`, not to grpc-js's internal reconnects.
  * - min_connection_timeout: grpc-js has no connect-timeout channel option; it is
  *   the per-attempt deadline floor used by `connectWithBackoff`.

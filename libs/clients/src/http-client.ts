@@ -45,7 +45,7 @@ function nonNegativeInt(value: number, field: string): number {
 }
 
 /**
- * An HTTP client configured by SPEC HTTPClientConfig, on undici:
+ * An HTTP client configured by HTTPClientConfig, on undici:
  * - timeout: whole request including reading the body (AbortSignal);
  *   network_timeout: TCP connect; tls_handshake_timeout: TLS handshake;
  *   response_header_timeout: undici headersTimeout; network_keep_alive: TCP keep-alive.

@@ -202,7 +202,7 @@ test('an object variable merges over the file and leaf variables win over it', (
   assert.deepEqual(c.server.listener, { addr: ':9001', keep_alive: '0s', network: 'tcp4' });
 });
 
-test('null in the file means not set; negative durations where the SPEC allows them', () => {
+test('null in the file means not set; negative durations where a key allows them', () => {
   const file = parseConfigText('/etc/test.yaml', 'log:\nserver:\n  listener:\n    keep_alive: -1s\nliveness:\n  service:\n    execution_period: -1s\n').file;
   const c = resolveConfig({ process: 'agent', file, requireKeys: [] });
   assert.equal(c.log.level, 'info');

@@ -58,7 +58,7 @@ const agentOtel = {
   export_interval: '10s', otlp_endpoint: '',
 };
 const controllerOtel = { enable_high_cardinality_platform_metrics: false, batch_alerts: batch('1s'), ports, export_interval: '10s', otlp_endpoint: '' };
-// Keys of this project beyond the SPEC's (settings that were environment variables before).
+// Keys of this project beyond the reference tree (settings that were environment variables before).
 const peerDiscovery = { advertisement_addr: '', kubernetes_service: 'sluice-agent-peers' };
 const injector = {
   mode: 'daemonset' as const, tap_image: 'sluice/tap:0.1.0', agent_image: 'sluice/agent:0.1.0', image_pull_policy: 'IfNotPresent' as const,
@@ -123,7 +123,7 @@ const OBJECTS: Array<[string, TSchema, unknown]> = [
 ];
 
 for (const [name, schema, expected] of OBJECTS) {
-  test(`defaults of ${name} are the SPEC's`, () => {
+  test(`defaults of ${name} are the documented ones`, () => {
     assert.deepEqual(defaultsOf(schema), expected);
   });
 }
@@ -175,11 +175,11 @@ const CONTROLLER: ControllerConfig = {
   watchdog: { memory: watchdog },
 };
 
-test('the agent tree with nothing set is every default, nested as the SPEC key paths', () => {
+test('the agent tree with nothing set is every default, nested as the documented key paths', () => {
   assert.deepEqual(resolveConfig({ process: 'agent', requireKeys: [] }), AGENT);
 });
 
-test('the controller tree with nothing set is every default, nested as the SPEC key paths', () => {
+test('the controller tree with nothing set is every default, nested as the documented key paths', () => {
   assert.deepEqual(resolveConfig({ process: 'controller', requireKeys: [] }), CONTROLLER);
 });
 

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type * as S from './schema/index.js';
 
-/** TypeScript types of the configuration objects, derived from the schema (SPEC object names). */
+/** TypeScript types of the configuration objects, derived from the schema (the reference's object names). */
 export type ListenerConfig = Static<typeof S.ListenerConfigSchema>;
 export type GRPCServerConfig = Static<typeof S.GRPCServerConfigSchema>;
 export type HTTPServerConfig = Static<typeof S.HTTPServerConfigSchema>;
@@ -9,6 +9,8 @@ export type GRPCGatewayConfig = Static<typeof S.GRPCGatewayConfigSchema>;
 export type ServerTLSConfig = Static<typeof S.ServerTLSConfigSchema>;
 /** The `server` subtree: listener, grpc, http, grpc_gateway and tls. */
 export type ServerTreeConfig = Static<typeof S.ServerTreeSchema>;
+/** `server.auth` (the controller's): bearer tokens required on the API. */
+export type ServerAuthConfig = Static<typeof S.ServerAuthConfigSchema>;
 export type LogConfig = Static<typeof S.LogConfigSchema>;
 export type LogWriterConfig = Static<typeof S.LogWriterConfigSchema>;
 export type JobConfig = Static<typeof S.JobConfigSchema>;

@@ -1,5 +1,5 @@
 /**
- * An entity of service discovery (a pod, a VM, a process): SPEC `Entity`.
+ * An entity of service discovery (a pod, a VM, a process): `Entity`.
  * Field names are the configuration's snake_case ones.
  */
 export interface Entity {
@@ -17,7 +17,7 @@ export interface Entity {
   services?: string[];
 }
 
-/** SPEC `StaticDiscoveryConfig` (`service_discovery.static`). */
+/** `StaticDiscoveryConfig` (`service_discovery.static`). */
 export interface StaticDiscoveryConfig {
   entities?: Entity[];
 }

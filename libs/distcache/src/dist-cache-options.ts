@@ -27,7 +27,7 @@ export interface DistCacheOptions {
   syncReplication?: boolean;
   /**
    * How long an owner has to answer a take before the decision falls back
-   * (not a configuration key: SPEC's `dist_cache` has none). Default 100 ms:
+   * (not a configuration key: `dist_cache` has none). Default 100 ms:
    * well under the tap's 250 ms check deadline, and far above a take's
    * round trip on a healthy network (see the guide).
    */

@@ -5,7 +5,7 @@ import { SCHEDULER_INFO } from './limiter-details.js';
 import { RATE_LIMITER_KIND } from './rate-limiter.js';
 import { SAMPLER_KIND } from './sampler.js';
 
-/** Test and benchmark support: a server config with the SPEC defaults on 127.0.0.1:0. */
+/** Test and benchmark support: a server config with the documented defaults on 127.0.0.1:0. */
 export function testServerConfig(writeTimeout = '45s'): ServerConfig {
   return {
     listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },

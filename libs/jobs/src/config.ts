@@ -1,20 +1,8 @@
-/** SPEC `JobConfig`: one periodic job. Durations are Go duration strings. */
-export interface JobConfig {
-  /** `10s`; zero or negative means never periodic (the job runs once at start and on `trigger`). */
-  execution_period: string;
-  /** `5s`; a run longer than this is aborted and counts as failed. Zero or negative: no timeout. */
-  execution_timeout: string;
-  /** Status reported before the first run completes. */
-  initially_healthy: boolean;
-}
+import type { JobConfig, JobGroupConfig } from '@sluice/config';
 
-/** SPEC `JobGroupConfig`: how the jobs of one group share execution. */
-export interface JobGroupConfig {
-  /** When true all runs of the group are serialized (one at a time). */
-  blocking_execution: boolean;
-  /** At most this many runs of the group at once; 0 means no limit; ignored when blocking. */
-  worker_limit: number;
-}
+// A periodic job (`execution_period`, `execution_timeout`, `initially_healthy`) and how the jobs of a
+// group share execution (`blocking_execution`, `worker_limit`), as @sluice/config validates them.
+export type { JobConfig, JobGroupConfig } from '@sluice/config';
 
 export const DEFAULT_JOB_CONFIG: Readonly<JobConfig> = Object.freeze({
   execution_period: '10s',

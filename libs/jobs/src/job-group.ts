@@ -18,7 +18,7 @@ interface Entry {
 
 
 /**
- * A named set of periodic jobs sharing one execution policy (SPEC JobGroupConfig).
+ * A named set of periodic jobs sharing one execution policy (JobGroupConfig).
  *
  * - Each job runs once when the group starts (or when registered into a started
  *   group), then `execution_period` after the previous run finished; a period of

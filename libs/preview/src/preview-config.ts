@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-/** SPEC `FlowPreviewConfig` (`flow_control.preview_service`). */
+/** `FlowPreviewConfig` (`flow_control.preview_service`). */
 export interface FlowPreviewConfig {
   /** Enables the flow preview service. Default true. */
   enabled: boolean;

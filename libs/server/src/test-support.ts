@@ -8,7 +8,7 @@ import { createServer } from './create-server.js';
 import type { Logger, SluiceServer } from './types.js';
 import { unary } from './unary.js';
 
-/** Test fixtures (tests and the benchmark only): the echo service and a server config with SPEC defaults. */
+/** Test fixtures (tests and the benchmark only): the echo service and a server config with the documented defaults. */
 export const ECHO_PROTO = fileURLToPath(new URL('../src/testdata/echo.proto', import.meta.url));
 export const ECHO_SERVICE = 'sluice.test.echo.v1.EchoService';
 

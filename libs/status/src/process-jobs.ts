@@ -3,7 +3,7 @@ import { JobGroup, type Job, type JobConfig, type JobGroupConfig } from '@sluice
 import { eventLoopJob } from './event-loop-job.js';
 import type { StatusRegistry } from './status-registry.js';
 
-/** The SPEC `liveness.*` and `readiness.*` key trees. */
+/** The `liveness.*` and `readiness.*` key trees. */
 export interface ProcessJobsConfig {
   liveness: { scheduler: JobGroupConfig; service: JobConfig };
   readiness: { scheduler: JobGroupConfig; service: JobConfig };

@@ -14,8 +14,8 @@ const writer: LogWriterConfig = defaultsOf(LogWriterConfigSchema) as Config.LogW
 const metrics: MetricsConfig = defaultsOf(MetricsConfigSchema) as Config.MetricsConfig;
 const profilers: ProfilersConfig = defaultsOf(ProfilersConfigSchema) as Config.ProfilersConfig;
 
-test('the SPEC defaults from libs/config drive the telemetry functions', async () => {
-  assert.deepEqual(writer, DEFAULT_WRITER, 'the implicit stderr writer has the SPEC defaults');
+test('the defaults of libs/config drive the telemetry functions', async () => {
+  assert.deepEqual(writer, DEFAULT_WRITER, 'the implicit stderr writer has the documented defaults');
   assert.equal(log.level, 'info');
   assert.equal(log.non_blocking, true);
   const logger = createLogger({ ...log, level: 'disabled' }, 'agent');

@@ -17,7 +17,7 @@ import { WatchdogConfigSchema } from './watchdog.js';
 
 const closed = { additionalProperties: false } as const;
 
-/** The agent's key tree (SPEC "Agent key tree"); environment prefix SLUICE_AGENT_. */
+/** The agent's key tree (docs/configuration.md); environment prefix SLUICE_AGENT_. */
 export const AgentConfigSchema = Type.Object({
   agent_info: AgentInfoConfigSchema,
   auto_scale: Type.Object({ kubernetes: AutoScaleKubernetesConfigSchema }, closed),

@@ -16,7 +16,7 @@ import { WatchdogConfigSchema } from './watchdog.js';
 
 const closed = { additionalProperties: false } as const;
 
-/** The controller's key tree (SPEC "Controller key tree", and `injector`); environment prefix SLUICE_CONTROLLER_. */
+/** The controller's key tree (docs/configuration.md, and `injector`); environment prefix SLUICE_CONTROLLER_. */
 export const ControllerConfigSchema = Type.Object({
   alerts: AlertsConfigSchema,
   client: ClientTreeSchema,

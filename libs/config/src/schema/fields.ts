@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 /**
  * Builders for the leaves of the configuration schema. Each leaf carries its
- * SPEC type in `x-spec-type` (shown in the documentation and in messages) and
+ * reference type in `x-spec-type` (shown in the documentation and in messages) and
  * a `description`; defaults, bounds, enums and formats are plain JSON Schema.
  */
 
@@ -42,7 +42,7 @@ export function oneOf<T extends string>(values: readonly T[], defaultValue: T, d
   return Type.Unsafe<T>({ type: 'string', enum: [...values], default: defaultValue, description, 'x-spec-type': 'string' });
 }
 
-/** A Go duration string; negative values only where the SPEC gives them a meaning. */
+/** A Go duration string; negative values only where a key gives them a meaning. */
 export function duration(defaultValue: string, description: string, opts: { allowNegative?: boolean } = {}) {
   return Type.String({
     default: defaultValue,
@@ -96,7 +96,7 @@ export function stringList(description: string, itemFormat?: string) {
   return Type.Array(item, { default: [], description, 'x-spec-type': '[]string' });
 }
 
-/** A list of objects; `typeName` is the SPEC object name of the elements. */
+/** A list of objects; `typeName` is the reference's object name of the elements. */
 export function objectList<T extends TSchema>(item: T, typeName: string, description: string) {
   return Type.Array(item, { default: [], description, 'x-spec-type': `[]${typeName}` });
 }

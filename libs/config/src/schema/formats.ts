@@ -3,7 +3,7 @@ import { tryParseDuration } from '../duration.js';
 
 /**
  * String formats of the configuration. A format name is one base format or
- * several joined by `|` (any may match), as the SPEC writes them:
+ * several joined by `|` (any may match), as the configuration reference writes them:
  * `empty | hostname_port | url | fqdn`, without the spaces.
  */
 

@@ -1,4 +1,4 @@
-export { ListenerConfigSchema, GRPCServerConfigSchema, HTTPServerConfigSchema, GRPCGatewayConfigSchema, ServerTLSConfigSchema, ServerTreeSchema } from './server.js';
+export { ListenerConfigSchema, GRPCServerConfigSchema, HTTPServerConfigSchema, GRPCGatewayConfigSchema, ServerTLSConfigSchema, ServerTreeSchema, ServerAuthConfigSchema } from './server.js';
 export { LogConfigSchema, LogWriterConfigSchema, LOG_LEVELS } from './log.js';
 export { JobConfigSchema, JobGroupConfigSchema } from './jobs.js';
 export { AdaptivePolicySchema, WatermarksPolicySchema, WatchdogPolicyTypeSchema, HeapConfigSchema, WatchdogConfigSchema } from './watchdog.js';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
 import { InvalidArgumentError } from '@sluice/errors';
 import { createLogger } from './create-logger.js';
+import type { LogConfig } from '../config.js';
 import { resolveWriterTarget } from './writers.js';
 import type { SluiceLogger } from './logger.js';
 import { fileWriter, logConfig, readLines, tempDir } from './test-helpers.js';
@@ -31,7 +32,7 @@ test('every spelling of log.level lets through exactly its level and the more se
   for (const [name, levels] of Object.entries(expected)) {
     for (const spelling of [name, name.toUpperCase()]) {
       const file = join(dir, `${spelling}.log`);
-      const log = createLogger(logConfig({ level: spelling, writers: [fileWriter(file)] }), 'agent');
+      const log = createLogger(logConfig({ level: spelling as LogConfig['level'], writers: [fileWriter(file)] }), 'agent');
       emitAll(log);
       await log.close();
       const lines = readLines(file);
@@ -45,7 +46,7 @@ test('disabled (either case) writes nothing and does not even create the file', 
   const dir = tempDir(t);
   for (const spelling of ['disabled', 'DISABLED']) {
     const file = join(dir, `${spelling}.log`);
-    const log = createLogger(logConfig({ level: spelling, non_blocking: true, writers: [fileWriter(file)] }), 'agent');
+    const log = createLogger(logConfig({ level: spelling as LogConfig['level'], non_blocking: true, writers: [fileWriter(file)] }), 'agent');
     emitAll(log);
     log.child({ a: 1 }).error('still nothing');
     await log.close();
@@ -58,7 +59,7 @@ test('an unknown level is refused before any writer opens', (t) => {
   const dir = tempDir(t);
   const file = join(dir, 'x.log');
   assert.throws(
-    () => createLogger(logConfig({ level: 'verbose', writers: [fileWriter(file)] }), 'agent'),
+    () => createLogger(logConfig({ level: 'verbose' as LogConfig['level'], writers: [fileWriter(file)] }), 'agent'),
     (err: unknown) => err instanceof InvalidArgumentError && err.field === 'log.level',
   );
   assert.equal(existsSync(file), false);

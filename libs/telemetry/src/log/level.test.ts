@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { InvalidArgumentError } from '@sluice/errors';
 import { levelEnabled, parseLogLevel } from './level.js';
 
-test('parseLogLevel accepts the lower and upper case spellings of every SPEC level', () => {
+test('parseLogLevel accepts the lower and upper case spellings of every documented level', () => {
   for (const name of ['debug', 'info', 'warn', 'error', 'fatal', 'panic', 'trace', 'disabled']) {
     assert.equal(parseLogLevel(name), name);
     assert.equal(parseLogLevel(name.toUpperCase()), name);

@@ -21,7 +21,7 @@ export type LogLevelName = keyof typeof LOG_LEVELS;
 export type LogThreshold = LogLevelName | 'disabled';
 
 /**
- * Reads `log.level` in any spelling the SPEC accepts (lower or upper case).
+ * Reads `log.level` in any documented spelling (lower or upper case).
  * Anything else is refused with the key path.
  */
 export function parseLogLevel(setting: string): LogThreshold {

@@ -14,7 +14,7 @@ export interface Logger {
 }
 
 /**
- * The logger createLogger returns: every SPEC level (`fatal` and `panic` are
+ * The logger createLogger returns: every documented level (`fatal` and `panic` are
  * severities only: they never exit or throw), and the drop counter of the
  * non-blocking buffer.
  */

@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 
 /**
  * The platform metric families hidden from the metrics endpoint unless
- * `otel.enable_high_cardinality_platform_metrics` is true (SPEC AgentOTelConfig).
+ * `otel.enable_high_cardinality_platform_metrics` is true (AgentOTelConfig).
  */
 export const HIGH_CARDINALITY_METRICS: ReadonlySet<string> = new Set([
   'grpcserver_handled_total',

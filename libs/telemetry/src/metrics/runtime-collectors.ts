@@ -8,7 +8,7 @@ export interface CollectorChoice {
 }
 
 /**
- * Registers prom-client's default collectors, split as the SPEC splits Go's:
+ * Registers prom-client's default collectors, split as Go's are:
  * the runtime ones (nodejs_*) and the process ones (process_*). prom-client
  * registers them all at once, so they are collected into a scratch registry
  * and only the chosen families are moved over.

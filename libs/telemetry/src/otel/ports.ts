@@ -5,13 +5,10 @@ import type { ProfilersConfig } from '../config.js';
 import { profilersRouter } from '../profilers/router.js';
 import type { TelemetryPipeline } from './pipeline.js';
 
-/** SPEC PortsConfig: each port that is not 0 is served (all interfaces unless `host` says otherwise). */
-export interface PortsConfig {
-  debug_port: number;
-  health_check_port: number;
-  pprof_port: number;
-  zpages_port: number;
-}
+import type { PortsConfig } from '@sluice/config';
+
+/** `otel.ports`: each port that is not 0 is served (all interfaces unless `host` says otherwise). */
+export type { PortsConfig } from '@sluice/config';
 
 export type PortName = keyof PortsConfig;
 
