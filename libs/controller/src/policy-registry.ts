@@ -1,4 +1,6 @@
+import { Backoff } from '@sluice/clients';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
+import { Reconciler } from '@sluice/jobs';
 import { checkDynamicConfig, type DynamicConfig, type PublishedDecision } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
 import { PolicyRejectedError, rejectionOf } from './policy-errors.js';
@@ -59,6 +61,9 @@ export function queryStringPath(id: string): string {
   return m === null ? `spec.circuit (component ${id}).query.promql.query_string` : `spec.circuit.components[${m[1]}].query.promql.query_string`;
 }
 
+/** Retries of a policy that failed to start or stop. */
+const RETRY = { base_delay: '1s', multiplier: 1.6, jitter: 0.2, max_delay: '60s' };
+
 /** Kubernetes first: a custom resource wins over an API policy of the same name. */
 const PRECEDENCE: readonly PolicySource[] = ['kubernetes', 'api'];
 
@@ -74,10 +79,21 @@ export class PolicyRegistry {
   private readonly running = new Map<string, RunningPolicy>();
   /** Dynamic configurations by policy name: a Policy resource's `dynamicConfig`, and what was posted to the API. */
   private dynamic: Record<PolicySource, Map<string, DynamicConfig>> = { api: new Map(), kubernetes: new Map() };
-  private reconciling: Promise<void> = Promise.resolve();
+  /** One key a policy name: each is brought to what the sources want on its own, and retried when that fails. */
+  private readonly queue: Reconciler<string>;
+  /** Why a policy's last reconcile failed (until one succeeds). */
+  private readonly failures = new Map<string, unknown>();
   private closed = false;
 
-  constructor(private readonly deps: PolicyRegistryDeps) {}
+  constructor(private readonly deps: PolicyRegistryDeps) {
+    this.queue = new Reconciler<string>({
+      reconcile: (name) => this.reconcileName(name),
+      retryDelays: () => new Backoff(RETRY),
+      onError: (name, err, retryMs) => {
+        this.deps.logger?.warn('policy not brought to its desired state; retrying', { policy: name, error: err instanceof Error ? err.message : String(err), retry_ms: retryMs });
+      },
+    });
+  }
 
   /** Validates and compiles a spec (queries get `prometheus.labels`); throws PolicyRejectedError. */
   compile(name: string, spec: unknown): CompiledPolicy {
@@ -137,11 +153,16 @@ export class PolicyRegistry {
     return PRECEDENCE.some((s) => this.desired[s].has(name));
   }
 
-  /** Brings the running policies to what the sources want; serialized, so calls never interleave. */
-  reconcile(): Promise<void> {
-    const next = this.reconciling.then(() => this.reconcileOnce());
-    this.reconciling = next.catch(() => undefined);
-    return next;
+  /**
+   * Brings the running policies to what the sources want: every policy is queued, and this resolves
+   * when the queue is empty; it rejects with the error of a policy that could not be brought there
+   * (which stays queued for a retry).
+   */
+  async reconcile(): Promise<void> {
+    const names = new Set([...this.running.keys(), ...this.desired.api.keys(), ...this.desired.kubernetes.keys()]);
+    for (const name of names) this.queue.mark(name);
+    await this.queue.idle();
+    for (const name of names) if (this.failures.has(name)) throw this.failures.get(name);
   }
 
   private effective(name: string): { source: PolicySource; compiled: CompiledPolicy } | undefined {
@@ -152,18 +173,20 @@ export class PolicyRegistry {
     return undefined;
   }
 
-  private async reconcileOnce(): Promise<void> {
+  private async reconcileName(name: string): Promise<void> {
     if (this.closed) return;
-    const names = new Set([...this.running.keys(), ...this.desired.api.keys(), ...this.desired.kubernetes.keys()]);
-    for (const name of names) {
+    try {
       const want = this.effective(name);
       const cur = this.running.get(name);
       if (want === undefined) {
         if (cur !== undefined) await this.stopPolicy(cur);
-        continue;
+      } else if (cur === undefined || cur.compiled.hash !== want.compiled.hash) {
+        await this.startPolicy(want.compiled, want.source, cur);
       }
-      if (cur !== undefined && cur.compiled.hash === want.compiled.hash) continue;
-      await this.startPolicy(want.compiled, want.source, cur);
+      this.failures.delete(name);
+    } catch (err) {
+      this.failures.set(name, err);
+      throw err;
     }
   }
 
@@ -301,7 +324,7 @@ export class PolicyRegistry {
   /** Stops every circuit and job; published keys stay on the lease until it is revoked. */
   async shutdown(): Promise<void> {
     this.closed = true;
-    await this.reconciling;
+    await this.queue.shutdown();
     await Promise.all([...this.running.values()].map((p) => p.stop()));
     this.running.clear();
   }

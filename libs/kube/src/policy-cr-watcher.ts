@@ -10,6 +10,7 @@
 import { eventMessage, eventName } from './event-name.js';
 import { hostname } from 'node:os';
 import { silentLogger, type KubeLogger } from './api-state.js';
+import { Reconciler } from '@sluice/jobs';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { k8s } from './k8s.js';
 import type { KubeClient } from './kube-client.js';
@@ -77,9 +78,7 @@ export class PolicyCrWatcher {
   readonly name = 'policy-cr-watcher';
   private readonly informer: SharedInformer<PolicyResource>;
   private readonly applied = new Map<string, Applied>();
-  private readonly dirty = new Set<string>();
-  private readonly retries = new Map<string, { backoff: Backoff; timer?: NodeJS.Timeout }>();
-  private working: Promise<void> | undefined;
+  private queue: Reconciler<string>;
   private unsubscribe: (() => void) | undefined;
   private stopped = true;
   private prunedSink = false;
@@ -88,6 +87,7 @@ export class PolicyCrWatcher {
 
   constructor(private readonly opts: PolicyCrWatcherOptions) {
     this.logger = opts.logger ?? silentLogger;
+    this.queue = this.newQueue();
     const custom = opts.client.api(k8s.CustomObjectsApi);
     const ns = opts.namespace;
     const path = ns ? `/apis/${POLICY_GROUP}/${POLICY_VERSION}/namespaces/${ns}/${POLICY_PLURAL}` : `/apis/${POLICY_GROUP}/${POLICY_VERSION}/${POLICY_PLURAL}`;
@@ -95,6 +95,18 @@ export class PolicyCrWatcher {
       const base = { group: POLICY_GROUP, version: POLICY_VERSION, plural: POLICY_PLURAL, labelSelector: sel.labelSelector, fieldSelector: sel.fieldSelector };
       const req = ns ? custom.listNamespacedCustomObject({ ...base, namespace: ns }, opts.client.requestOptions()) : custom.listClusterCustomObject(base, opts.client.requestOptions());
       return req as Promise<k8s.KubernetesListObject<PolicyResource>>;
+    });
+  }
+
+  /** The work queue of the watcher's resources (a new one at each start). */
+  private newQueue(): Reconciler<string> {
+    return new Reconciler<string>({
+      reconcile: (key) => this.reconcile(key),
+      retryDelays: () => new Backoff(this.opts.backoff),
+      onError: (key, err, retryMs) => {
+        this.counters.errors++;
+        this.logger.warn('Policy custom resource not reconciled; retrying', { policy: key, error: (err as Error).message, retry_ms: retryMs });
+      },
     });
   }
 
@@ -108,6 +120,7 @@ export class PolicyCrWatcher {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.queue = this.newQueue();
     this.unsubscribe = this.informer.subscribe({
       add: (o) => this.mark(keyOf(o)),
       update: (o) => this.mark(keyOf(o)),
@@ -128,47 +141,17 @@ export class PolicyCrWatcher {
   async shutdown(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    for (const r of this.retries.values()) if (r.timer) clearTimeout(r.timer);
-    this.retries.clear();
-    await this.working;
+    await this.queue.shutdown();
   }
 
   /** Resolves when no resource is waiting to be reconciled (for tests). */
-  async idle(): Promise<void> {
-    while (this.working) await this.working;
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
   private mark(key: string): void {
     if (this.stopped) return;
-    this.dirty.add(key);
-    if (!this.working) this.working = this.drain().finally(() => (this.working = undefined));
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped && this.dirty.size > 0) {
-      const key = this.dirty.values().next().value as string;
-      this.dirty.delete(key);
-      try {
-        await this.reconcile(key);
-        this.retries.delete(key);
-      } catch (err) {
-        this.counters.errors++;
-        this.retry(key, err);
-      }
-    }
-  }
-
-  private retry(key: string, err: unknown): void {
-    let r = this.retries.get(key);
-    if (!r) {
-      r = { backoff: new Backoff(this.opts.backoff) };
-      this.retries.set(key, r);
-    }
-    const delay = r.backoff.next();
-    this.logger.warn('Policy custom resource not reconciled; retrying', { policy: key, error: (err as Error).message, retry_ms: delay });
-    if (r.timer) clearTimeout(r.timer);
-    r.timer = setTimeout(() => this.mark(key), delay);
-    r.timer.unref?.();
+    this.queue.mark(key);
   }
 
   /** At the first complete list: sink entries from custom resources that no longer exist go. */
