@@ -3,8 +3,10 @@
  * `prometheus.address` (remote write on, to a loopback receiver in this process that decodes
  * nothing and answers 204; export interval 1 s, ten times the default rate, so the pipeline's
  * collection and encoding weigh more than they would) against none (remote write off). Check over
- * gRPC in a closed loop, interleaved rounds per agent. Prints checks/s on ÷ off (target >= 0.95)
- * and the resident memory of the agent with remote write on (and off).
+ * gRPC in a closed loop, interleaved rounds per agent. Prints checks/s on ÷ off (target >= 0.95),
+ * each agent's CPU time per check (user + system from /proc over its rounds: on a shared machine
+ * steadier than the throughput ratio) and the resident memory of the agent with remote write on
+ * (and off).
  *
  *   npx tsc -p bench && node bench/dist/telemetry-overhead.js [seconds-per-phase=4] [concurrency=32]
  */
@@ -17,6 +19,7 @@ import { startAgent } from './support/agent-process.js';
 import { BENCH_CHECK_REQUEST, CHECK_PATH } from './support/check-fixture.js';
 import { limitRunTime, type ChildServer } from './support/child-server.js';
 import { closedLoop } from './support/load-loops.js';
+import { processCpuMs } from './support/proc-cpu.js';
 import { printResult } from './support/result-line.js';
 import { unaryCaller, verifyUnary, type UnaryCaller } from './support/unary-caller.js';
 
@@ -56,10 +59,13 @@ async function main(): Promise<void> {
     for (const c of callers) await closedLoop(c, concurrency, 1000);
     const ok = [0, 0];
     const errors = [0, 0];
+    const cpuMs = [0, 0];
     const roundMs = phaseMs / ROUNDS;
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, c] of callers.entries()) {
+        const cpu0 = processCpuMs(agents[i].pid) ?? NaN;
         const res = await closedLoop(c, concurrency, roundMs);
+        cpuMs[i] += (processCpuMs(agents[i].pid) ?? NaN) - cpu0;
         ok[i] += res.rps * (roundMs / 1000);
         errors[i] += res.errors;
       }
@@ -67,11 +73,13 @@ async function main(): Promise<void> {
     const rps = ok.map((n) => n / (phaseMs / 1000));
     const ratio = rps[1] / rps[0];
     const rss = agents.map((a) => rssMiB(a.pid));
-    console.log(`  remote write off  ${Math.round(rps[0])} checks/s  errors ${errors[0]}  RSS ${rss[0].toFixed(1)} MiB`);
-    console.log(`  remote write on   ${Math.round(rps[1])} checks/s  errors ${errors[1]}  RSS ${rss[1].toFixed(1)} MiB  (${writes} remote writes, ${(bytes / 1024).toFixed(1)} KiB received)`);
+    const cpuUs = cpuMs.map((m, i) => (m * 1000) / ok[i]);
+    console.log(`  remote write off  ${Math.round(rps[0])} checks/s  errors ${errors[0]}  CPU ${cpuUs[0].toFixed(1)} µs/check  RSS ${rss[0].toFixed(1)} MiB`);
+    console.log(`  remote write on   ${Math.round(rps[1])} checks/s  errors ${errors[1]}  CPU ${cpuUs[1].toFixed(1)} µs/check  RSS ${rss[1].toFixed(1)} MiB  (${writes} remote writes, ${(bytes / 1024).toFixed(1)} KiB received)`);
     console.log(`  checks/s on/off ${ratio.toFixed(3)} (target >= 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}); load average ${load()}`);
     printResult('telemetry-overhead', {
       throughput_ratio: ratio.toFixed(3), off_rps: Math.round(rps[0]), on_rps: Math.round(rps[1]),
+      cpu_us_off: cpuUs[0].toFixed(1), cpu_us_on: cpuUs[1].toFixed(1), cpu_ratio: (cpuUs[1] / cpuUs[0]).toFixed(3),
       rss_on_mib: rss[1].toFixed(1), rss_off_mib: rss[0].toFixed(1), remote_writes: writes, load: load().replaceAll(' ', '/'),
     });
     if (writes === 0) throw new Error('no remote write arrived: the pipeline did not run');

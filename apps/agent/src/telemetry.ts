@@ -1,17 +1,18 @@
 import { hostname } from 'node:os';
 import type { AgentConfig } from '@sluice/config';
-import { decisionSeries, LIMITER_DECISIONS_HELP, LIMITER_DECISIONS_METRIC, type CheckDecision, type Engine } from '@sluice/flowcontrol';
+import { decisionCounter, LIMITER_DECISIONS_HELP, LIMITER_DECISIONS_METRIC, type CheckDecision, type Engine } from '@sluice/flowcontrol';
 import type { KubeClient } from '@sluice/kube';
 import { kubeConfigSource } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 import { batchSettingsOf } from '@sluice/telemetry';
-import { createFlowRollup, observeGaugePoints, rolledSeriesSink } from '@sluice/telemetry/otel';
+import { createFlowRollup, observeGaugePoints, rolledSeriesSink, type SeriesCell } from '@sluice/telemetry/otel';
 
 /**
- * Flow telemetry into the pipeline (docs/guides/telemetry.md): every check's decision goes into
- * the `otel.batch_prerollup` batch; each batch is rolled up into `sluice_limiter_decisions_total`
- * series per control point, policy, component and decision, which gather in the
- * `otel.batch_postrollup` batch before they are added to the pipeline's counter. Installed only
+ * Flow telemetry into the pipeline (docs/guides/telemetry.md): every check's decision is counted
+ * into the `otel.batch_prerollup` batch's `sluice_limiter_decisions_total` series per control
+ * point, policy, component and decision (cells interned once, one addition per limiter per check);
+ * a sent batch's series gather in the `otel.batch_postrollup` batch before they are added to the
+ * pipeline's counter. Installed only
  * when something reads the pipeline (remote write, OTLP or the debug port).
  */
 export function installFlowTelemetry(runtime: ProcessRuntime, engine: Engine, config: AgentConfig): boolean {
@@ -19,7 +20,7 @@ export function installFlowTelemetry(runtime: ProcessRuntime, engine: Engine, co
   const rollup = createFlowRollup<CheckDecision>({
     prerollup: batchSettingsOf(config.otel.batch_prerollup, 'otel.batch_prerollup'),
     postrollup: batchSettingsOf(config.otel.batch_postrollup, 'otel.batch_postrollup'),
-    expand: decisionSeries,
+    expand: decisionCounter<SeriesCell>(),
     sink: rolledSeriesSink(runtime.telemetry.meter, { [LIMITER_DECISIONS_METRIC]: LIMITER_DECISIONS_HELP }),
     onError: (err) => runtime.logger.warn('flow telemetry batch dropped', { error: err instanceof Error ? err.message : String(err) }),
   });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Limiter } from './component.js';
 import type { CheckDecision } from './decision.js';
-import { decisionSeries, LIMITER_DECISIONS_METRIC } from './decision-series.js';
+import { decisionCounter, decisionSeries, LIMITER_DECISIONS_METRIC } from './decision-series.js';
 import { Engine } from './engine.js';
 
 function limiter(kind: Limiter['kind'], id: string, accepted: boolean): Limiter {
@@ -39,4 +39,40 @@ test('decisionSeries: one series per limiter, labelled with the flow\'s decision
     decision_type: 'DECISION_TYPE_REJECTED', limiter_dropped: 'false',
   }, 1]);
   assert.equal(out.find(([, l]) => l.component_id === 'sch')?.[1].limiter_dropped, 'true');
+});
+
+test('decisionCounter counts what decisionSeries emits, interning each label set once', () => {
+  const engine = new Engine();
+  let rlAccepts = true;
+  engine.register({ ...limiter(TEST_KINDS.rate_limiter, 'rl', true), decide: () => ({ accepted: rlAccepts, waitMs: 0 }) }, { control_point: 'cp' });
+  engine.register(limiter(TEST_KINDS.scheduler, 'sch', true), { control_point: 'cp' });
+  engine.register(limiter(TEST_KINDS.rate_limiter, 'rl2', true), { control_point: 'other' });
+  interface Cell { key: string; sum: number }
+  const interned: Cell[] = [];
+  const counter = {
+    series: (m: string, l: Readonly<Record<string, string>>): Cell => {
+      const c = { key: `${m} ${JSON.stringify(l)}`, sum: 0 };
+      interned.push(c);
+      return c;
+    },
+    add: (c: Cell, v: number) => { c.sum += v; },
+  };
+  const count = decisionCounter<Cell>();
+  const expected = new Map<string, number>();
+  const flows = [true, true, false, true, false, true];
+  for (const ok of flows) {
+    rlAccepts = ok;
+    for (const cp of ['cp', 'other']) {
+      const d = engine.check({ controlPoint: cp, labels: {}, services: [] }) as CheckDecision;
+      count(d, undefined, counter);
+      decisionSeries(d, (m, l, v) => {
+        const k = `${m} ${JSON.stringify(l)}`;
+        expected.set(k, (expected.get(k) ?? 0) + v);
+      });
+    }
+  }
+  assert.equal(new Set(interned.map((c) => c.key)).size, interned.length, 'each label set interned once');
+  assert.equal(interned.length, expected.size);
+  assert.deepEqual(new Map(interned.map((c) => [c.key, c.sum])), expected);
+  assert.equal(interned.find((c) => c.key.includes('"component_id":"rl"') && c.key.includes('"limiter_dropped":"true"'))?.sum, 2);
 });

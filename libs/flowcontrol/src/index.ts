@@ -65,4 +65,4 @@ export {
 } from './otlp-logs-service.js';
 export { decisionMetrics, FLOWCONTROL_METRICS, type DecisionMetrics } from './flowcontrol-metrics.js';
 export { MeteredEngine } from './metered-engine.js';
-export { decisionSeries, LIMITER_DECISIONS_METRIC, LIMITER_DECISIONS_HELP } from './decision-series.js';
+export { decisionSeries, decisionCounter, type DecisionSeriesCounter, LIMITER_DECISIONS_METRIC, LIMITER_DECISIONS_HELP } from './decision-series.js';

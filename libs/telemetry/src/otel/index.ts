@@ -8,6 +8,7 @@ export { decodeWriteRequest, encodeWriteRequest, type RwWriteRequest, type RwTim
 export { toWriteRequest, promName } from './remote-write-series.js';
 export { ExporterStats } from './exporter-stats.js';
 export { startTelemetryPorts, type TelemetryPorts, type TelemetryPortsOptions, type PortsConfig, type PortName } from './ports.js';
-export { createFlowRollup, rollUp, type FlowRollup, type FlowRollupOptions, type RolledSeries, type EmitSeries } from './flow-rollup.js';
+export { createFlowRollup, rollUp, type FlowRollup, type FlowRollupOptions, type RolledSeries, type EmitSeries, type SeriesCounter, type SeriesCell } from './flow-rollup.js';
+export { SeriesTable } from './series-table.js';
 export { rolledSeriesSink } from './rollup-sink.js';
 export { observeGaugePoints, type GaugePoint } from './gauge-points.js';

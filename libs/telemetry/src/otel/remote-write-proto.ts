@@ -49,9 +49,13 @@ export interface RwTimeSeries { labels: RwLabel[]; samples: RwSample[] }
 export interface RwMetadata { type: number; metricFamilyName: string; help: string; unit: string }
 export interface RwWriteRequest { timeseries: RwTimeSeries[]; metadata: RwMetadata[] }
 
-/** The protobuf bytes of a WriteRequest (uncompressed). */
+/**
+ * The protobuf bytes of a WriteRequest (uncompressed). The plain object is encoded as it is: its
+ * shape is the message's (timestamps are numbers, which int64 fields take), so no message
+ * objects are made of it first.
+ */
 export function encodeWriteRequest(req: RwWriteRequest): Uint8Array {
-  return WriteRequestType.encode(WriteRequestType.fromObject(req)).finish();
+  return WriteRequestType.encode(req).finish();
 }
 
 /** A WriteRequest from its protobuf bytes (uncompressed), timestamps as numbers. */

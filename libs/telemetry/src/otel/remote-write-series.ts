@@ -8,18 +8,51 @@ export function promName(name: string, label = false): string {
   return /^[0-9]/.test(s) ? `_${s}` : s;
 }
 
+// Label names repeat in every series of every export: each is turned into a Prometheus name once.
+const LABEL_NAMES_KEPT = 4096;
+const labelNames = new Map<string, string>();
+
+function labelName(k: string): string {
+  let n = labelNames.get(k);
+  if (n === undefined) {
+    if (labelNames.size >= LABEL_NAMES_KEPT) labelNames.clear();
+    n = promName(k, true);
+    labelNames.set(k, n);
+  }
+  return n;
+}
+
 function ms(t: HrTime): number {
   return t[0] * 1000 + Math.floor(t[1] / 1e6);
 }
 
-function labelsOf(name: string, attributes: Record<string, unknown>, external: Readonly<Record<string, string>>, extra?: [string, string]): RwLabel[] {
-  const m = new Map<string, string>();
-  for (const [k, v] of Object.entries(external)) if (v !== '') m.set(promName(k, true), v);
+const byName = (a: RwLabel, b: RwLabel): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Sets `name` in `out` (a few labels: a scan), replacing a label of the same name. */
+function put(out: RwLabel[], name: string, value: string): void {
+  for (let i = 0; i < out.length; i++) {
+    if (out[i].name === name) { out[i] = { name, value }; return; }
+  }
+  out.push({ name, value });
+}
+
+/** The external labels as Prometheus labels, empty values left out: once per request. */
+function externalLabels(external: Readonly<Record<string, string>>): RwLabel[] {
+  const out: RwLabel[] = [];
+  for (const [k, v] of Object.entries(external)) if (v !== '') put(out, labelName(k), v);
+  return out;
+}
+
+function labelsOf(name: string, attributes: Record<string, unknown>, external: readonly RwLabel[], extra?: [string, string]): RwLabel[] {
+  const out: RwLabel[] = external.slice();
   // A data point's own label wins over an external one of the same name.
-  for (const [k, v] of Object.entries(attributes)) if (v !== undefined && v !== null) m.set(promName(k, true), String(v));
-  if (extra) m.set(extra[0], extra[1]);
-  m.set('__name__', name);
-  return [...m].map(([n, value]) => ({ name: n, value })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const k in attributes) {
+    const v = attributes[k];
+    if (v !== undefined && v !== null) put(out, labelName(k), String(v));
+  }
+  if (extra) put(out, extra[0], extra[1]);
+  put(out, '__name__', name);
+  return out.sort(byName);
 }
 
 /**
@@ -31,6 +64,7 @@ function labelsOf(name: string, attributes: Record<string, unknown>, external: R
 export function toWriteRequest(rm: ResourceMetrics, external: Readonly<Record<string, string>>): RwWriteRequest {
   const timeseries: RwTimeSeries[] = [];
   const metadata: RwMetadata[] = [];
+  const ext = externalLabels(external);
   for (const sm of rm.scopeMetrics) {
     for (const metric of sm.metrics) {
       const name = promName(metric.descriptor.name);
@@ -42,7 +76,7 @@ export function toWriteRequest(rm: ResourceMetrics, external: Readonly<Record<st
           const type = metric.dataPointType === DataPointType.SUM && metric.isMonotonic ? METRIC_TYPE.COUNTER : METRIC_TYPE.GAUGE;
           metadata.push({ type, metricFamilyName: name, help, unit });
           for (const p of metric.dataPoints) {
-            timeseries.push({ labels: labelsOf(name, p.attributes, external), samples: [{ value: p.value, timestamp: ms(p.endTime) }] });
+            timeseries.push({ labels: labelsOf(name, p.attributes, ext), samples: [{ value: p.value, timestamp: ms(p.endTime) }] });
           }
           break;
         }
@@ -54,11 +88,11 @@ export function toWriteRequest(rm: ResourceMetrics, external: Readonly<Record<st
             let acc = 0;
             for (let i = 0; i < boundaries.length; i++) {
               acc += counts[i] ?? 0;
-              timeseries.push({ labels: labelsOf(`${name}_bucket`, p.attributes, external, ['le', String(boundaries[i])]), samples: [{ value: acc, timestamp }] });
+              timeseries.push({ labels: labelsOf(`${name}_bucket`, p.attributes, ext, ['le', String(boundaries[i])]), samples: [{ value: acc, timestamp }] });
             }
-            timeseries.push({ labels: labelsOf(`${name}_bucket`, p.attributes, external, ['le', '+Inf']), samples: [{ value: p.value.count, timestamp }] });
-            timeseries.push({ labels: labelsOf(`${name}_sum`, p.attributes, external), samples: [{ value: p.value.sum ?? 0, timestamp }] });
-            timeseries.push({ labels: labelsOf(`${name}_count`, p.attributes, external), samples: [{ value: p.value.count, timestamp }] });
+            timeseries.push({ labels: labelsOf(`${name}_bucket`, p.attributes, ext, ['le', '+Inf']), samples: [{ value: p.value.count, timestamp }] });
+            timeseries.push({ labels: labelsOf(`${name}_sum`, p.attributes, ext), samples: [{ value: p.value.sum ?? 0, timestamp }] });
+            timeseries.push({ labels: labelsOf(`${name}_count`, p.attributes, ext), samples: [{ value: p.value.count, timestamp }] });
           }
           break;
         }

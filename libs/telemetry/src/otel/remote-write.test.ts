@@ -140,3 +140,19 @@ test('after stopRetrying an export makes one attempt', async (t) => {
   assert.equal(rx.requests.length, 1);
   assert.equal(stats.retries, 0);
 });
+
+test('a data point\'s own label wins over an external one of the same Prometheus name; external label names are sanitised', () => {
+  const rm = sample();
+  const m = rm.scopeMetrics[0].metrics[0];
+  rm.scopeMetrics[0].metrics[0] = { ...m, dataPoints: [{ ...m.dataPoints[0], attributes: { instance: 'mine', 'k8s.odd': 'x' } }] } as typeof m;
+  for (let round = 0; round < 2; round++) {
+    const req = toWriteRequest(rm, { instance: 'ext', 'agent.group': 'g' });
+    const labels = req.timeseries[0].labels;
+    assert.deepEqual(labels, [
+      { name: '__name__', value: 'hits_total' }, { name: 'agent_group', value: 'g' },
+      { name: 'instance', value: 'mine' }, { name: 'k8s_odd', value: 'x' },
+    ], `round ${round}: the same answer with the label names already known`);
+  }
+  const bucket = toWriteRequest(sample(), { le: 'ext' }).timeseries.find((s) => s.labels.some((l) => l.value === '+Inf'));
+  assert.deepEqual(bucket?.labels.filter((l) => l.name === 'le'), [{ name: 'le', value: '+Inf' }], 'the bucket bound wins over an external le');
+});
