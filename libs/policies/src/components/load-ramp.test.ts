@@ -1,7 +1,10 @@
 // The load ramp (flow_control.load_ramp): a walk through steps of accept percentage, enforced by a
 // sampler the agents run, driven by forward / backward / reset and reported on its out-ports.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { parse } from 'yaml';
 import { compilePolicy } from '../compile.js';
 import { PolicyCompileError } from '../problems.js';
 import { checkDynamicConfig } from '../dynamic-config.js';
@@ -133,4 +136,21 @@ test('load_ramp: target percentages as proto3 strings, and a loop from at_end ba
   const loop = [{ flow_control: { load_ramp: { in_ports: { forward: c(1), backward: s('END') }, out_ports: { accept_percentage: { signal_name: 'PCT' }, at_end: { signal_name: 'END' } }, parameters: { sampler: { selectors: SELECTORS }, steps } } } }];
   // Up to the end; there forward and backward (the end signal of the previous tick) are both true: it stays.
   assert.deepEqual(series(loop, Array.from({ length: 6 }, () => ({})), ['PCT', 'END']), { PCT: [20, 40, 60, 60, 60, 60], END: [0, 0, 1, 1, 1, 1] });
+});
+
+test('deploy/examples/load-ramp.yaml: its dynamicConfig is what its components read; start climbs to 10% over 5 minutes, reset returns to 1%', () => {
+  const file = fileURLToPath(new URL('../../../../deploy/examples/load-ramp.yaml', import.meta.url));
+  const resource = parse(readFileSync(file, 'utf8')) as { metadata: { name: string }; spec: unknown; dynamicConfig: unknown };
+  const compiled = compilePolicy(resource.metadata.name, resource.spec);
+  const { problems, values } = checkDynamicConfig(resource.dynamicConfig, compiled.configKeys, 'dynamicConfig');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(values.get('pass_through_label_values'), ['qa-team']);
+  const circuit = compiled.createCircuit();
+  const run = (i: number, start: number, reset: number) => circuit.tick(i * 10_000, { promql: new Map(), variables: new Map([['START', start], ['USER_RESET', reset]]), dynamic: values }).signals;
+  assert.equal(run(0, 0, 0).ACCEPT_PERCENTAGE, 1);
+  let last = run(1, 1, 0);
+  for (let i = 2; i <= 31; i++) last = run(i, 1, 0);
+  assert.equal(last.ACCEPT_PERCENTAGE, 10, '5 minutes of 10 s ticks after the first step');
+  assert.equal(run(32, 0, 0).ACCEPT_PERCENTAGE, 10, 'paused');
+  assert.deepEqual([run(33, 1, 1).ACCEPT_PERCENTAGE, run(34, 1, 1).AT_START], [1, 1]);
 });
