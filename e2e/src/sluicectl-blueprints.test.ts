@@ -36,7 +36,7 @@ test('every blueprint\'s example generates a policy the controller accepts and r
   const listed = await sluicectl(['-o', 'json', 'blueprints', 'list']);
   assert.equal(listed.code, 0, listed.err);
   const names = (JSON.parse(listed.out) as Array<{ name: string }>).map((b) => b.name);
-  assert.deepEqual(names, ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization']);
+  assert.deepEqual(names, ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping']);
 
   const applied: string[] = [];
   for (const name of names) {
@@ -64,13 +64,16 @@ test('every blueprint\'s example generates a policy the controller accepts and r
   const list = JSON.parse((await sluicectl(['-o', 'json', 'policies'], env)).out) as { policies: Array<{ name: string; status: string }> };
   assert.deepEqual(list.policies.map((p) => p.name).sort(), [...applied].sort());
 
-  // What two of them enforce reaches the agents' decisions: the constant bucket of the rate limit and
-  // the variable share of the workload prioritisation (the others wait for Prometheus).
+  // What three of them enforce reaches the agents' decisions: the constant bucket of the rate limit,
+  // the variable share of the workload prioritisation and the load ramp's first step (the others wait
+  // for Prometheus).
   await until(async () => {
     const rl = JSON.parse((await sluicectl(['-o', 'json', 'decisions', 'rate_limiter'], env)).out) as { decisions: Array<{ policy_name: string; decision: { bucket_capacity?: number } }> };
     const ls = JSON.parse((await sluicectl(['-o', 'json', 'decisions', 'load_scheduler'], env)).out) as { decisions: Array<{ policy_name: string; decision: { load_multiplier?: number } }> };
+    const sm = JSON.parse((await sluicectl(['-o', 'json', 'decisions', 'sampler'], env)).out) as { decisions: Array<{ policy_name: string; decision: { accept_percentage?: number } }> };
     return rl.decisions.some((d) => d.policy_name === 'rate-limit-per-user' && d.decision.bucket_capacity === 20)
-      && ls.decisions.some((d) => d.policy_name === 'api-priorities' && d.decision.load_multiplier === 0.9);
+      && ls.decisions.some((d) => d.policy_name === 'api-priorities' && d.decision.load_multiplier === 0.9)
+      && sm.decisions.some((d) => d.policy_name === 'new-checkout-rollout' && d.decision.accept_percentage === 1);
   }, 30_000, 'decisions of the generated policies');
 
   // A bad values file: exit 1, the field's path, no stack; nothing applied.

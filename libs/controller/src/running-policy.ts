@@ -106,8 +106,8 @@ export class RunningPolicy {
   }
 
   /**
-   * Applies the dynamic configuration (values by key, checked): a variable takes a value that
-   * changed, a component one of its members reads is published again (only that one), and the
+   * Applies the dynamic configuration (values by key, checked): a variable (or bool variable) takes
+   * a value that changed, a component one of its members reads is published again (only that one), and the
    * circuit runs at once with it.
    */
   setDynamic(values: ReadonlyMap<string, unknown>): void {
@@ -116,7 +116,9 @@ export class RunningPolicy {
     for (const k of this.compiled.configKeys) {
       if (!('variable' in k.target)) continue;
       const v = values.get(k.key);
-      if (typeof v === 'number' && !Object.is(previous.get(k.key), v)) this.variables.set(k.target.variable, v);
+      // A bool variable's key holds a boolean: true is 1, false 0.
+      const n = typeof v === 'boolean' ? Number(v) : v;
+      if (typeof n === 'number' && !Object.is(previous.get(k.key), v)) this.variables.set(k.target.variable, n);
     }
     if (this.circuit === undefined) return;
     for (const c of this.components.values()) this.publishConfig(c);

@@ -27,7 +27,7 @@ const tick = (c: CompiledPolicy, dynamic: Map<string, unknown>, variables = new 
 
 test('there is one fixture per kind of policy, each a Policy resource with a dynamicConfig', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(files, ['alerting.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
+  assert.deepEqual(files, ['alerting.yaml', 'load-ramping.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
   for (const f of files) {
     const r = parse(readFileSync(join(DIR, f), 'utf8')) as Resource & { apiVersion: string; kind: string };
     assert.equal(`${r.apiVersion} ${r.kind}`, 'sluice.dev/v1alpha1 Policy', f);
@@ -87,6 +87,25 @@ test('alerting: top-level alerter built, a sampler\'s pass-through values from t
   assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type]), [['accept_percentage', 'number'], ['sampler.pass_through', 'string_list']]);
   assert.deepEqual(dynamic.get('sampler.pass_through'), ['gold']);
   assert.deepEqual(of(compiled, 'flux_meter')[0].buckets, [5, 10, 20, 40, 80, 160, 320, 640]);
+});
+
+test('load ramping: the blueprint\'s wiring; start and reset are bool variables of the dynamic config, the pass-through values too', () => {
+  const { compiled, dynamic } = load('load-ramping.yaml');
+  assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type]), [['start', 'boolean'], ['reset', 'boolean'], ['pass_through_label_values', 'string_list']]);
+  assert.deepEqual([...dynamic], [['start', false], ['reset', false], ['pass_through_label_values', ['qa']]]);
+  const [sampler] = of(compiled, 'sampler');
+  assert.equal(sampler.component_id, 'root.12');
+  assert.deepEqual(sampler.parameters, { label_key: 'user' });
+  assert.equal(of(compiled, 'flux_meter')[0].name, 'aperture-form-load-ramping/average_latency/0');
+  // The controller hands the booleans in as variables (1/0): without Prometheus the latency driver
+  // is invalid, so it neither resets nor holds the ramp; start moves it on, reset sends it back.
+  const circuit = compiled.createCircuit();
+  const run = (i: number, start: number, reset: number) => circuit.tick(i * 1000, { promql: new Map(), variables: new Map([['USER_START_CONTROL', start], ['USER_RESET_CONTROL', reset]]), dynamic }).signals;
+  assert.deepEqual([run(0, 0, 0).ACCEPT_PERCENTAGE, run(1, 0, 0).ACCEPT_PERCENTAGE], [10, 10]);
+  const climbing = [2, 3, 4, 5, 6].map((i) => run(i, 1, 0).ACCEPT_PERCENTAGE);
+  assert.deepEqual(climbing, [10, 15, 20, 25, 30]);
+  const back = run(7, 1, 1);
+  assert.deepEqual([back.ACCEPT_PERCENTAGE, back.AT_START, back.RESET], [10, 1, 1]);
 });
 
 test('a dynamicConfig with a key no component names, or a value of the wrong type, names it', () => {

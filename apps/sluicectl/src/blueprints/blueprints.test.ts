@@ -26,7 +26,7 @@ function refusal(fn: () => unknown): string {
 }
 
 test('every blueprint\'s example values generate a Policy resource the compiler accepts', () => {
-  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization']);
+  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping']);
   for (const b of BLUEPRINTS) {
     const p = generatePolicy(b, b.example, 'example');
     assert.equal(p.apiVersion, 'fluxninja.com/v1alpha1');
@@ -82,6 +82,11 @@ test('bad values are refused (exit 1) naming the field at fault', () => {
     ['workload-prioritization', { policy_name: 'p', load_scheduler: { workloads: [] } }, /load_scheduler\.workloads: must NOT have fewer than 1 items/],
     ['workload-prioritization', { policy_name: 'p', load_scheduler: { workloads: [{ label_matcher: {} }], load_multiplier: -0.5 } }, /load_scheduler\.load_multiplier: must be >= 0/],
     ['workload-prioritization', ['a list'], /\(the values\): must be object/],
+    ['load-ramping', { policy_name: 'p' }, /: load_ramp: is required/],
+    ['load-ramping', { policy_name: 'p', load_ramp: { steps: [] } }, /load_ramp\.steps: must NOT have fewer than 1 items/],
+    ['load-ramping', { policy_name: 'p', load_ramp: { steps: [{ target_accept_percentage: 101, duration: '0s' }] } }, /load_ramp\.steps\[0\]\.target_accept_percentage: must be <= 100/],
+    ['load-ramping', { policy_name: 'p', load_ramp: { steps: [{ target_accept_percentage: 1 }] } }, /load_ramp\.steps\[0\]\.duration: is required/],
+    ['load-ramping', { policy_name: 'p', load_ramp: { steps: [{ target_accept_percentage: 1, duration: '0s' }] }, drivers: { promql_drivers: [{ query_string: 'up', criteria: { forward: { threshold: 1 } } }] } }, /drivers\.promql_drivers\[0\]\.criteria\.forward\.operator: is required/],
   ];
   for (const [name, values, want] of cases) {
     const message = refusal(() => generatePolicy(named(name), values, 'values.yaml'));

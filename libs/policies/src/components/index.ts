@@ -6,6 +6,7 @@ import { emaKind } from './ema.js';
 import { firstValidKind } from './first-valid.js';
 import { gradientControllerKind } from './gradient-controller.js';
 import type { ComponentKind } from './kind.js';
+import { loadRampKind } from './load-ramp.js';
 import { loadSchedulerKind } from './load-scheduler.js';
 import { maxKind, minKind } from './min-max.js';
 import { podScalerKind } from './pod-scaler.js';
@@ -65,6 +66,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   nestedSignalEgressKind,
   alerterKind,
   quotaSchedulerKind,
+  loadRampKind,
 ];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */

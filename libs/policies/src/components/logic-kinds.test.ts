@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compilePolicy } from '../compile.js';
+import { checkDynamicConfig } from '../dynamic-config.js';
 import { input, out, outputs, s, series } from '../test-circuit.js';
 
 const T = 7; // any valid non-zero value is true
@@ -72,4 +73,13 @@ test('bool_variable: constant_output (false by default) as 1 or 0 until set thro
   assert.deepEqual(tick([['ON', 0], ['OFF', 0.5]]), { ON: 0, OFF: 1 });
   assert.deepEqual(tick([['OFF', -3]]), { ON: 1, OFF: 1 });
   assert.throws(() => compilePolicy('p', { circuit: { components: [{ bool_variable: { constant_output: true } }] } }), /needs an output signal/);
+});
+
+test('bool_variable: config_key names a boolean of the dynamic configuration that sets it (by its output signal)', () => {
+  const compiled = compilePolicy('p', { circuit: { components: [{ bool_variable: { constant_output: true, config_key: 'start', out_ports: out('ON') } }, { bool_variable: { out_ports: out('OFF') } }] } });
+  assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type, k.target, k.path]), [['start', 'boolean', { variable: 'ON' }, 'spec.circuit.components[0].bool_variable.config_key']]);
+  assert.deepEqual(checkDynamicConfig({ start: false }, compiled.configKeys).values, new Map([['start', false]]));
+  const { problems } = checkDynamicConfig({ start: 'yes' }, compiled.configKeys);
+  assert.deepEqual(problems.map((p) => p.path), ['dynamic_config.start']);
+  assert.match(problems[0].message, /want a boolean/);
 });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { duration, list, obj } from '../schema/fields.js';
 import { ConstantSignal, InPort, OutPort, constantValue } from '../schema/ports.js';
 import { defineKind, signal, type SignalValue } from './kind.js';
-import { ticksIn, truth } from './tick-helpers.js';
+import { StepWalk, walkSteps } from './step-walk.js';
 
 const Step = obj(
   {
@@ -48,59 +48,16 @@ export const signalGeneratorKind = defineKind({
     ctx.output(spec.out_ports?.output, `${outAt}.output`);
     ctx.output(spec.out_ports?.at_start, `${outAt}.at_start`);
     ctx.output(spec.out_ports?.at_end, `${outAt}.at_end`);
-    const steps = spec.parameters.steps.map((s) => {
-      const target = s.target_output === undefined ? 0 : constantValue(s.target_output);
-      const ms = ctx.durationMs(s.duration, '0s');
-      return { target, interpolable: Number.isFinite(target), ticks: ms === 0 ? 1 : ticksIn(ms, ctx.evaluationIntervalMs) };
-    });
+    const steps = walkSteps(
+      spec.parameters.steps.map((s) => ({ target: s.target_output === undefined ? 0 : constantValue(s.target_output), durationMs: ctx.durationMs(s.duration, '0s') })),
+      ctx.evaluationIntervalMs,
+    );
     return {
       createRuntime() {
-        let step = 0;
-        let count = 0;
-        let atStart = true;
-        let atEnd = false;
+        const walk = new StepWalk(steps);
         return {
-          tick([forwardIn, backwardIn, resetIn]: readonly SignalValue[]) {
-            const forward = truth(forwardIn) === true;
-            const backward = truth(backwardIn) === true;
-            if (truth(resetIn) === true) {
-              step = 0;
-              count = 0;
-              atStart = true;
-              atEnd = false;
-            } else if (forward && !backward) {
-              atStart = false;
-              if (!atEnd) {
-                count++;
-                if (count === steps[step].ticks) {
-                  step++;
-                  if (step >= steps.length) {
-                    step = steps.length - 1;
-                    atEnd = true;
-                    count = steps[step].ticks - 1;
-                  } else count = 0;
-                }
-              }
-            } else if (backward && !forward) {
-              atEnd = false;
-              if (!atStart) {
-                count--;
-                if (count === -1) {
-                  step--;
-                  if (step < 0) {
-                    step = 0;
-                    atStart = true;
-                    count = 0;
-                  } else count = steps[step].ticks - 1;
-                }
-              }
-            }
-            const current = steps[step];
-            let value = current.target;
-            const previous = steps[step - 1];
-            if (current.interpolable && previous !== undefined && previous.interpolable && previous.target !== value) {
-              value = previous.target + (value - previous.target) * (count / current.ticks);
-            }
+          tick([forward, backward, reset]: readonly SignalValue[]) {
+            const { value, atStart, atEnd } = walk.tick(forward, backward, reset);
             return { outputs: [signal(value), atStart ? 1 : 0, atEnd ? 1 : 0] };
           },
         };

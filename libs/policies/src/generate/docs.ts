@@ -148,7 +148,11 @@ the API refuses them with a 400.
   \`%25\` and \`%2F\` (ids are parts of etcd keys; a flux meter named \`load-ramping/average_latency/0\`
   is \`flux_meter.load-ramping%2Faverage_latency%2F0\`, and its metrics carry the name as written).
   PromQL results are fed to the circuit by the PromQL component's id.
-- **Variables.** A \`variable\` holds \`constant_output\` until a value is set through its
+- **Load ramps.** A \`flow_control.load_ramp\` is enforced as a \`sampler\` (its decision each tick is
+  the ramp's accept percentage). Started, paused and reset through \`bool_variable\`s whose
+  \`config_key\` the dynamic configuration sets (\`start\`, \`reset\` in Aperture's load-ramping
+  policies): see [deploy/examples/load-ramp.yaml](../deploy/examples/load-ramp.yaml).
+- **Variables.** A \`variable\` (or \`bool_variable\`) holds \`constant_output\` until a value is set through its
   \`config_key\` in the dynamic configuration or through
   \`POST /v1/policies/{name}/variables/{signal}\` (by the name of its output signal); the last value set holds.
 
@@ -178,8 +182,9 @@ values change the running policy without publishing it again:
 | Member | Component | Value | Effect |
 |---|---|---|---|
 | \`config_key\` | \`variable\` | number (or decimal string) | the variable's output, at once |
+| \`config_key\` | \`bool_variable\` | boolean | the variable's output (1 or 0), at once |
 | \`dry_run_config_key\` | \`flow_control.load_scheduler\`, \`flow_control.adaptive_load_scheduler\`, \`auto_scale.pod_scaler\` | boolean | \`dry_run\` of that component (only it is published again) |
-| \`pass_through_label_values_config_key\` | \`flow_control.sampler\` | list of strings | \`pass_through_label_values\` (only the sampler is published again) |
+| \`pass_through_label_values_config_key\` | \`flow_control.sampler\`, \`flow_control.load_ramp\` | list of strings | \`pass_through_label_values\` (only the sampler is published again) |
 | \`manual_mode_config_key\` | \`gradient_controller\` | boolean | \`manual_mode\`, read by the circuit at its next tick (at once) |
 
 A key is a member name, or a dotted path into nested objects (\`scheduler.dry_run\` reads
