@@ -27,7 +27,7 @@ const tick = (c: CompiledPolicy, dynamic: Map<string, unknown>, variables = new 
 
 test('there is one fixture per kind of policy, each a Policy resource with a dynamicConfig', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(files, ['alerting.yaml', 'load-ramping.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
+  assert.deepEqual(files, ['alerting.yaml', 'auto-scaling.yaml', 'load-ramping.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
   for (const f of files) {
     const r = parse(readFileSync(join(DIR, f), 'utf8')) as Resource & { apiVersion: string; kind: string };
     assert.equal(`${r.apiVersion} ${r.kind}`, 'sluice.dev/v1alpha1 Policy', f);
@@ -106,6 +106,22 @@ test('load ramping: the blueprint\'s wiring; start and reset are bool variables 
   assert.deepEqual(climbing, [10, 15, 20, 25, 30]);
   const back = run(7, 1, 1);
   assert.deepEqual([back.ACCEPT_PERCENTAGE, back.AT_START, back.RESET], [10, 1, 1]);
+});
+
+test('load-based auto-scaling: replicas as strings, the scaler\'s dry run from the dynamic config, a periodic scale-in at the first tick', () => {
+  const { compiled, dynamic } = load('auto-scaling.yaml');
+  const [scaler] = of(compiled, 'pod_scaler');
+  assert.deepEqual([scaler.component_id, scaler.kubernetes_object, scaler.min_replicas, scaler.max_replicas, scaler.scale_out_cooldown_ms, scaler.scale_in_cooldown_ms],
+    ['root.1', { namespace: 'prod', api_version: 'apps/v1', kind: 'Deployment', name: 'search' }, 2, 10, 0, 0]);
+  assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.target]), [['dry_run', { component_id: 'root.0', field: ['parameters', 'dry_run'] }], ['auto_scaler.dry_run', { component_id: 'root.1', field: ['dry_run'] }]]);
+  assert.equal(dynamic.get('auto_scaler.dry_run'), false);
+  // 5 running, no latency yet (the scale-out gradient proposes 5): the periodic controller removes
+  // 10 % of 5 (rounded up to 1) at the first tick; max_scale_in_percentage "1" still allows one.
+  const reports = new Map([['root.1', { actual_replicas: 5, configured_replicas: 5, desired_replicas: null }]]);
+  const out = compiled.createCircuit().tick(0, { promql: new Map(), variables: new Map(), dynamic, reports });
+  assert.deepEqual(out.decisions.get('root.1'), { kind: 'pod_scaler', replicas: 4 });
+  assert.deepEqual([out.signals.ACTUAL_REPLICAS, out.signals.CONFIGURED_REPLICAS, out.signals.DESIRED_REPLICAS], [5, 5, null]);
+  assert.deepEqual((out.alerts ?? []).map((a) => a.name), ['Auto-scaler is scaling in', 'Auto-scaler is scaling in']);
 });
 
 test('a dynamicConfig with a key no component names, or a value of the wrong type, names it', () => {

@@ -26,7 +26,7 @@ function refusal(fn: () => unknown): string {
 }
 
 test('every blueprint\'s example values generate a Policy resource the compiler accepts', () => {
-  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping']);
+  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling']);
   for (const b of BLUEPRINTS) {
     const p = generatePolicy(b, b.example, 'example');
     assert.equal(p.apiVersion, 'fluxninja.com/v1alpha1');
@@ -63,6 +63,28 @@ test('the values are what the policy holds, defaults filled in where absent', ()
   const wp = generatePolicy(named('workload-prioritization'), { policy_name: 'w', load_scheduler: { workloads: [{ label_matcher: { match_labels: { a: 'b' } }, parameters: { priority: 9 } }] } }, 'v');
   assert.match(JSON.stringify(wp.spec), /"constant_output":\{"value":1\}/);
   compilePolicy('w', wp.spec);
+});
+
+test('load-based auto-scaling: the example\'s auto scaler is what the controller publishes and runs', () => {
+  const b = named('load-based-auto-scaling');
+  const p = generatePolicy(b, b.example, 'example');
+  const compiled = compilePolicy(p.metadata.name, p.spec);
+  const scaler = compiled.components.find((c) => c.kind === 'pod_scaler') as { component_id: string; kubernetes_object: unknown; min_replicas: number; max_replicas: number; dry_run: boolean } | undefined;
+  assert.deepEqual([scaler?.kubernetes_object, scaler?.min_replicas, scaler?.max_replicas, scaler?.dry_run], [{ namespace: 'prod', api_version: 'apps/v1', kind: 'Deployment', name: 'search' }, 2, 10, false]);
+  assert.ok(compiled.components.some((c) => c.kind === 'load_scheduler') && compiled.components.some((c) => c.kind === 'flux_meter'));
+  const auto = (p.spec.circuit as { components: Array<{ auto_scale?: { auto_scaler: Record<string, Record<string, unknown>> } }> }).components.at(-1)?.auto_scale?.auto_scaler;
+  // Defaults filled in where the example gives none.
+  assert.deepEqual(auto?.scaling_parameters.scale_out_cooldown, '30s');
+  assert.deepEqual(auto?.scaling_parameters.max_scale_in_percentage, 1);
+  assert.deepEqual(auto?.scale_in_controllers, [{ controller: { periodic: { period: '120s', scale_in_percentage: 10 } }, alerter: { alert_name: 'search-auto-scaling: periodic scale-in proposed' } }]);
+  // 5 running: the periodic scale-in proposes 4 at the first tick (no latency yet: no scale-out).
+  const reports = new Map([[scaler!.component_id, { actual_replicas: 5, configured_replicas: 5, desired_replicas: null }]]);
+  const out = compiled.createCircuit().tick(0, { promql: new Map(), variables: new Map(), reports });
+  assert.deepEqual(out.decisions.get(scaler!.component_id), { kind: 'pod_scaler', replicas: 4 });
+  const bad = refusal(() => generatePolicy(b, { policy_name: 'p', auto_scaling: { kubernetes_object: { namespace: 'prod', name: 'search', kind: 'Pod' } } }, 'v'));
+  assert.match(bad, /auto_scaling\.kubernetes_object\.kind/);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'p', auto_scaling: { kubernetes_object: { namespace: 'prod' } } }, 'v')), /auto_scaling\.kubernetes_object\.name: is required/);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'p' }, 'v')), /auto_scaling: is required/);
 });
 
 test('bad values are refused (exit 1) naming the field at fault', () => {

@@ -1,6 +1,7 @@
 // Blueprints: values files turned into Policy resources (`sluicectl blueprints`).
 import type { Blueprint } from './blueprint.js';
 import { loadRamping } from './load-ramping.js';
+import { loadBasedAutoScaling } from './load-based-auto-scaling.js';
 import { rateLimiting } from './rate-limiting.js';
 import { serviceProtectionAverageLatency } from './service-protection-average-latency.js';
 import { serviceProtectionPromql } from './service-protection-promql.js';
@@ -11,7 +12,7 @@ export { generatePolicy, readValuesFile, valuesProblems, exampleValuesYaml } fro
 export { fieldsOf, blueprintMarkdown, fieldsText, type Field } from './fields.js';
 
 /** Every blueprint, by name. */
-export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization, loadRamping];
+export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization, loadRamping, loadBasedAutoScaling];
 
 /** The blueprint called `name`, or undefined. */
 export function findBlueprint(name: string): Blueprint | undefined {

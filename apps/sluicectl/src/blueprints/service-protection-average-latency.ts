@@ -2,7 +2,18 @@ import { adaptiveLoadScheduling, adaptiveLoadSchedulerComponent, type AdaptiveVa
 import { defineBlueprint } from './blueprint.js';
 import { duration, num, obj, selectors, valuesSchema, type Selector } from './schema.js';
 
-interface Values {
+/** The flux meter timing the flows whose latency is watched (named after the policy). */
+export const fluxMeterValues = obj('The flux meter (named after the policy) timing the flows whose latency is watched; Prometheus must scrape the agents.', { selectors });
+
+/** How the mean latency and its setpoint are read. */
+export const latencyBaselinerValues = obj('How the latency and its setpoint are read.', {
+  query_window: duration('The range of the PromQL query for the current mean latency (hold a few scrapes).', '10s'),
+  ema_window: duration('The window of the exponential moving average of the latency: the service\'s usual latency.', '1500s'),
+  warmup_window: duration('How long the average is only gathered before it gives a setpoint.', '60s'),
+  latency_tolerance_multiplier: num('The setpoint is the average times this (≥ 1): above it the service is overloaded.', { default: 1.25, minimum: 1 }),
+});
+
+export interface LatencyProtectionValues {
   policy_name: string;
   evaluation_interval: string;
   flux_meter: { selectors: Selector[] };
@@ -27,17 +38,12 @@ function meanLatencyQuery(fluxMeter: string, window: string): string {
  * A flux meter times the service's flows; the controller reads back their mean latency through
  * PromQL; its EMA times the tolerance is the setpoint of an adaptive load scheduler.
  */
-export const serviceProtectionAverageLatency = defineBlueprint<Values>({
+export const serviceProtectionAverageLatency = defineBlueprint<LatencyProtectionValues>({
   name: NAME,
   description: 'Shed load by priority when latency exceeds its average',
   schema: valuesSchema(NAME, 'Values of the service-protection-average-latency blueprint.', {
-    flux_meter: obj('The flux meter (named after the policy) timing the flows whose latency is watched; Prometheus must scrape the agents.', { selectors }),
-    latency_baseliner: obj('How the latency and its setpoint are read.', {
-      query_window: duration('The range of the PromQL query for the current mean latency (hold a few scrapes).', '10s'),
-      ema_window: duration('The window of the exponential moving average of the latency: the service\'s usual latency.', '1500s'),
-      warmup_window: duration('How long the average is only gathered before it gives a setpoint.', '60s'),
-      latency_tolerance_multiplier: num('The setpoint is the average times this (≥ 1): above it the service is overloaded.', { default: 1.25, minimum: 1 }),
-    }),
+    flux_meter: fluxMeterValues,
+    latency_baseliner: latencyBaselinerValues,
     load_scheduling: adaptiveLoadScheduling,
   }, []),
   example: {

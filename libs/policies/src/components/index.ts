@@ -1,5 +1,6 @@
 import { adaptiveLoadSchedulerKind } from './adaptive-load-scheduler.js';
 import { alerterKind } from './alerter.js';
+import { autoScalerKind } from './auto-scaler.js';
 import { arithmeticCombinatorKind } from './arithmetic-combinator.js';
 import { deciderKind } from './decider.js';
 import { emaKind } from './ema.js';
@@ -49,6 +50,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   gradientControllerKind,
   emaKind,
   podScalerKind,
+  autoScalerKind,
   smaKind,
   integratorKind,
   holderKind,

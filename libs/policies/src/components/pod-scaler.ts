@@ -12,7 +12,7 @@ const DNS_NAME = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
 /** The largest replica count Sluice writes (Kubernetes' int32). */
 export const MAX_REPLICAS = 2_147_483_647;
 
-const KubernetesObjectSelector = obj(
+export const KubernetesObjectSelector = obj(
   {
     agent_group: Type.Optional(str('The agent group whose agents scale the object (one of them at a time).', { default: 'default', minLength: 1 })),
     namespace: str('Namespace of the object.', { minLength: 1, pattern: DNS_NAME }),

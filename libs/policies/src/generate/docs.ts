@@ -183,7 +183,7 @@ values change the running policy without publishing it again:
 |---|---|---|---|
 | \`config_key\` | \`variable\` | number (or decimal string) | the variable's output, at once |
 | \`config_key\` | \`bool_variable\` | boolean | the variable's output (1 or 0), at once |
-| \`dry_run_config_key\` | \`flow_control.load_scheduler\`, \`flow_control.adaptive_load_scheduler\`, \`auto_scale.pod_scaler\` | boolean | \`dry_run\` of that component (only it is published again) |
+| \`dry_run_config_key\` | \`flow_control.load_scheduler\`, \`flow_control.adaptive_load_scheduler\`, \`auto_scale.pod_scaler\`, \`auto_scale.auto_scaler\` | boolean | \`dry_run\` of that component (only it is published again) |
 | \`pass_through_label_values_config_key\` | \`flow_control.sampler\`, \`flow_control.load_ramp\` | list of strings | \`pass_through_label_values\` (only the sampler is published again) |
 | \`manual_mode_config_key\` | \`gradient_controller\` | boolean | \`manual_mode\`, read by the circuit at its next tick (at once) |
 
