@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind } from './kind.js';
+import { defineKind, type Publishing } from './kind.js';
 import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 import { publishedSchedulerParameters, SchedulerSchema } from './load-scheduler-parameters.js';
+import { quotaSchedulerContract } from '../published/quota-scheduler.js';
 
 const schema = obj(
   {
@@ -41,8 +42,9 @@ const schema = obj(
   'A quota spent by priority: flows take tokens from a token bucket shared by the agent group; when it is short they wait in a weighted-fair queue (priority, then fairness key) at most their queue timeout (503 when a flow cannot wait).',
 );
 
-export const quotaSchedulerKind = defineKind({
+export const quotaSchedulerKind: Publishing<typeof quotaSchedulerContract> = defineKind({
   path: ['flow_control', 'quota_scheduler'],
+  publishes: [quotaSchedulerContract],
   schema,
   compile(spec, ctx) {
     bucketInputs(spec.in_ports, ctx);

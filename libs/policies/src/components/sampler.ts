@@ -3,7 +3,8 @@ import type { PublishedDecision } from '../published.js';
 import { list, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type SignalValue } from './kind.js';
+import { samplerContract } from '../published/sampler.js';
 
 const schema = obj(
   {
@@ -24,8 +25,9 @@ const schema = obj(
   'Accepts a percentage of the flows it selects and turns the others away (403).',
 );
 
-export const samplerKind = defineKind({
+export const samplerKind: Publishing<typeof samplerContract> = defineKind({
   path: ['flow_control', 'sampler'],
+  publishes: [samplerContract],
   schema,
   compile(spec, ctx) {
     ctx.input(spec.in_ports.accept_percentage, `${ctx.path}.in_ports.accept_percentage`, { minimum: 0, maximum: 100, finite: true });
