@@ -21,6 +21,11 @@ const schema = obj(
     rate_limiter: obj(
       {
         label_key: Type.Optional(str('Deprecated name of `limit_by_label_key`.')),
+        tokens_label_key: Type.Optional(Type.Unsafe<string>({
+          type: 'string',
+          description: 'Aperture\'s rate limiter field: the quota scheduler takes a flow\'s tokens from `scheduler.tokens_label_key` (its workloads\' estimate otherwise), as Aperture does; accepted and reported as ignored.',
+          'x-sluice-ignored': true,
+        })),
         limit_by_label_key: Type.Optional(str('The flow label whose value keys a quota (its own bucket and queue); absent: one quota for all flows. A flow without the label is accepted.')),
         interval: duration('The interval over which `fill_amount` tokens are added (required, > 0).', undefined, true),
         continuous_fill: Type.Optional(bool('Add tokens continuously over the interval instead of once per interval.', true)),
