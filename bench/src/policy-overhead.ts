@@ -1,8 +1,9 @@
 /**
  * Check throughput with 10 policies registered on the control point ÷ with none: one real
  * agent fed by the real controller through real etcd. With policies, the control point
- * carries 10 rate limiters published by the controller (10 policies, each a limiter with
- * room for every flow, keyed on `user`), and every checked flow matches all 10; without,
+ * carries 7 rate limiters and 3 quota schedulers published by the controller (10 policies,
+ * each with room for every flow, keyed on `user`; a quota scheduler's flow takes its tokens
+ * at once while its bucket has them), and every checked flow matches all 10; without,
  * the 10 policies are deleted and the agent has nothing registered there. Throughput is the
  * closed-loop rate of gRPC Check calls (pre-encoded HTTP/2 frames, `concurrency` in flight)
  * in interleaved rounds none / ten, switching by applying and deleting the policies through
@@ -18,7 +19,7 @@
 import { limitRunTime, type ChildServer } from './support/child-server.js';
 import { checkLoad, runAbBench } from './support/ab-rounds.js';
 import {
-  applyPolicy, deletePolicy, rateLimitPolicy, startController, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd,
+  applyPolicy, deletePolicy, quotaPolicy, rateLimitPolicy, startController, startEtcd, startPolicyAgent, waitEnforcing, type BenchEtcd,
 } from './support/policy-cluster.js';
 import type { UnaryCaller } from './support/unary-caller.js';
 
@@ -27,6 +28,8 @@ const rounds = Math.max(1, Math.floor(Number(process.argv[3] ?? 6)));
 const concurrency = Math.max(1, Math.floor(Number(process.argv[4] ?? 32)));
 const CP = 'bench-policies';
 const POLICIES = Array.from({ length: 10 }, (_, i) => `overhead-${i}`);
+/** Of the 10 policies, these are quota schedulers (the others rate limiters). */
+const QUOTA_POLICIES = new Set(POLICIES.slice(7));
 const TARGET = 0.9;
 const REQUEST = { control_point: CP, labels: { user: 'alice', 'http.method': 'GET', tier: 'gold' } };
 
@@ -48,7 +51,8 @@ async function main(): Promise<void> {
       if (on === applied) return;
       applied = on;
       for (const name of POLICIES) {
-        if (on) await applyPolicy(controller.port, name, rateLimitPolicy({ controlPoint: CP, capacity: 1e12, fill: 1e12, labelKey: 'user' }));
+        const room = { controlPoint: CP, capacity: 1e12, fill: 1e12, labelKey: 'user' };
+        if (on) await applyPolicy(controller.port, name, QUOTA_POLICIES.has(name) ? quotaPolicy(room) : rateLimitPolicy(room));
         else await deletePolicy(controller.port, name);
       }
       await waitEnforcing([agent.port], on ? POLICIES : []);
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
 
     await runAbBench({
       name: 'policy-overhead', agentPid: agent.pid, caller, concurrency, roundMs, rounds, target: TARGET, set: setPolicies,
-      labels: { off: 'no policies', on: '10 policies' }, resultKeys: { off: 'none_rps', on: 'ten_rps' },
+      labels: { off: 'no policies', on: '10 policies (3 quota schedulers)' }, resultKeys: { off: 'none_rps', on: 'ten_rps' },
     });
     probe.close();
   } finally {

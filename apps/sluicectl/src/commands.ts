@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { PUBLISHED_DECISION_KINDS } from '@sluice/policies';
 import { ControllerClient } from './client.js';
 import { CliError, UsageError } from './errors.js';
 import { outputFormat, render, type OutputFormat, type Rows } from './output.js';
@@ -138,7 +139,7 @@ export function buildProgram(io: Io): Command {
 
   program.command('decisions')
     .description('List what the controller publishes for the agents of one component type')
-    .argument('<type>', 'rate_limiter, sampler or load_scheduler')
+    .argument('<type>', `a published kind that takes decisions: ${PUBLISHED_DECISION_KINDS.join(', ')}`)
     .action(async (type: string) => {
       await withClient(async (c, format) => io.out(render(await c.call('GET', `/v1/decisions/${encodeURIComponent(type)}`), format, decisionRows)));
     });

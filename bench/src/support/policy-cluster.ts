@@ -117,6 +117,24 @@ export function rateLimitPolicy(o: { controlPoint: string; capacity: number; fil
   };
 }
 
+/**
+ * A quota scheduler's policy: a bucket of `capacity` per value of `labelKey`, filled by `fill` per
+ * second, spent through a weighted-fair queue with one workload (`tier: gold`, priority 100).
+ */
+export function quotaPolicy(o: { controlPoint: string; capacity: number; fill: number; labelKey: string; interval?: string }): unknown {
+  return {
+    circuit: {
+      evaluation_interval: '10s',
+      components: [{ flow_control: { quota_scheduler: {
+        in_ports: { bucket_capacity: { constant_signal: { value: o.capacity } }, fill_amount: { constant_signal: { value: o.fill } } },
+        rate_limiter: { label_key: o.labelKey, interval: o.interval ?? '1s' },
+        scheduler: { workloads: [{ name: 'gold', label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 100 } }] },
+        selectors: [{ control_point: o.controlPoint }],
+      } } }],
+    },
+  };
+}
+
 async function send(method: string, url: string, body?: unknown): Promise<{ status: number; text: string }> {
   const r = await fetch(url, {
     method,

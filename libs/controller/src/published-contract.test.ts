@@ -60,7 +60,7 @@ test('what the controller publishes for every deploy/examples policy is what the
     const parsed = parsePublishedDecision(value);
     assert.ok(parsed.ok, `${key}: ${parsed.ok ? '' : parsed.error}`);
   }
-  assert.deepEqual([...kinds].sort(), ['classifier', 'flux_meter', 'load_scheduler', 'pod_scaler', 'rate_limiter', 'sampler'], 'the examples cover every kind they publish');
+  assert.deepEqual([...kinds].sort(), ['classifier', 'flux_meter', 'load_scheduler', 'pod_scaler', 'quota_scheduler', 'rate_limiter', 'sampler'], 'the examples cover every kind they publish');
   assert.ok(etcd.under('sluice/decisions/').size > 0, 'decisions were published');
   // Every decision a circuit makes, whatever its PromQL results, fits its kind's schema too.
   for (const { file, name, spec } of all) {

@@ -1,6 +1,7 @@
-import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RateLimiter, Sampler } from '@sluice/flowcontrol';
+import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RATE_LIMITER_KIND, RateLimiter, Sampler, SAMPLER_KIND } from '@sluice/flowcontrol';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
 import type { ComponentBuilder, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
+import { flowKindEntry } from './flow-kind-entry.js';
 
 /** The local token-bucket store, with the component's max idle time. */
 export const localTokenBucketStore: TokenBucketStoreFactory = (params, component) =>
@@ -103,3 +104,9 @@ export const buildClassifier: ComponentBuilder = (published): LiveComponent => {
     },
   };
 };
+
+/** The agent's entries of the kinds built here (FLOW_KINDS lists them). */
+export const rateLimiterFlowKind = flowKindEntry({ kind: 'rate_limiter', limiter: RATE_LIMITER_KIND, build: buildRateLimiter });
+export const samplerFlowKind = flowKindEntry({ kind: 'sampler', limiter: SAMPLER_KIND, build: buildSampler });
+export const classifierFlowKind = flowKindEntry({ kind: 'classifier', limiter: undefined, build: buildClassifier });
+export const fluxMeterFlowKind = flowKindEntry({ kind: 'flux_meter', limiter: undefined, build: buildFluxMeter });

@@ -1,32 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine, type FlowComponent } from '@sluice/flowcontrol';
-import { configKey, decisionKey, PUBLISHED_KIND_NAMES, type PublishedComponent, type PublishedKindName } from '@sluice/policies';
+import { checkLimiterKind } from '@sluice/flowcontrol';
+import {
+  checkPublishedComponent, checkPublishedDecision, configKey, decisionKey, kindName, PUBLISHED_KIND_NAMES, PUBLISHED_KINDS,
+  type PublishedComponent, type PublishedDecision, type PublishedKindName,
+} from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { localTokenBucketStore } from './builders.js';
 import { checkFlowKinds, FLOW_KINDS, flowKind, UnknownFlowKindError, type FlowKindEntry } from './flow-kinds.js';
 import { PolicyEnforcement } from './policy-enforcement.js';
 import { FakeEtcd } from './test-support.js';
 
-const common = { policy_name: 'p', policy_hash: 'h', agent_group: 'default' };
-const selectors = [{ control_point: 'ingress' }];
 
-/** One configuration of every published kind (keyed by kind: a new kind needs one here to compile). */
-const SAMPLES: { [K in PublishedKindName]: Extract<PublishedComponent, { kind: K }> } = {
-  rate_limiter: { ...common, kind: 'rate_limiter', component_id: 'root.0', selectors, parameters: { interval_ms: 1000, continuous_fill: true, max_idle_time_ms: 1000 } },
-  sampler: { ...common, kind: 'sampler', component_id: 'root.1', selectors, parameters: {}, pass_through_label_values: [] },
-  classifier: { ...common, kind: 'classifier', component_id: 'classifier.0', selectors, classifier_index: 0, rules: { user: { extractor: { from: 'request.http.headers.user' } } } },
-  flux_meter: { ...common, kind: 'flux_meter', component_id: 'flux_meter.m', selectors, name: 'm', attribute_key: 'workload_duration_ms', buckets: [] },
-  load_scheduler: { ...common, kind: 'load_scheduler', component_id: 'root.2', selectors, parameters: { workloads: [] } },
-  pod_scaler: {
-    ...common, kind: 'pod_scaler', component_id: 'root.3', selectors: [],
-    kubernetes_object: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' },
-    min_replicas: 1, max_replicas: 3, scale_out_cooldown_ms: 0, scale_in_cooldown_ms: 0, dry_run: false,
-  },
-  quota_scheduler: {
-    ...common, kind: 'quota_scheduler', component_id: 'root.4', selectors,
-    rate_limiter: { interval_ms: 1000, continuous_fill: true, max_idle_time_ms: 1000 }, scheduler: { workloads: [] },
-  },
+/** The example configuration of every published kind, from its contract (a kind without one does not compile). */
+const SAMPLES = Object.fromEntries(PUBLISHED_KINDS.map((k) => [kindName(k), { ...k.example.component, policy_name: 'p' }])) as {
+  [K in PublishedKindName]: Extract<PublishedComponent, { kind: K }>;
 };
 
 function stageOf(c: FlowComponent | undefined): string {
@@ -60,6 +49,44 @@ test('every published kind has one registry entry, under its name, and what it b
   );
 });
 
+test('the registry walked: each published kind has its schema and example, an entry with a builder that takes the example and its decision, and a limiter kind the encoder writes', () => {
+  for (const contract of PUBLISHED_KINDS) {
+    const kind = kindName(contract) as PublishedKindName;
+    const example = contract.example;
+    const parsed = checkPublishedComponent(example.component);
+    assert.ok(parsed.ok, `${kind}: its example configuration passes its schema (${parsed.ok ? '' : parsed.error})`);
+    assert.equal(example.decision === undefined, contract.decision === undefined, `${kind}: an example decision iff the kind takes decisions`);
+    const entry = flowKind(kind);
+    assert.equal(typeof entry.build, 'function', `${kind}: a builder`);
+    const live = entry.build(SAMPLES[kind], { tokenBucketStore: localTokenBucketStore, registry: new Registry() });
+    try {
+      if (example.decision !== undefined) {
+        const decision = checkPublishedDecision(example.decision);
+        assert.ok(decision.ok, `${kind}: its example decision passes its schema (${decision.ok ? '' : decision.error})`);
+        live.setDecision(decision.value);
+        live.setDecision(undefined);
+        assert.ok(entry.limiter !== undefined || kind === 'pod_scaler', `${kind}: a kind taking decisions for flows has a limiter kind`);
+      }
+      const other = PUBLISHED_KINDS.find((c) => c.example.decision !== undefined && kindName(c) !== kind)!.example.decision as PublishedDecision;
+      assert.throws(() => live.setDecision(other), /does not fit/, `${kind}: another kind's decision is refused`);
+      if (entry.limiter !== undefined) {
+        assert.doesNotThrow(() => checkLimiterKind(entry.limiter!), `${kind}: reject reason, status and details the encoder writes`);
+        assert.notEqual(entry.limiter.rejectReason, 'REJECT_REASON_NONE');
+      }
+    } finally {
+      live.dispose?.();
+    }
+  }
+});
+
+test('a registry entry missing a piece fails the check run at start, naming the kind and the piece', () => {
+  const rate = FLOW_KINDS.rate_limiter;
+  const broken = (over: Partial<FlowKindEntry>) => ({ ...FLOW_KINDS, rate_limiter: { ...rate, ...over } }) as Record<string, FlowKindEntry>;
+  assert.throws(() => checkFlowKinds(broken({ build: undefined as unknown as FlowKindEntry['build'] })), /rate_limiter: its entry has no builder/);
+  assert.throws(() => checkFlowKinds(broken({ limiter: { ...rate.limiter!, rejectReason: 'REJECT_REASON_NONE' } })), /"rate_limiter": rejectReason must be a RejectReason/);
+  assert.throws(() => checkFlowKinds(broken({ limiter: { ...rate.limiter!, details: { ...rate.limiter!.details, message: 'SamplerInfo' } } })), /details\.message "SamplerInfo" is not the type of rate_limiter_info/);
+});
+
 test('an unknown kind is an error: the lookup throws, and a registry missing a published kind fails the check run at start', () => {
   assert.throws(() => flowKind('concurrency_limiter'), (err: unknown) => err instanceof UnknownFlowKindError && err.kind === 'concurrency_limiter');
   assert.throws(() => flowKind('toString'), UnknownFlowKindError, 'no inherited member passes for a kind');
@@ -88,7 +115,8 @@ test('the agent refuses a published component or decision its kind\'s schema ref
   etcd.put(configKey('sluice', 'default', 'p', 'root.1'), JSON.stringify({ ...SAMPLES.sampler, selectors: [{ control_point: 'a', service: 5 }] }));
   assert.match(warnings.at(-1)?.error ?? '', /^selectors\[0\]\.service: must be a string, got number/);
   etcd.put(configKey('sluice', 'default', 'p', 'root.9'), JSON.stringify({ ...SAMPLES.sampler, kind: 'concurrency_limiter' }));
-  assert.match(warnings.at(-1)?.error ?? '', /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, quota_scheduler, got "concurrency_limiter"/);
+  assert.ok((warnings.at(-1)?.error ?? '').startsWith(`kind: must be one of ${PUBLISHED_KIND_NAMES.join(', ')}, got "concurrency_limiter"`), warnings.at(-1)?.error);
+  assert.ok(PUBLISHED_KIND_NAMES.includes('quota_scheduler') && PUBLISHED_KIND_NAMES.includes('classifier'));
   etcd.put(configKey('sluice', 'default', 'p', 'root.0'), JSON.stringify(SAMPLES.rate_limiter));
   assert.equal(enforcement.enforced().length, 1);
   etcd.put(decisionKey('sluice', 'default', 'p', 'root.0'), '{"kind":"rate_limiter","bucket_capacity":5,"fill_amount":"1","pass_through":false}');

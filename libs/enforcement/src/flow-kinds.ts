@@ -1,41 +1,38 @@
-import { RATE_LIMITER_KIND, SAMPLER_KIND, type LimiterKind } from '@sluice/flowcontrol';
+import { checkLimiterKind } from '@sluice/flowcontrol';
 import { PUBLISHED_KIND_NAMES, type PublishedKindName } from '@sluice/policies';
-import { LOAD_SCHEDULER_KIND, QUOTA_SCHEDULER_KIND } from '@sluice/scheduler';
-import { buildClassifier, buildFluxMeter, buildRateLimiter, buildSampler } from './builders.js';
-import type { ComponentBuilder } from './live-component.js';
-import { buildLoadScheduler } from './load-scheduler.js';
-import { buildPodScaler } from './pod-scaler.js';
-import { buildQuotaScheduler } from './quota-scheduler.js';
+import { classifierFlowKind, fluxMeterFlowKind, rateLimiterFlowKind, samplerFlowKind } from './builders.js';
+import type { FlowKindEntry } from './flow-kind-entry.js';
+import { loadSchedulerFlowKind } from './load-scheduler.js';
+import { podScalerFlowKind } from './pod-scaler.js';
+import { quotaSchedulerFlowKind } from './quota-scheduler.js';
 
-/** What the agent does with one published flow-control kind. */
-export interface FlowKindEntry {
-  /** The published kind (its contract: @sluice/policies PUBLISHED_KINDS). */
-  readonly kind: PublishedKindName;
-  /**
-   * The engine's kind of the limiter it builds: its group, reject reason, denied status, what it
-   * reads of a flow and how its decision is written on the wire. Undefined for a kind that builds
-   * no limiter (a classifier, a flux meter: the engine's own stages; a pod scaler: no flow component).
-   */
-  readonly limiter: LimiterKind | undefined;
-  /** Builds its live component from a configuration the shared validator accepted. */
-  readonly build: ComponentBuilder;
-}
+export { flowKindEntry, type FlowKindEntry } from './flow-kind-entry.js';
 
 /**
- * The agent's registry: one entry per published flow-control kind, which the enforcement builds
- * from and the engine's index, decisions, wire encoder and header interest read through the
- * limiter kind each built limiter carries. Keyed by every published kind: a kind without an
- * entry does not compile, and flowKind() throws for a name it does not hold.
+ * The agent's registry: one entry per published flow-control kind, each declared in the kind's
+ * own module (flowKindEntry: its kind, the engine's limiter kind, its builder). The enforcement
+ * builds from it, and the engine's index, decisions, wire encoder and header interest read the
+ * limiter kind each built limiter carries. A new kind is its module and one line here.
  */
-export const FLOW_KINDS: { readonly [K in PublishedKindName]: FlowKindEntry & { readonly kind: K } } = {
-  rate_limiter: { kind: 'rate_limiter', limiter: RATE_LIMITER_KIND, build: buildRateLimiter },
-  sampler: { kind: 'sampler', limiter: SAMPLER_KIND, build: buildSampler },
-  classifier: { kind: 'classifier', limiter: undefined, build: buildClassifier },
-  flux_meter: { kind: 'flux_meter', limiter: undefined, build: buildFluxMeter },
-  load_scheduler: { kind: 'load_scheduler', limiter: LOAD_SCHEDULER_KIND, build: buildLoadScheduler },
-  pod_scaler: { kind: 'pod_scaler', limiter: undefined, build: buildPodScaler },
-  quota_scheduler: { kind: 'quota_scheduler', limiter: QUOTA_SCHEDULER_KIND, build: buildQuotaScheduler },
-};
+const ENTRIES = [
+  rateLimiterFlowKind,
+  samplerFlowKind,
+  classifierFlowKind,
+  fluxMeterFlowKind,
+  loadSchedulerFlowKind,
+  podScalerFlowKind,
+  quotaSchedulerFlowKind,
+] as const;
+
+/** Published kinds without an entry: a kind missing from ENTRIES does not compile (below), and checkFlowKinds fails at start. */
+type Missing = Exclude<PublishedKindName, (typeof ENTRIES)[number]['kind']>;
+const complete: [Missing] extends [never] ? true : { missing: Missing } = true;
+void complete;
+
+/** The registry by kind; flowKind() throws for a name it does not hold. */
+export const FLOW_KINDS: { readonly [K in PublishedKindName]: FlowKindEntry<K> } = Object.freeze(
+  Object.fromEntries(ENTRIES.map((e) => [e.kind, e])) as { [K in PublishedKindName]: FlowKindEntry<K> },
+);
 
 /** A kind the agent's registry does not hold. */
 export class UnknownFlowKindError extends Error {
@@ -53,15 +50,19 @@ export function flowKind(kind: string): FlowKindEntry {
 
 /**
  * Checks that `registry` holds an entry for every published kind (and nothing else), each under
- * its own name, and that each limiter kind is named after its entry; throws UnknownFlowKindError
- * for the first kind missing. Run when the agent's enforcement starts.
+ * its own name with a builder, and that each limiter kind is named after its entry and has every
+ * piece the engine reads (checkLimiterKind: reject reason, denied status, details the wire
+ * encoder writes); throws UnknownFlowKindError for the first kind missing, an Error for a piece
+ * missing. Run when the agent's enforcement starts.
  */
 export function checkFlowKinds(registry: Readonly<Record<string, FlowKindEntry>> = FLOW_KINDS, published: readonly string[] = PUBLISHED_KIND_NAMES): void {
   for (const kind of published) {
     const entry = Object.hasOwn(registry, kind) ? registry[kind] : undefined;
     if (entry === undefined || entry.kind !== kind) throw new UnknownFlowKindError(kind);
-    if (entry.limiter !== undefined && entry.limiter.name !== kind) {
-      throw new Error(`flow-control kind ${kind}: its limiter kind is named ${JSON.stringify(entry.limiter.name)}`);
+    if (typeof entry.build !== 'function') throw new Error(`flow-control kind ${kind}: its entry has no builder`);
+    if (entry.limiter !== undefined) {
+      if (entry.limiter.name !== kind) throw new Error(`flow-control kind ${kind}: its limiter kind is named ${JSON.stringify(entry.limiter.name)}`);
+      checkLimiterKind(entry.limiter);
     }
   }
   for (const kind of Object.keys(registry)) {

@@ -1,6 +1,7 @@
 import type { PublishedDecision } from '@sluice/policies';
-import { LoadScheduler, schedulerMetrics } from '@sluice/scheduler';
+import { LOAD_SCHEDULER_KIND, LoadScheduler, schedulerMetrics } from '@sluice/scheduler';
 import type { ComponentBuilder, LiveComponent } from './live-component.js';
+import { flowKindEntry } from './flow-kind-entry.js';
 
 function wrongKind(policy: string, id: string, decision: PublishedDecision): Error {
   return new TypeError(`${policy}/${id}: a ${decision.kind} decision does not fit a load_scheduler`);
@@ -36,3 +37,6 @@ export const buildLoadScheduler: ComponentBuilder = (published, ctx): LiveCompon
     },
   };
 };
+
+/** The agent's entry of load_scheduler (FLOW_KINDS lists it). */
+export const loadSchedulerFlowKind = flowKindEntry({ kind: 'load_scheduler', limiter: LOAD_SCHEDULER_KIND, build: buildLoadScheduler });

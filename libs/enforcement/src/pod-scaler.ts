@@ -1,5 +1,6 @@
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
 import type { ComponentBuilder, LiveComponent } from './live-component.js';
+import { flowKindEntry } from './flow-kind-entry.js';
 
 /**
  * pod_scaler: no flow component. The agent's pod scaler (libs/kube scale, wired when
@@ -16,3 +17,6 @@ export const buildPodScaler: ComponentBuilder = (published: PublishedComponent):
     },
   };
 };
+
+/** The agent's entry of pod_scaler (FLOW_KINDS lists it): no flow component. */
+export const podScalerFlowKind = flowKindEntry({ kind: 'pod_scaler', limiter: undefined, build: buildPodScaler });

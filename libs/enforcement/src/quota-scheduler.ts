@@ -1,6 +1,7 @@
 import type { PublishedComponent, PublishedRateLimiter } from '@sluice/policies';
-import { QuotaScheduler } from '@sluice/scheduler';
+import { QUOTA_SCHEDULER_KIND, QuotaScheduler } from '@sluice/scheduler';
 import type { ComponentBuilder, LiveComponent } from './live-component.js';
+import { flowKindEntry } from './flow-kind-entry.js';
 
 /**
  * quota_scheduler: the agent's QuotaScheduler (503 NO_TOKENS) over a token bucket store made the
@@ -46,3 +47,6 @@ export const buildQuotaScheduler: ComponentBuilder = (published: PublishedCompon
     },
   };
 };
+
+/** The agent's entry of quota_scheduler (FLOW_KINDS lists it). */
+export const quotaSchedulerFlowKind = flowKindEntry({ kind: 'quota_scheduler', limiter: QUOTA_SCHEDULER_KIND, build: buildQuotaScheduler });

@@ -26,6 +26,11 @@ export interface LimiterKind {
   readonly rejectReason: RejectReason;
   /** HTTP status of a flow it turns away. */
   readonly deniedStatus: 403 | 429 | 503;
+  /**
+   * Which of Aperture's per-limiter counters its decisions count in: `rate_limiter_counter_total`,
+   * `sampler_counter_total`, or `workload_requests_total` (per workload, the schedulers').
+   */
+  readonly counter: 'rate_limiter' | 'sampler' | 'workload';
   /** How its decision's details are written in a LimiterDecision. */
   readonly details: LimiterDetails;
   /** Adds what a limiter of this kind reads of a flow (labels, headers) beyond its selector. */

@@ -3,9 +3,6 @@ import type { Registry } from 'prom-client';
 import type { Classifier, ComponentIdentity, Limiter } from './component.js';
 import type { CheckDecision } from './decision.js';
 
-/** Limiter groups run lowest first: samplers 0, rate limiters 1, schedulers 2. */
-const SCHEDULER_GROUP = 2;
-
 /**
  * Aperture's names of the flow-control counters (its dashboards and users' queries read them), with
  * its labels: per check, per control point; per limiter (rate limiter, sampler, scheduler workload)
@@ -135,8 +132,8 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
       for (const l of d.limiters) {
         const dropped = l.result.accepted ? 0 : 1;
         let q: Quad | undefined;
-        // Schedulers (the group after rate limiters) admit by workload: their series are per workload.
-        if (l.kind.group >= SCHEDULER_GROUP) {
+        // Schedulers admit by workload: their series are per workload.
+        if (l.kind.counter === 'workload') {
           let byWorkload = workloadQuads.get(l.identity);
           if (byWorkload === undefined) workloadQuads.set(l.identity, (byWorkload = new Map()));
           const wl = l.result.workloadIndex ?? 'default';
@@ -145,7 +142,7 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         } else {
           q = quads.get(l.identity);
           if (q === undefined) {
-            q = l.kind.name === 'sampler' ? quadOf(sampler, l.identity, 'sampler_dropped') : quadOf(rateLimiter, l.identity, 'limiter_dropped');
+            q = l.kind.counter === 'sampler' ? quadOf(sampler, l.identity, 'sampler_dropped') : quadOf(rateLimiter, l.identity, 'limiter_dropped');
             quads.set(l.identity, q);
           }
         }

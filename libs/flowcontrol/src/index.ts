@@ -14,7 +14,7 @@ export {
 export { parseBaggage, BAGGAGE_MAX_ENTRIES, BAGGAGE_MAX_LENGTH } from './baggage.js';
 export { httpFlavor } from './http-flavor.js';
 export { RateLimiter, RATE_LIMITER_KIND, tokensOf, type RateLimiterOptions } from './rate-limiter.js';
-export { RATE_LIMITER_INFO, SCHEDULER_INFO, SAMPLER_INFO, QUOTA_SCHEDULER_INFO, type LimiterDetails } from './limiter-details.js';
+export { RATE_LIMITER_INFO, SCHEDULER_INFO, SAMPLER_INFO, tokensWire, tokensOutput, type LimiterDetails } from './limiter-details.js';
 export { noReads, readLabel, readLabelMatcher, headerInterestName, type FlowReads } from './flow-reads.js';
 export { LocalTokenBucketStore, DEFAULT_MAX_BUCKETS, type LocalTokenBucketStoreOptions, type BucketEvictionReason } from './local-token-bucket-store.js';
 export { rateLimiterMetrics, BUCKET_EVICTIONS_METRIC, type RateLimiterMetrics } from './rate-limiter-metrics.js';
@@ -66,3 +66,4 @@ export {
 export { decisionMetrics, FLOWCONTROL_METRICS, type DecisionMetrics } from './flowcontrol-metrics.js';
 export { MeteredEngine } from './metered-engine.js';
 export { decisionSeries, decisionCounter, type DecisionSeriesCounter, LIMITER_DECISIONS_METRIC, LIMITER_DECISIONS_HELP } from './decision-series.js';
+export { checkLimiterKind } from './limiter-kind-check.js';

@@ -1,4 +1,4 @@
-import type { LimiterDecision__Output } from '@sluice/proto';
+import type { LimiterDecision, LimiterDecision__Output } from '@sluice/proto';
 import type { LimiterResult } from './component.js';
 
 /**
@@ -6,18 +6,20 @@ import type { LimiterResult } from './component.js';
  * the member of the `details` oneof it fills, and that member's message.
  */
 export interface LimiterDetails {
-  /** The member of LimiterDecision's `details` oneof. */
-  readonly field: 'rate_limiter_info' | 'load_scheduler_info' | 'sampler_info' | 'quota_scheduler_info';
-  /** Its message type, under `aperture.flowcontrol.check.v1.LimiterDecision`. */
-  readonly message: 'RateLimiterInfo' | 'SchedulerInfo' | 'SamplerInfo' | 'QuotaSchedulerInfo';
+  /** The member of LimiterDecision's `details` oneof (check.proto's members). */
+  readonly field: NonNullable<LimiterDecision['details']>;
+  /** Its message type, under `aperture.flowcontrol.check.v1.LimiterDecision` (the registry's test checks it is the member's). */
+  readonly message: string;
   /** The message in wire shape (a field at its default may be undefined). */
   wire(r: LimiterResult): object;
   /** The member as a client decodes it (every field set). */
   output(r: LimiterResult): Partial<LimiterDecision__Output>;
 }
 
-const tokensWire = (r: LimiterResult) => ({ remaining: r.remaining, current: r.current, consumed: r.tokens });
-const tokensOutput = (r: LimiterResult) => ({ remaining: r.remaining ?? 0, current: r.current ?? 0, consumed: r.tokens ?? 0 });
+/** A result's token counts as a TokensInfo in wire shape. */
+export const tokensWire = (r: LimiterResult) => ({ remaining: r.remaining, current: r.current, consumed: r.tokens });
+/** A result's token counts as a TokensInfo as a client decodes it. */
+export const tokensOutput = (r: LimiterResult) => ({ remaining: r.remaining ?? 0, current: r.current ?? 0, consumed: r.tokens ?? 0 });
 
 /** RateLimiterInfo: the bucket's label and its token counts. */
 export const RATE_LIMITER_INFO: LimiterDetails = {
@@ -41,14 +43,4 @@ export const SAMPLER_INFO: LimiterDetails = {
   message: 'SamplerInfo',
   wire: (r) => ({ label: r.label }),
   output: (r) => ({ sampler_info: { label: r.label ?? '' } }),
-};
-
-/** QuotaSchedulerInfo: the bucket's label, the workload, its priority and the token counts. */
-export const QUOTA_SCHEDULER_INFO: LimiterDetails = {
-  field: 'quota_scheduler_info',
-  message: 'QuotaSchedulerInfo',
-  wire: (r) => ({ label: r.label, workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
-  output: (r) => ({
-    quota_scheduler_info: { label: r.label ?? '', workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 },
-  }),
 };

@@ -39,6 +39,7 @@ export const RATE_LIMITER_KIND: LimiterKind = {
   group: 1,
   rejectReason: 'REJECT_REASON_RATE_LIMITED',
   deniedStatus: 429,
+  counter: 'rate_limiter',
   details: RATE_LIMITER_INFO,
   reads(limiter, into) {
     if (!(limiter instanceof RateLimiter)) {

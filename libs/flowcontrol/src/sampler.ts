@@ -43,6 +43,7 @@ export const SAMPLER_KIND: LimiterKind = {
   group: 0,
   rejectReason: 'REJECT_REASON_REGULATED',
   deniedStatus: 403,
+  counter: 'sampler',
   details: SAMPLER_INFO,
   reads(limiter, into) {
     if (!(limiter instanceof Sampler)) into.all = true;

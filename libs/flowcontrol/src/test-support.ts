@@ -33,7 +33,7 @@ export async function startTestServer(setup: (server: SluiceServer) => void, wri
  * depends on this lib): the last group, 503 NO_TOKENS, SchedulerInfo; it reads everything.
  */
 export const TEST_SCHEDULER_KIND: LimiterKind = {
-  name: 'load_scheduler', group: 2, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, details: SCHEDULER_INFO,
+  name: 'load_scheduler', group: 2, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, counter: 'workload', details: SCHEDULER_INFO,
   reads: (_limiter, into) => { into.all = true; },
 };
 

@@ -27,7 +27,7 @@ const tick = (c: CompiledPolicy, dynamic: Map<string, unknown>, variables = new 
 
 test('there is one fixture per kind of policy, each a Policy resource with a dynamicConfig', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(files, ['alerting.yaml', 'auto-scaling.yaml', 'load-ramping.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
+  assert.deepEqual(files, ['alerting.yaml', 'auto-scaling.yaml', 'load-ramping.yaml', 'quota-scheduling.yaml', 'rate-limiting.yaml', 'service-protection.yaml', 'workload-prioritization.yaml']);
   for (const f of files) {
     const r = parse(readFileSync(join(DIR, f), 'utf8')) as Resource & { apiVersion: string; kind: string };
     assert.equal(`${r.apiVersion} ${r.kind}`, 'sluice.dev/v1alpha1 Policy', f);
@@ -79,6 +79,22 @@ test('workload prioritisation: a load multiplier and a dry run (dotted key) from
   assert.deepEqual(of(compiled, 'flux_meter')[0].buckets.slice(0, 3), [10, 110, 210]);
   assert.equal(of(compiled, 'classifier').length, 1);
   assert.deepEqual(tick(compiled, dynamic, new Map([['LOAD_MULTIPLIER', 0.5]])).decisions.get('root.1'), { kind: 'load_scheduler', load_multiplier: 0.5, pass_through: false });
+});
+
+test('quota scheduling: string int64s, a fill from the dynamic config, the rate limiter\'s tokens_label_key ignored as Aperture does', () => {
+  const { compiled, dynamic } = load('quota-scheduling.yaml');
+  assert.deepEqual(compiled.ignored, ['spec.circuit.components[1].flow_control.quota_scheduler.rate_limiter.tokens_label_key', 'spec.resources.infra_meters']);
+  const [qs] = of(compiled, 'quota_scheduler');
+  assert.deepEqual(qs.rate_limiter, {
+    label_key: 'tenant', tokens_label_key: 'tokens', interval_ms: 3_600_000, continuous_fill: false, max_idle_time_ms: 7_200_000,
+    lazy_sync: { enabled: false, num_sync: 4 },
+  });
+  assert.deepEqual(qs.scheduler.default_workload_parameters, { priority: 20 });
+  assert.deepEqual((qs.scheduler.workloads as { name: string; parameters: unknown }[]).map((w) => [w.name, w.parameters]), [['gold', { priority: 100, tokens: 1, queue_timeout_ms: 500 }]]);
+  assert.equal(of(compiled, 'classifier').length, 1);
+  assert.deepEqual(compiled.configKeys.map((k) => [k.key, k.type]), [['fill_amount', 'number']]);
+  assert.equal(dynamic.get('fill_amount'), 6);
+  assert.deepEqual(tick(compiled, dynamic, new Map([['FILL_AMOUNT', 6]])).decisions.get('root.1'), { kind: 'quota_scheduler', bucket_capacity: 12, fill_amount: 6, pass_through: false });
 });
 
 test('alerting: top-level alerter built, a sampler\'s pass-through values from the dynamic config', () => {

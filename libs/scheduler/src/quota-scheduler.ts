@@ -1,6 +1,6 @@
 import {
-  QUOTA_SCHEDULER_INFO, readLabel,
-  type ComponentIdentity, type Limiter, type LimiterKind, type LimiterResult, type TakeResult, type TokenBucketStore,
+  readLabel, tokensOutput, tokensWire,
+  type ComponentIdentity, type Limiter, type LimiterDetails, type LimiterKind, type LimiterResult, type TakeResult, type TokenBucketStore,
 } from '@sluice/flowcontrol';
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
@@ -9,6 +9,16 @@ import type { SchedulerDecideContext } from './load-scheduler.js';
 import { parseSchedulerParameters, type SchedulerParameters } from './parameters.js';
 import { readSchedulerParameters } from './scheduler-kind.js';
 import { labelOf, WorkloadTable, type MatchedWorkload } from './workloads.js';
+
+/** QuotaSchedulerInfo: the bucket's label, the workload, its priority and the token counts. */
+const QUOTA_SCHEDULER_INFO: LimiterDetails = {
+  field: 'quota_scheduler_info',
+  message: 'QuotaSchedulerInfo',
+  wire: (r) => ({ label: r.label, workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
+  output: (r) => ({
+    quota_scheduler_info: { label: r.label ?? '', workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 },
+  }),
+};
 
 /**
  * The quota scheduler's kind: with the schedulers (last group), 503 NO_TOKENS, QuotaSchedulerInfo;
@@ -19,6 +29,7 @@ export const QUOTA_SCHEDULER_KIND: LimiterKind = {
   group: 2,
   rejectReason: 'REJECT_REASON_NO_TOKENS',
   deniedStatus: 503,
+  counter: 'workload',
   details: QUOTA_SCHEDULER_INFO,
   reads(limiter, into) {
     if (!(limiter instanceof QuotaScheduler)) {

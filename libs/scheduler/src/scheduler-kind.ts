@@ -25,6 +25,7 @@ export const LOAD_SCHEDULER_KIND: LimiterKind = {
   group: 2,
   rejectReason: 'REJECT_REASON_NO_TOKENS',
   deniedStatus: 503,
+  counter: 'workload',
   details: SCHEDULER_INFO,
   reads(limiter: Limiter, into: FlowReads) {
     const p = (limiter as { parameters?: SchedulerParameters }).parameters;

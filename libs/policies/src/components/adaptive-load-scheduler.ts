@@ -5,8 +5,9 @@ import { InPort, OutPort } from '../schema/ports.js';
 import { gradientOf } from './gradient.js';
 import { GradientParameters } from './gradient-controller.js';
 import { AlerterParameters, compileAlert } from './alerter.js';
-import { defineKind, type RaisedAlert, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type RaisedAlert, type SignalValue } from './kind.js';
 import { LoadSchedulerParameters, publishLoadScheduler } from './load-scheduler-parameters.js';
+import { loadSchedulerContract } from '../published/load-scheduler.js';
 
 const schema = obj(
   {
@@ -62,8 +63,9 @@ const schema = obj(
   'A load scheduler driven by a gradient: while `signal` is above `setpoint` (and overload is confirmed) the load multiplier is the one in force times `(signal / setpoint) ^ slope`; otherwise (an invalid signal included) it rises by `load_multiplier_linear_increment` per tick until `max_load_multiplier`, where the scheduler returns to pass-through. With `proportional_cut`, an overload\'s cuts do not compound: the multiplier is the one at its start times the current gradient.',
 );
 
-export const adaptiveLoadSchedulerKind = defineKind({
+export const adaptiveLoadSchedulerKind: Publishing<typeof loadSchedulerContract> = defineKind({
   path: ['flow_control', 'adaptive_load_scheduler'],
+  publishes: [loadSchedulerContract],
   schema,
   compile(spec, ctx) {
     const at = `${ctx.path}.in_ports`;

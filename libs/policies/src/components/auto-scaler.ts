@@ -5,7 +5,8 @@ import { bool, duration, int, list, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { AlerterParameters, compileAlert } from './alerter.js';
 import { AutoScalerLogic, type ControllerSettings, type GradientSettings } from './auto-scaler-logic.js';
-import { defineKind, type RaisedAlert, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type RaisedAlert, type SignalValue } from './kind.js';
+import { podScalerContract } from '../published/pod-scaler.js';
 import { KubernetesObjectSelector, MAX_REPLICAS, SCALABLE_KINDS } from './pod-scaler.js';
 import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
 import { ticksIn } from './tick-helpers.js';
@@ -112,8 +113,9 @@ const schema = obj(
   'Scales a Kubernetes object from controllers\' proposals: scale-out and scale-in controllers each propose a scale from their signals (or a timer); scale-out wins over scale-in; cooldowns hold a decision, the max percentages bound a step, min/max replicas bound the scale. The decided replicas drive a pod scaler (one agent of the group writes `/scale`).',
 );
 
-export const autoScalerKind = defineKind({
+export const autoScalerKind: Publishing<typeof podScalerContract> = defineKind({
   path: ['auto_scale', 'auto_scaler'],
+  publishes: [podScalerContract],
   schema,
   // Its out-ports are what the agent reported (and the previous tick's decision): no cycle through it.
   delaysOutputs: true,

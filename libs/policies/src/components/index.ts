@@ -30,11 +30,12 @@ import { smaKind } from './sma.js';
 import { unaryOperatorKind } from './unary-operator.js';
 
 /**
- * Every component kind Sluice builds. A new kind is one module (schema,
- * compile step, tick) plus one line here; a name it takes over leaves
- * UNSUPPORTED_COMPONENTS by itself.
+ * Every component kind Sluice builds: the one registry of the policy side. A new kind is one
+ * module (schema, compile step, tick, and the published contracts it `publishes`) plus one line
+ * here; a name it takes over leaves UNSUPPORTED_COMPONENTS by itself, and the contracts it
+ * publishes join PUBLISHED_KINDS (published/kinds.ts) by themselves.
  */
-export const COMPONENT_KINDS: readonly ComponentKind[] = [
+export const COMPONENT_KINDS = [
   rateLimiterKind,
   samplerKind,
   promqlKind,
@@ -69,7 +70,7 @@ export const COMPONENT_KINDS: readonly ComponentKind[] = [
   alerterKind,
   quotaSchedulerKind,
   loadRampKind,
-];
+] as const satisfies readonly ComponentKind[];
 
 /** Aperture 2.8 components Sluice does not build (yet); a kind added to COMPONENT_KINDS takes its name over. */
 const APERTURE_ONLY: readonly (readonly string[])[] = [

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { PublishedComponent, PublishedDecision, PublishedSelector } from '../published.js';
+import type { PublishedKind } from '../published/common.js';
 import type { InPort, OutPort } from '../schema/ports.js';
 import type { Selector } from '../schema/selector.js';
 import type { DynamicTarget, DynamicValueType } from '../dynamic-config.js';
@@ -120,18 +121,35 @@ export interface ComponentKind {
    * stateless kinds only is refused.
    */
   readonly keepsState?: boolean;
+  /**
+   * The published contracts (libs/policies published/) of what its compile step publishes for the
+   * agents (`ctx.publish`): the published kinds, their types and the validator both sides use are
+   * read from here (published/kinds.ts), so a flow-control kind is registered once, in COMPONENT_KINDS.
+   */
+  readonly publishes?: readonly PublishedKind[];
   compile(spec: unknown, ctx: KindContext): KindCompiled;
 }
 
-/** Define a kind with its spec typed from its schema. */
-export function defineKind<S extends TSchema>(kind: {
+/** A kind made by defineKind: the contracts it publishes keep their types. */
+export type DefinedKind<P extends readonly PublishedKind[]> = Omit<ComponentKind, 'publishes'> & { readonly publishes: P };
+
+/**
+ * The declared type of a kind that publishes for the agents (`export const xKind: Publishing<typeof
+ * xContract> = defineKind({ publishes: [xContract], … })`): declared, not inferred, since the types
+ * its compile step publishes are read from it.
+ */
+export type Publishing<C extends PublishedKind> = DefinedKind<readonly [C]>;
+
+/** Define a kind with its spec typed from its schema (and the contracts it publishes typed from theirs). */
+export function defineKind<S extends TSchema, const P extends readonly PublishedKind[] = readonly []>(kind: {
   path: readonly string[];
   schema: S;
   delaysOutputs?: boolean;
   keepsState?: boolean;
+  publishes?: P;
   compile(spec: Static<S>, ctx: KindContext): KindCompiled;
-}): ComponentKind {
-  return kind as unknown as ComponentKind;
+}): DefinedKind<P> {
+  return { ...kind, publishes: kind.publishes ?? [] } as unknown as DefinedKind<P>;
 }
 
 /** NaN, Infinity-free arithmetic helpers: a non-finite NaN becomes invalid. */

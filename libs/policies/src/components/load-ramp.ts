@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { duration, list, num, obj } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type SignalValue } from './kind.js';
+import { samplerContract } from '../published/sampler.js';
 import { SamplerParameters, passThroughMembers, publishSampler, samplerDecision } from './sampler.js';
 import { StepWalk, walkSteps } from './step-walk.js';
 
@@ -39,8 +40,9 @@ const schema = obj(
   'Ramps the share of flows a sampler accepts through steps, one tick at a time while `forward` is true: from the first step\'s `target_accept_percentage`, linearly to each next step\'s target over its `duration`, holding the last target at the end; `backward` walks it back, `reset` returns it to the start. The agents enforce it as a `sampler` (flows not accepted are turned away, 403; `pass_through_label_values` always pass). Its progress is the `accept_percentage`, `at_start` and `at_end` signals. Aperture\'s load-ramping policies drive `forward` and `reset` from `bool_variable`s whose `config_key` (`start`, `reset`) is set through the dynamic configuration.',
 );
 
-export const loadRampKind = defineKind({
+export const loadRampKind: Publishing<typeof samplerContract> = defineKind({
   path: ['flow_control', 'load_ramp'],
+  publishes: [samplerContract],
   schema,
   keepsState: true,
   compile(spec, ctx) {

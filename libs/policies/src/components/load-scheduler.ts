@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
 import { bool, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type SignalValue } from './kind.js';
 import { LoadSchedulerParameters, publishLoadScheduler } from './load-scheduler-parameters.js';
+import { loadSchedulerContract } from '../published/load-scheduler.js';
 
 const schema = obj(
   {
@@ -19,8 +20,9 @@ const schema = obj(
   'A load scheduler on the agents of its selectors: flows queue by workload priority and are admitted at `load_multiplier ×` the incoming token rate (503 when a flow cannot wait).',
 );
 
-export const loadSchedulerKind = defineKind({
+export const loadSchedulerKind: Publishing<typeof loadSchedulerContract> = defineKind({
   path: ['flow_control', 'load_scheduler'],
+  publishes: [loadSchedulerContract],
   schema,
   compile(spec, ctx) {
     ctx.input(spec.in_ports.load_multiplier, `${ctx.path}.in_ports.load_multiplier`, { minimum: 0 });

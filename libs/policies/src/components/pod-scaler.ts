@@ -3,8 +3,9 @@ import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import type { PublishedKubernetesObject } from '../published/pod-scaler.js';
-import { defineKind, type SignalValue } from './kind.js';
+import { defineKind, type Publishing, type SignalValue } from './kind.js';
 import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
+import { podScalerContract } from '../published/pod-scaler.js';
 
 /** The kinds whose /scale subresource the agents read and write (apps/v1). */
 export const SCALABLE_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet'] as const;
@@ -45,8 +46,9 @@ const schema = obj(
   'Sets the replicas of a Deployment, StatefulSet or ReplicaSet from a signal, through its `/scale` subresource. One agent of the group (the holder of a Kubernetes Lease per object) writes it; `auto_scale.kubernetes.enabled: false` on an agent turns it off there.',
 );
 
-export const podScalerKind = defineKind({
+export const podScalerKind: Publishing<typeof podScalerContract> = defineKind({
   path: ['auto_scale', 'pod_scaler'],
+  publishes: [podScalerContract],
   schema,
   // Its outputs are what the agent reported, known before this tick's inputs: a circuit may feed
   // them back into `replicas` (e.g. one more than `configured_replicas`) without a cycle.

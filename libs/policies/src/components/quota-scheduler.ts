@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind } from './kind.js';
+import { defineKind, type Publishing } from './kind.js';
 import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 import { publishedSchedulerParameters, SchedulerSchema } from './load-scheduler-parameters.js';
+import { quotaSchedulerContract } from '../published/quota-scheduler.js';
 
 const schema = obj(
   {
@@ -20,6 +21,11 @@ const schema = obj(
     rate_limiter: obj(
       {
         label_key: Type.Optional(str('Deprecated name of `limit_by_label_key`.')),
+        tokens_label_key: Type.Optional(Type.Unsafe<string>({
+          type: 'string',
+          description: 'Aperture\'s rate limiter field: the quota scheduler takes a flow\'s tokens from `scheduler.tokens_label_key` (its workloads\' estimate otherwise), as Aperture does; accepted and reported as ignored.',
+          'x-sluice-ignored': true,
+        })),
         limit_by_label_key: Type.Optional(str('The flow label whose value keys a quota (its own bucket and queue); absent: one quota for all flows. A flow without the label is accepted.')),
         interval: duration('The interval over which `fill_amount` tokens are added (required, > 0).', undefined, true),
         continuous_fill: Type.Optional(bool('Add tokens continuously over the interval instead of once per interval.', true)),
@@ -41,8 +47,9 @@ const schema = obj(
   'A quota spent by priority: flows take tokens from a token bucket shared by the agent group; when it is short they wait in a weighted-fair queue (priority, then fairness key) at most their queue timeout (503 when a flow cannot wait).',
 );
 
-export const quotaSchedulerKind = defineKind({
+export const quotaSchedulerKind: Publishing<typeof quotaSchedulerContract> = defineKind({
   path: ['flow_control', 'quota_scheduler'],
+  publishes: [quotaSchedulerContract],
   schema,
   compile(spec, ctx) {
     bucketInputs(spec.in_ports, ctx);

@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind } from './kind.js';
+import { defineKind, type Publishing } from './kind.js';
 import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
+import { rateLimiterContract } from '../published/rate-limiter.js';
 
 const schema = obj(
   {
@@ -39,8 +40,9 @@ const schema = obj(
   'A token-bucket rate limiter enforced by the agents of its selectors (429 when a flow is turned away).',
 );
 
-export const rateLimiterKind = defineKind({
+export const rateLimiterKind: Publishing<typeof rateLimiterContract> = defineKind({
   path: ['flow_control', 'rate_limiter'],
+  publishes: [rateLimiterContract],
   schema,
   compile(spec, ctx) {
     bucketInputs(spec.in_ports, ctx);

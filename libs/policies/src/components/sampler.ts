@@ -3,7 +3,8 @@ import type { PublishedDecision } from '../published.js';
 import { list, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
-import { defineKind, type KindContext } from './kind.js';
+import { defineKind, type KindContext, type Publishing } from './kind.js';
+import { samplerContract } from '../published/sampler.js';
 
 /** The sampler's parameters (also a load ramp's `parameters.sampler`). */
 export const SamplerParameters = obj(
@@ -64,8 +65,9 @@ const schema = obj(
   'Accepts a percentage of the flows it selects and turns the others away (403).',
 );
 
-export const samplerKind = defineKind({
+export const samplerKind: Publishing<typeof samplerContract> = defineKind({
   path: ['flow_control', 'sampler'],
+  publishes: [samplerContract],
   schema,
   compile(spec, ctx) {
     ctx.input(spec.in_ports.accept_percentage, `${ctx.path}.in_ports.accept_percentage`, { minimum: 0, maximum: 100, finite: true });

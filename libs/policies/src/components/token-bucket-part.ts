@@ -1,3 +1,4 @@
+import type { PublishedDecision } from '../published.js';
 import type { InPort } from '../schema/ports.js';
 import type { KindCompiled, KindContext, SignalValue } from './kind.js';
 
@@ -36,11 +37,14 @@ export function bucketParameters(p: BucketSpec, labelKey: string | undefined, to
   };
 }
 
+/** The decision of a kind whose decision is a bucket's (capacity, fill, pass-through). */
+type BucketDecision = Extract<PublishedDecision, { bucket_capacity: number; fill_amount: number; pass_through: boolean }>;
+
 /**
  * The runtime of a bucket: each tick decides capacity, fill and pass-through from the in-ports
  * (the last valid, non-negative value is kept; nothing is decided until both numbers are known).
  */
-export function bucketCompiled(kind: 'rate_limiter' | 'quota_scheduler'): KindCompiled {
+export function bucketCompiled(kind: BucketDecision['kind']): KindCompiled {
   return {
     createRuntime() {
       let capacity: number | undefined;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { publishedComponent, publishedKind } from './common.js';
+import { publishedComponent, publishedKind, EXAMPLE_COMMON } from './common.js';
 
 /** One rule of a classifier: sets its label from an attribute path, a JSON pointer into the body, an address as `<ip>:<port>`, a JWT's claim or a path template. */
 export const PublishedClassifierRule = Type.Object({
@@ -21,4 +21,14 @@ export const PublishedClassifier = publishedComponent('classifier', {
 });
 export type PublishedClassifier = Static<typeof PublishedClassifier>;
 
-export const classifierContract = publishedKind({ component: PublishedClassifier, decision: undefined });
+export const classifierContract = publishedKind({
+  component: PublishedClassifier,
+  decision: undefined,
+  example: {
+    component: {
+      ...EXAMPLE_COMMON, kind: 'classifier', component_id: 'classifier.0', selectors: [{ control_point: 'ingress' }],
+      classifier_index: 0, rules: { user: { extractor: { from: 'request.http.headers.user' } } },
+    },
+    decision: undefined,
+  },
+});

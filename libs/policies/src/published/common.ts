@@ -75,12 +75,21 @@ export interface PublishedKind<C extends TObject = TObject, D extends TObject | 
   readonly decision: D;
   /** Checks across members of a configuration the schema validated. */
   check?(component: Static<C>): ContractProblem | undefined;
+  /**
+   * One configuration of this kind the validator accepts (and one decision, for a kind that takes
+   * them): the registry's test builds each kind from it on the agent and encodes its decision, so
+   * a kind missing a piece fails there.
+   */
+  readonly example: { readonly component: Static<C>; readonly decision: D extends TObject ? Static<D> : undefined };
 }
 
 /** Define a kind's contract (keeps its schemas' types). */
 export function publishedKind<C extends TObject, D extends TObject | undefined>(kind: PublishedKind<C, D>): PublishedKind<C, D> {
   return kind;
 }
+
+/** The members every example configuration shares (its policy, hash and agent group). */
+export const EXAMPLE_COMMON = { policy_name: 'example', policy_hash: 'h', agent_group: 'default' } as const;
 
 /** The literal `kind` of a contract's component schema. */
 export function kindName(kind: PublishedKind): string {

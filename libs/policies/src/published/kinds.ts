@@ -1,29 +1,28 @@
 import type { Static } from '@sinclair/typebox';
+import { COMPONENT_KINDS } from '../components/index.js';
+import type { ComponentKind } from '../components/kind.js';
 import { classifierContract } from './classifier.js';
 import { kindName, type PublishedKind } from './common.js';
 import { fluxMeterContract } from './flux-meter.js';
-import { loadSchedulerContract } from './load-scheduler.js';
-import { podScalerContract } from './pod-scaler.js';
-import { quotaSchedulerContract } from './quota-scheduler.js';
-import { rateLimiterContract } from './rate-limiter.js';
-import { samplerContract } from './sampler.js';
+
+/** The kinds a policy's resources publish (its classifiers and flux meters), beside those of its circuit's components. */
+const RESOURCE_KINDS = [classifierContract, fluxMeterContract] as const;
+
+/** The contracts a component kind publishes (`publishes` of defineKind), typed. */
+type PublishesOf<K> = K extends { readonly publishes: infer P extends readonly PublishedKind[] } ? P[number] : never;
+
+type Contract = (typeof RESOURCE_KINDS)[number] | PublishesOf<(typeof COMPONENT_KINDS)[number]>;
 
 /**
  * Every flow-control kind the controller publishes: its configuration's schema and its
- * decision's. A new kind is one module (its schemas) and one line here; the types and the
- * validator both sides use follow.
+ * decision's. Read from the component kinds (COMPONENT_KINDS, each naming the contracts it
+ * `publishes`) and the resources: a new kind is its modules and one line in COMPONENT_KINDS;
+ * the types and the validator both sides use follow. A contract two components publish (the
+ * load scheduler's) is listed once.
  */
-export const PUBLISHED_KINDS = [
-  rateLimiterContract,
-  samplerContract,
-  classifierContract,
-  fluxMeterContract,
-  loadSchedulerContract,
-  podScalerContract,
-  quotaSchedulerContract,
-] as const;
-
-type Contract = (typeof PUBLISHED_KINDS)[number];
+export const PUBLISHED_KINDS: readonly Contract[] = [
+  ...new Set([...(COMPONENT_KINDS as readonly ComponentKind[]).flatMap((k) => k.publishes ?? []), ...RESOURCE_KINDS]),
+] as readonly PublishedKind[] as readonly Contract[];
 
 /** What the controller publishes for a component (JSON under `N/config/…`). */
 export type PublishedComponent = Static<Contract['component']>;

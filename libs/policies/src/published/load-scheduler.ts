@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NonNegative, PublishedLabelMatcher, publishedComponent, publishedDecision, publishedKind } from './common.js';
+import { NonNegative, PublishedLabelMatcher, publishedComponent, publishedDecision, publishedKind, EXAMPLE_COMMON } from './common.js';
 
 /** What one workload's flows get, durations in milliseconds. */
 export const PublishedWorkloadParameters = Type.Object({
@@ -38,4 +38,11 @@ export const LoadSchedulerDecision = publishedDecision('load_scheduler', {
 });
 export type LoadSchedulerDecision = Static<typeof LoadSchedulerDecision>;
 
-export const loadSchedulerContract = publishedKind({ component: PublishedLoadScheduler, decision: LoadSchedulerDecision });
+export const loadSchedulerContract = publishedKind({
+  component: PublishedLoadScheduler,
+  decision: LoadSchedulerDecision,
+  example: {
+    component: { ...EXAMPLE_COMMON, kind: 'load_scheduler', component_id: 'root.0', selectors: [{ control_point: 'ingress' }], parameters: { workloads: [] } },
+    decision: { kind: 'load_scheduler', load_multiplier: 0.5, pass_through: false },
+  },
+});

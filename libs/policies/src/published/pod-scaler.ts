@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NoSelectors, NonNegative, publishedComponent, publishedDecision, publishedKind } from './common.js';
+import { NoSelectors, NonNegative, publishedComponent, publishedDecision, publishedKind, EXAMPLE_COMMON } from './common.js';
 
 const MAX_REPLICAS = 2_147_483_647;
 const Replicas = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_REPLICAS, description });
@@ -32,4 +32,12 @@ export const podScalerContract = publishedKind({
   component: PublishedPodScaler,
   decision: PodScalerDecision,
   check: (c) => c.max_replicas < c.min_replicas ? { path: 'max_replicas', message: `must be >= min_replicas (${c.min_replicas}), got ${c.max_replicas}` } : undefined,
+  example: {
+    component: {
+      ...EXAMPLE_COMMON, kind: 'pod_scaler', component_id: 'root.0', selectors: [],
+      kubernetes_object: { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' },
+      min_replicas: 1, max_replicas: 3, scale_out_cooldown_ms: 0, scale_in_cooldown_ms: 0, dry_run: false,
+    },
+    decision: { kind: 'pod_scaler', replicas: 2 },
+  },
 });

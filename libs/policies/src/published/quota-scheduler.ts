@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NonNegative, publishedComponent, publishedDecision, publishedKind } from './common.js';
+import { NonNegative, publishedComponent, publishedDecision, publishedKind, EXAMPLE_COMMON } from './common.js';
 import { PublishedSchedulerParameters } from './load-scheduler.js';
 import { PublishedRateLimiterParameters } from './rate-limiter.js';
 
@@ -17,4 +17,14 @@ export const QuotaSchedulerDecision = publishedDecision('quota_scheduler', {
 });
 export type QuotaSchedulerDecision = Static<typeof QuotaSchedulerDecision>;
 
-export const quotaSchedulerContract = publishedKind({ component: PublishedQuotaScheduler, decision: QuotaSchedulerDecision });
+export const quotaSchedulerContract = publishedKind({
+  component: PublishedQuotaScheduler,
+  decision: QuotaSchedulerDecision,
+  example: {
+    component: {
+      ...EXAMPLE_COMMON, kind: 'quota_scheduler', component_id: 'root.0', selectors: [{ control_point: 'ingress' }],
+      rate_limiter: { interval_ms: 1000, continuous_fill: true, max_idle_time_ms: 1000 }, scheduler: { workloads: [] },
+    },
+    decision: { kind: 'quota_scheduler', bucket_capacity: 10, fill_amount: 5, pass_through: false },
+  },
+});

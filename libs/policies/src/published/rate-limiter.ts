@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NonNegative, publishedComponent, publishedDecision, publishedKind } from './common.js';
+import { NonNegative, publishedComponent, publishedDecision, publishedKind, EXAMPLE_COMMON } from './common.js';
 
 /** The parameters of a published rate limiter (also those of a local limiters file's entry). */
 export const PublishedRateLimiterParameters = Type.Object({
@@ -24,4 +24,14 @@ export const RateLimiterDecision = publishedDecision('rate_limiter', {
 });
 export type RateLimiterDecision = Static<typeof RateLimiterDecision>;
 
-export const rateLimiterContract = publishedKind({ component: PublishedRateLimiter, decision: RateLimiterDecision });
+export const rateLimiterContract = publishedKind({
+  component: PublishedRateLimiter,
+  decision: RateLimiterDecision,
+  example: {
+    component: {
+      ...EXAMPLE_COMMON, kind: 'rate_limiter', component_id: 'root.0', selectors: [{ control_point: 'ingress' }],
+      parameters: { interval_ms: 1000, continuous_fill: true, max_idle_time_ms: 1000 },
+    },
+    decision: { kind: 'rate_limiter', bucket_capacity: 10, fill_amount: 5, pass_through: false },
+  },
+});

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { publishedComponent, publishedDecision, publishedKind } from './common.js';
+import { publishedComponent, publishedDecision, publishedKind, EXAMPLE_COMMON } from './common.js';
 
 export const PublishedSampler = publishedComponent('sampler', {
   parameters: Type.Object({ label_key: Type.Optional(Type.String({ description: 'Acceptance is sticky per value of this label.' })) }),
@@ -13,4 +13,11 @@ export const SamplerDecision = publishedDecision('sampler', {
 });
 export type SamplerDecision = Static<typeof SamplerDecision>;
 
-export const samplerContract = publishedKind({ component: PublishedSampler, decision: SamplerDecision });
+export const samplerContract = publishedKind({
+  component: PublishedSampler,
+  decision: SamplerDecision,
+  example: {
+    component: { ...EXAMPLE_COMMON, kind: 'sampler', component_id: 'root.0', selectors: [{ control_point: 'ingress' }], parameters: {}, pass_through_label_values: [] },
+    decision: { kind: 'sampler', accept_percentage: 50, pass_through: false },
+  },
+});

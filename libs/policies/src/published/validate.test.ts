@@ -17,7 +17,7 @@ function errorOf(r: { ok: boolean; error?: string }): string {
 }
 
 test('the kinds: every published kind by name, and those that take decisions', () => {
-  assert.deepEqual([...PUBLISHED_KIND_NAMES], ['rate_limiter', 'sampler', 'classifier', 'flux_meter', 'load_scheduler', 'pod_scaler', 'quota_scheduler']);
+  assert.deepEqual([...PUBLISHED_KIND_NAMES], ['rate_limiter', 'sampler', 'load_scheduler', 'pod_scaler', 'quota_scheduler', 'classifier', 'flux_meter']);
   assert.deepEqual([...PUBLISHED_DECISION_KINDS], ['rate_limiter', 'sampler', 'load_scheduler', 'pod_scaler', 'quota_scheduler']);
 });
 
@@ -30,7 +30,7 @@ test('a good component passes as it is; a member the agent does not know is igno
 test('a bad component is refused with the JSON path of each problem', () => {
   const cases: [unknown, RegExp][] = [
     [[], /^must be a JSON object, got list/],
-    [{ ...limiter, kind: 'nope' }, /^kind: must be one of rate_limiter, sampler, classifier, flux_meter, load_scheduler, pod_scaler, quota_scheduler, got "nope"/],
+    [{ ...limiter, kind: 'nope' }, /^kind: must be one of rate_limiter, sampler, load_scheduler, pod_scaler, quota_scheduler, classifier, flux_meter, got "nope"/],
     [{ ...limiter, kind: undefined }, /^kind: must be one of/],
     [{ ...limiter, policy_hash: 3 }, /^policy_hash: must be a string, got number/],
     [{ ...limiter, selectors: [] }, /^selectors: must NOT have fewer than 1 items/],
