@@ -285,3 +285,17 @@ test('a preview path with invalid percent-encoding is 400 in the gateway shape (
     assert.match(body.message, /not valid percent-encoding/);
   }
 });
+
+test('wait_ms shortens a preview\'s wait over HTTP (never past the longest); a bad one is 400 naming wait_ms', async (t) => {
+  const { base } = await start(t, { enabled: true }, 20_000);
+  const t0 = Date.now();
+  const res = await post(base, '/v1/flowcontrol/preview/labels/quiet?samples=5&wait_ms=200', '{}');
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { samples: [] });
+  assert.ok(Date.now() - t0 < 5000, 'answered at the end of the shorter wait, not the 20 s one');
+  for (const bad of ['0', 'soon', '-5']) {
+    const r = await post(base, `/v1/flowcontrol/preview/labels/quiet?wait_ms=${bad}`, '{}');
+    assert.equal(r.status, 400, bad);
+    assert.match(JSON.stringify(await r.json()), /wait_ms/);
+  }
+});
