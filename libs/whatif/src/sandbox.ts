@@ -1,0 +1,160 @@
+import { flowKind, localTokenBucketStore, type LiveComponent } from '@sluice/enforcement';
+import { Engine, type CheckDecision, type ComponentSelector } from '@sluice/flowcontrol';
+import type { CompiledPolicy, PublishedComponent, PublishedDecision } from '@sluice/policies';
+import type { SampleFlow } from './flows.js';
+
+/** What the sandbox replays a policy's flow-control components at. */
+export interface SandboxTarget {
+  controlPoint: string;
+  agentGroup: string;
+  /** `any`: only components of every service apply (samples carry no services); else this service's too. */
+  service: string;
+}
+
+/** One component of the policy in the sandbox, and what it runs with. */
+export interface SandboxComponent {
+  component_id: string;
+  kind: PublishedComponent['kind'];
+  /** The decision it replays with (from the policy's circuit); null: none, it lets every flow through as an agent does before its first decision. */
+  decision: PublishedDecision | null;
+  note?: string;
+}
+
+/** The scheduler a flow fell in, and its place there. */
+export interface WorkloadMatch {
+  component_id: string;
+  workload: string;
+  priority?: number;
+}
+
+/** What the policy would have done with one flow. */
+export interface FlowOutcome {
+  arrivalMs: number;
+  agent?: string;
+  /** Its labels after the policy's classifiers. */
+  labels: Readonly<Record<string, string>>;
+  accepted: boolean;
+  /** `REJECT_REASON_RATE_LIMITED`, ...; `REJECT_REASON_NONE` when accepted. */
+  rejectReason: string;
+  /** The component that turned it away. */
+  rejectedBy?: string;
+  workloads: WorkloadMatch[];
+}
+
+/** Circuit ticks run to get the decisions (components behind holders or delays need more than one). */
+const CIRCUIT_TICKS = 5;
+
+/**
+ * The decisions the policy's circuit gives its flow-control components from its constants,
+ * variables and the dynamic configuration; PromQL inputs are invalid here (nothing is queried).
+ */
+export function circuitDecisions(compiled: CompiledPolicy, startMs: number, dynamic?: ReadonlyMap<string, unknown>): Map<string, PublishedDecision> {
+  const circuit = compiled.createCircuit();
+  const decisions = new Map<string, PublishedDecision>();
+  const inputs = { promql: new Map<string, number | undefined>(), variables: new Map<string, number>(), ...(dynamic ? { dynamic } : {}) };
+  for (let i = 0; i < CIRCUIT_TICKS; i++) {
+    const out = circuit.tick(startMs + i * compiled.evaluationIntervalMs, inputs);
+    for (const [id, d] of out.decisions) decisions.set(id, d);
+  }
+  return decisions;
+}
+
+/** Kinds replayed for matching only: their admission depends on live load (a scheduler's queue). */
+const MATCHING_ONLY = new Set<string>(['load_scheduler', 'quota_scheduler']);
+
+function selectorsAt(p: PublishedComponent, target: SandboxTarget): ComponentSelector[] {
+  return p.selectors
+    .filter((s) => s.control_point === target.controlPoint && (s.agent_group ?? p.agent_group) === target.agentGroup)
+    .map((s) => ({
+      control_point: s.control_point,
+      agent_group: s.agent_group ?? p.agent_group,
+      ...(s.service !== undefined ? { service: s.service } : {}),
+      ...(s.label_matcher !== undefined ? { label_matcher: s.label_matcher } : {}),
+    }));
+}
+
+/**
+ * A policy's flow-control components built by the agent's own builders (the enforcement's
+ * registry of kinds) into an engine of their own, with local token buckets, on a clock that is
+ * the flows' arrival times: replaying live samples through it gives what the policy would do,
+ * touching no shared bucket and publishing nothing. Rate limiters and samplers run with the
+ * circuit's decisions; schedulers in pass-through (which workload each flow matches, and its
+ * priority; not whether it would wait: that depends on the load they would see).
+ */
+export class PolicySandbox {
+  readonly components: SandboxComponent[] = [];
+  private readonly engine: Engine;
+  private readonly live: LiveComponent[] = [];
+  private clockMs = 0;
+  private readonly workloadNames = new Map<string, string[]>();
+
+  constructor(compiled: CompiledPolicy, readonly target: SandboxTarget, decisions: ReadonlyMap<string, PublishedDecision>) {
+    this.engine = new Engine({ agentGroup: target.agentGroup, now: () => this.clockMs });
+    for (const p of compiled.components) {
+      const selectors = selectorsAt(p, target);
+      if (selectors.length === 0) continue;
+      const entry = flowKind(p.kind);
+      const live = entry.build(p, { tokenBucketStore: localTokenBucketStore });
+      this.live.push(live);
+      const id = p.component_id;
+      const decision = decisions.get(id);
+      const info: SandboxComponent = { component_id: id, kind: p.kind, decision: null };
+      if (MATCHING_ONLY.has(p.kind)) {
+        live.setDecision(undefined);
+        info.note = 'matching only: which workload each flow falls in and its priority; admission depends on the load it would see';
+      } else if (entry.limiter !== undefined) {
+        if (decision === undefined) info.note = 'no decision from the circuit without live inputs (PromQL): it lets every flow through, as an agent does before its first decision';
+        live.setDecision(decision);
+        info.decision = decision ?? null;
+      } else {
+        live.setDecision(undefined);
+      }
+      if (p.kind === 'load_scheduler') this.workloadNames.set(id, (p.parameters.workloads ?? []).map((w, i) => w.name ?? String(i)));
+      this.components.push(info);
+      if (live.component === undefined) continue;
+      for (const s of selectors) this.engine.register(live.component, s);
+    }
+  }
+
+  /** Replays the flows in arrival order; answers each one's outcome. */
+  async replay(flows: readonly SampleFlow[]): Promise<FlowOutcome[]> {
+    const ordered = [...flows].sort((a, b) => a.arrivalMs - b.arrivalMs);
+    const services = this.target.service === 'any' ? [] : [this.target.service];
+    const out: FlowOutcome[] = [];
+    for (const f of ordered) {
+      this.clockMs = f.arrivalMs;
+      const d = await this.engine.check({
+        controlPoint: this.target.controlPoint, labels: f.labels, services,
+        ...(f.http !== undefined ? { type: 'http' as const, http: f.http } : { type: 'feature' as const }),
+      });
+      out.push(this.outcome(f, d));
+    }
+    return out;
+  }
+
+  /** Ends the components (a scheduler's timers). */
+  close(): void {
+    for (const l of this.live) l.dispose?.();
+  }
+
+  private outcome(f: SampleFlow, d: CheckDecision): FlowOutcome {
+    const rejecting = d.accepted ? undefined : d.limiters.find((l) => !l.result.accepted);
+    const workloads: WorkloadMatch[] = [];
+    for (const l of d.limiters) {
+      const idx = l.result.workloadIndex;
+      if (idx === undefined) continue;
+      const names = this.workloadNames.get(l.identity.component_id);
+      const name = idx === 'default' ? 'default' : names?.[Number(idx)] ?? idx;
+      workloads.push({ component_id: l.identity.component_id, workload: name, ...(l.result.priority !== undefined ? { priority: l.result.priority } : {}) });
+    }
+    return {
+      arrivalMs: f.arrivalMs,
+      ...(f.agent !== undefined ? { agent: f.agent } : {}),
+      labels: d.labels,
+      accepted: d.accepted,
+      rejectReason: d.rejectReason,
+      ...(rejecting !== undefined ? { rejectedBy: `${rejecting.kind.name} ${rejecting.identity.component_id}` } : {}),
+      workloads,
+    };
+  }
+}
