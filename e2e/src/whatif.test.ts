@@ -10,7 +10,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Ajv } from 'ajv';
 import { parse } from 'yaml';
+import { nullableToTypes } from './support/openapi.js';
 import { startWorkload } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { ROOT, startAgent, startController, startTap, tempDir, until } from './support/processes.js';
@@ -169,4 +171,10 @@ test('what-if refuses a bad policy with its JSON path, a group without agents wi
   assert.equal(partial.body.policy, 'quiet-limit');
   assert.deepEqual(partial.body.samples && (partial.body.samples as { collected: number; complete: boolean }).complete, false);
   assert.match(JSON.stringify(partial.body.notes), /collected 0 of 10 samples within 500 ms/);
+  // The answer as docs/api/controller-openapi.yaml documents it.
+  const doc = nullableToTypes(parse(readFileSync(join(ROOT, 'docs/api/controller-openapi.yaml'), 'utf8')) as never) as unknown as Record<string, unknown>;
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema(doc, 'controller');
+  const validate = ajv.compile({ $ref: 'controller#/paths/~1v1~1whatif/post/responses/200/content/application~1json/schema' });
+  assert.ok(validate(partial.body), ajv.errorsText(validate.errors));
 });
