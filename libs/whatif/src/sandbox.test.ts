@@ -105,7 +105,7 @@ test('sampler: the circuit\'s accept percentage, sticky per label value, pass-th
 test('load scheduler: the workload each flow matches and its priority, admission not replayed (matching only, said so)', async () => {
   const spec = {
     circuit: {
-      components: [{
+      components: [rateLimiter(1, 1, { label_key: 'tier' }), {
         flow_control: {
           load_scheduler: {
             in_ports: { load_multiplier: { constant_signal: { value: 0.1 } } },
@@ -118,11 +118,14 @@ test('load scheduler: the workload each flow matches and its priority, admission
       }],
     },
   };
-  const { outcomes, components } = await replay(spec, [{ at: 0, labels: { tier: 'gold' } }, { at: 1, labels: { tier: 'free' } }]);
-  assert.deepEqual(outcomes.map((o) => [o.accepted, o.workloads.map((w) => `${w.workload}:${w.priority ?? ''}`)]), [[true, ['gold:200']], [true, ['default:1']]]);
-  assert.match(components[0]?.note ?? '', /matching only/);
+  const flows = [{ at: 0, labels: { tier: 'gold' } }, { at: 1, labels: { tier: 'free' } }, { at: 2, labels: { tier: 'gold' } }];
+  const { outcomes, components } = await replay(spec, flows);
+  assert.deepEqual(outcomes.map((o) => [o.accepted, o.workloads.map((w) => `${w.component_id}:${w.workload}:${w.priority ?? ''}`)]), [
+    [true, ['root.1:gold:200']], [true, ['root.1:default:1']], [false, ['root.1:gold:200']],
+  ], 'a flow the rate limiter turns away still says its workload');
+  assert.match(components.find((c) => c.kind === 'load_scheduler')?.note ?? '', /matching only/);
   const report = summarize(outcomes, null);
-  assert.deepEqual(report.by_workload.map((w) => [w.workload, w.flows]), [['gold', 1], ['default', 1]]);
+  assert.deepEqual(report.by_workload.map((w) => [w.workload, w.flows, w.rejected]), [['gold', 2, 1], ['default', 1, 0]]);
 });
 
 test('a limiter whose inputs need PromQL has no decision here: it lets flows through, and says so', async () => {

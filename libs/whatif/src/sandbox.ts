@@ -78,18 +78,23 @@ function selectorsAt(p: PublishedComponent, target: SandboxTarget): ComponentSel
  * registry of kinds) into an engine of their own, with local token buckets, on a clock that is
  * the flows' arrival times: replaying live samples through it gives what the policy would do,
  * touching no shared bucket and publishing nothing. Rate limiters and samplers run with the
- * circuit's decisions; schedulers in pass-through (which workload each flow matches, and its
- * priority; not whether it would wait: that depends on the load they would see).
+ * circuit's decisions; schedulers in pass-through, in an engine of their own with the classifiers,
+ * so that every flow, one a limiter turned away included, says which workload it matches and its
+ * priority (not whether it would wait: that depends on the load they would see).
  */
 export class PolicySandbox {
   readonly components: SandboxComponent[] = [];
   private readonly engine: Engine;
+  /** The classifiers and schedulers alone: every flow reaches the schedulers, even one a limiter turned away. */
+  private readonly matching: Engine;
+  private hasSchedulers = false;
   private readonly live: LiveComponent[] = [];
   private clockMs = 0;
   private readonly workloadNames = new Map<string, string[]>();
 
   constructor(compiled: CompiledPolicy, readonly target: SandboxTarget, decisions: ReadonlyMap<string, PublishedDecision>) {
     this.engine = new Engine({ agentGroup: target.agentGroup, now: () => this.clockMs });
+    this.matching = new Engine({ agentGroup: target.agentGroup, now: () => this.clockMs });
     for (const p of compiled.components) {
       const selectors = selectorsAt(p, target);
       if (selectors.length === 0) continue;
@@ -112,7 +117,14 @@ export class PolicySandbox {
       if (p.kind === 'load_scheduler') this.workloadNames.set(id, (p.parameters.workloads ?? []).map((w, i) => w.name ?? String(i)));
       this.components.push(info);
       if (live.component === undefined) continue;
-      for (const s of selectors) this.engine.register(live.component, s);
+      const matchingOnly = MATCHING_ONLY.has(p.kind);
+      this.hasSchedulers ||= matchingOnly;
+      if (!matchingOnly) for (const s of selectors) this.engine.register(live.component, s);
+      if (p.kind === 'classifier' || matchingOnly) {
+        // a classifier is stateless: the matching engine gets one of its own
+        const c = matchingOnly ? live : entry.build(p, { tokenBucketStore: localTokenBucketStore });
+        if (c.component !== undefined) for (const s of selectors) this.matching.register(c.component, s);
+      }
     }
   }
 
@@ -123,11 +135,13 @@ export class PolicySandbox {
     const out: FlowOutcome[] = [];
     for (const f of ordered) {
       this.clockMs = f.arrivalMs;
-      const d = await this.engine.check({
+      const request = {
         controlPoint: this.target.controlPoint, labels: f.labels, services,
         ...(f.http !== undefined ? { type: 'http' as const, http: f.http } : { type: 'feature' as const }),
-      });
-      out.push(this.outcome(f, d));
+      };
+      const d = await this.engine.check(request);
+      const m = this.hasSchedulers ? await this.matching.check(request) : undefined;
+      out.push(this.outcome(f, d, m));
     }
     return out;
   }
@@ -137,10 +151,10 @@ export class PolicySandbox {
     for (const l of this.live) l.dispose?.();
   }
 
-  private outcome(f: SampleFlow, d: CheckDecision): FlowOutcome {
+  private outcome(f: SampleFlow, d: CheckDecision, m: CheckDecision | undefined): FlowOutcome {
     const rejecting = d.accepted ? undefined : d.limiters.find((l) => !l.result.accepted);
     const workloads: WorkloadMatch[] = [];
-    for (const l of d.limiters) {
+    for (const l of m?.limiters ?? []) {
       const idx = l.result.workloadIndex;
       if (idx === undefined) continue;
       const names = this.workloadNames.get(l.identity.component_id);
