@@ -154,6 +154,9 @@ test('what-if refuses a bad policy with its JSON path, a group without agents wi
     const r = await fetch(`${controller.base}/v1/whatif`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: r.status, body: await r.json() as Record<string, unknown> };
   };
+  const notJson = await fetch(`${controller.base}/v1/whatif`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"policy":' });
+  assert.equal(notJson.status, 400);
+  assert.equal(((await notJson.json()) as { code: number }).code, 3, 'the gateway error body, INVALID_ARGUMENT');
   const bad = await ask({ policy: limiter(-1), control_point: 'quiet' });
   assert.equal(bad.status, 400);
   assert.match(JSON.stringify(bad.body), /bucket_capacity/, 'the JSON path of the field at fault');
