@@ -23,7 +23,7 @@ function rateLimiter(capacity: number, fill: number, params: Obj = {}, selector:
 
 async function replay(spec: Obj, flows: { at: number; labels: Record<string, string> }[]) {
   const compiled = compilePolicy('p', spec);
-  const sandbox = new PolicySandbox(compiled, target, circuitDecisions(compiled, T0));
+  const sandbox = new PolicySandbox(compiled, target, circuitDecisions(compiled, T0), T0);
   try {
     const outcomes = await sandbox.replay(flows.map((f) => ({ arrivalMs: T0 + f.at, labels: f.labels })));
     return { outcomes, components: sandbox.components };
@@ -102,30 +102,48 @@ test('sampler: the circuit\'s accept percentage, sticky per label value, pass-th
   assert.deepEqual(outcomes.map((o) => [o.labels.user, o.accepted, o.rejectedBy ?? '']), [['a', false, 'sampler root.0'], ['ops', true, '']]);
 });
 
-test('load scheduler: the workload each flow matches and its priority, admission not replayed (matching only, said so)', async () => {
-  const spec = {
-    circuit: {
-      components: [rateLimiter(1, 1, { label_key: 'tier' }), {
-        flow_control: {
-          load_scheduler: {
-            in_ports: { load_multiplier: { constant_signal: { value: 0.1 } } },
-            parameters: {
-              selectors: [{ control_point: 'ingress' }],
-              scheduler: { workloads: [{ name: 'gold', label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 200 } }] },
-            },
-          },
+function loadScheduler(loadMultiplier: Obj): Obj {
+  return {
+    flow_control: {
+      load_scheduler: {
+        in_ports: { load_multiplier: loadMultiplier },
+        parameters: {
+          selectors: [{ control_point: 'ingress' }],
+          scheduler: { workloads: [{ name: 'gold', label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 200 } }] },
         },
-      }],
+      },
     },
   };
+}
+
+test('load scheduler without a known load multiplier: the workload each flow matches and its priority (matching only, said so)', async () => {
+  const promql = { query: { promql: { query_string: 'sum(rate(x[1m]))', evaluation_interval: '1s', out_ports: { output: { signal_name: 'LM' } } } } };
+  const spec = { circuit: { components: [rateLimiter(1, 1, { label_key: 'tier' }), promql, loadScheduler({ signal_name: 'LM' })] } };
   const flows = [{ at: 0, labels: { tier: 'gold' } }, { at: 1, labels: { tier: 'free' } }, { at: 2, labels: { tier: 'gold' } }];
   const { outcomes, components } = await replay(spec, flows);
   assert.deepEqual(outcomes.map((o) => [o.accepted, o.workloads.map((w) => `${w.component_id}:${w.workload}:${w.priority ?? ''}`)]), [
-    [true, ['root.1:gold:200']], [true, ['root.1:default:1']], [false, ['root.1:gold:200']],
+    [true, ['root.2:gold:200']], [true, ['root.2:default:1']], [false, ['root.2:gold:200']],
   ], 'a flow the rate limiter turns away still says its workload');
-  assert.match(components.find((c) => c.kind === 'load_scheduler')?.note ?? '', /matching only/);
+  const scheduler = components.find((c) => c.kind === 'load_scheduler');
+  assert.equal(scheduler?.decision, null);
+  assert.match(scheduler?.note ?? '', /matching only/);
   const report = summarize(outcomes, null);
   assert.deepEqual(report.by_workload.map((w) => [w.workload, w.flows, w.rejected]), [['gold', 2, 1], ['default', 1, 0]]);
+});
+
+test('load scheduler with the circuit\'s load multiplier: admission replayed on the sandbox clock, higher priority first', async () => {
+  // 100 flows a second for 5 s, half gold; a multiplier of 0.5 admits about half the tokens.
+  const flows = Array.from({ length: 500 }, (_, i) => ({ at: i * 10, labels: { tier: i % 2 === 0 ? 'gold' : 'free' } }));
+  const { outcomes, components } = await replay({ circuit: { components: [loadScheduler({ constant_signal: { value: 0.5 } })] } }, flows);
+  const rejected = outcomes.filter((o) => !o.accepted);
+  assert.ok(rejected.length > 150 && rejected.length < 350, `rejected ${rejected.length} of 500`);
+  assert.ok(rejected.every((o) => o.rejectReason === 'REJECT_REASON_NO_TOKENS' && o.rejectedBy === 'load_scheduler root.0'));
+  const report = summarize(outcomes, null);
+  const gold = report.by_workload.find((w) => w.workload === 'gold');
+  const other = report.by_workload.find((w) => w.workload === 'default');
+  assert.ok(gold !== undefined && other !== undefined);
+  assert.ok(gold.rejected < other.rejected, `gold ${gold.rejected} rejected, default ${other.rejected}`);
+  assert.match(components[0]?.note ?? '', /admission replayed with the circuit's load multiplier 0.5/);
 });
 
 test('a limiter whose inputs need PromQL has no decision here: it lets flows through, and says so', async () => {

@@ -1,6 +1,7 @@
 import { flowKind, localTokenBucketStore, type LiveComponent } from '@sluice/enforcement';
-import { Engine, type CheckDecision, type ComponentSelector } from '@sluice/flowcontrol';
+import { Engine, type CheckDecision, type ComponentSelector, type FlowComponent } from '@sluice/flowcontrol';
 import type { CompiledPolicy, PublishedComponent, PublishedDecision } from '@sluice/policies';
+import { LoadScheduler, ManualClock } from '@sluice/scheduler';
 import type { SampleFlow } from './flows.js';
 
 /** What the sandbox replays a policy's flow-control components at. */
@@ -41,6 +42,12 @@ export interface FlowOutcome {
   workloads: WorkloadMatch[];
 }
 
+/** Stands in for a queued flow's decision until it settles (always replaced). */
+const FAILED_CHECK: Omit<CheckDecision, 'labels'> = {
+  controlPoint: '', services: [], addedLabels: undefined, startMs: 0, endMs: 0, accepted: true, rejectReason: 'REJECT_REASON_NONE',
+  deniedStatus: 0, waitMs: 0, limiters: [], classifiers: [], fluxMeters: [],
+};
+
 /** Circuit ticks run to get the decisions (components behind holders or delays need more than one). */
 const CIRCUIT_TICKS = 5;
 
@@ -59,8 +66,10 @@ export function circuitDecisions(compiled: CompiledPolicy, startMs: number, dyna
   return decisions;
 }
 
-/** Kinds replayed for matching only: their admission depends on live load (a scheduler's queue). */
+/** Kinds that schedulers are: matched in an engine of their own; admitted only where said below. */
 const MATCHING_ONLY = new Set<string>(['load_scheduler', 'quota_scheduler']);
+/** How long past the last sample the sandbox clock runs, so that every queued flow is settled. */
+const SETTLE_MS = 60_000;
 
 function selectorsAt(p: PublishedComponent, target: SandboxTarget): ComponentSelector[] {
   return p.selectors
@@ -78,9 +87,11 @@ function selectorsAt(p: PublishedComponent, target: SandboxTarget): ComponentSel
  * registry of kinds) into an engine of their own, with local token buckets, on a clock that is
  * the flows' arrival times: replaying live samples through it gives what the policy would do,
  * touching no shared bucket and publishing nothing. Rate limiters and samplers run with the
- * circuit's decisions; schedulers in pass-through, in an engine of their own with the classifiers,
- * so that every flow, one a limiter turned away included, says which workload it matches and its
- * priority (not whether it would wait: that depends on the load they would see).
+ * circuit's decisions. Schedulers run in pass-through in an engine of their own with the
+ * classifiers, so that every flow, one a limiter turned away included, says which workload it
+ * matches and its priority; a load scheduler whose load multiplier the circuit gives (a constant,
+ * a variable) also admits, queues and turns flows away on the sandbox clock, of the sampled
+ * flows' token rate.
  */
 export class PolicySandbox {
   readonly components: SandboxComponent[] = [];
@@ -89,12 +100,17 @@ export class PolicySandbox {
   private readonly matching: Engine;
   private hasSchedulers = false;
   private readonly live: LiveComponent[] = [];
-  private clockMs = 0;
+  private readonly admitting: LoadScheduler[] = [];
+  private readonly clock: ManualClock;
   private readonly workloadNames = new Map<string, string[]>();
 
-  constructor(compiled: CompiledPolicy, readonly target: SandboxTarget, decisions: ReadonlyMap<string, PublishedDecision>) {
-    this.engine = new Engine({ agentGroup: target.agentGroup, now: () => this.clockMs });
-    this.matching = new Engine({ agentGroup: target.agentGroup, now: () => this.clockMs });
+  /** `startMs`: the sandbox clock's start, no later than the first sample. */
+  constructor(compiled: CompiledPolicy, readonly target: SandboxTarget, decisions: ReadonlyMap<string, PublishedDecision>, startMs = 0) {
+    this.clock = new ManualClock(startMs);
+    const now = (): number => this.clock.now();
+    // a queued flow settles when the sandbox clock passes its time, never by a timer of this process
+    this.engine = new Engine({ agentGroup: target.agentGroup, now, asyncDecisionTimeoutMs: 3_600_000 });
+    this.matching = new Engine({ agentGroup: target.agentGroup, now });
     for (const p of compiled.components) {
       const selectors = selectorsAt(p, target);
       if (selectors.length === 0) continue;
@@ -104,9 +120,17 @@ export class PolicySandbox {
       const id = p.component_id;
       const decision = decisions.get(id);
       const info: SandboxComponent = { component_id: id, kind: p.kind, decision: null };
-      if (MATCHING_ONLY.has(p.kind)) {
+      let admitting: FlowComponent | undefined;
+      if (p.kind === 'load_scheduler' && decision?.kind === 'load_scheduler' && !decision.pass_through) {
         live.setDecision(undefined);
-        info.note = 'matching only: which workload each flow falls in and its priority; admission depends on the load it would see';
+        const s = new LoadScheduler({ identity: { policy_name: p.policy_name, policy_hash: p.policy_hash, component_id: id }, parameters: p.parameters, clock: this.clock, decision });
+        this.admitting.push(s);
+        admitting = s;
+        info.decision = decision;
+        info.note = `admission replayed with the circuit's load multiplier ${decision.load_multiplier} of the sampled flows' own token rate (flows not sampled are not counted)`;
+      } else if (MATCHING_ONLY.has(p.kind)) {
+        live.setDecision(undefined);
+        info.note = 'matching only: which workload each flow falls in and its priority; admission depends on a load multiplier the circuit gives only with live inputs';
       } else if (entry.limiter !== undefined) {
         if (decision === undefined) info.note = 'no decision from the circuit without live inputs (PromQL): it lets every flow through, as an agent does before its first decision';
         live.setDecision(decision);
@@ -120,6 +144,7 @@ export class PolicySandbox {
       const matchingOnly = MATCHING_ONLY.has(p.kind);
       this.hasSchedulers ||= matchingOnly;
       if (!matchingOnly) for (const s of selectors) this.engine.register(live.component, s);
+      if (admitting !== undefined) for (const s of selectors) this.engine.register(admitting, s);
       if (p.kind === 'classifier' || matchingOnly) {
         // a classifier is stateless: the matching engine gets one of its own
         const c = matchingOnly ? live : entry.build(p, { tokenBucketStore: localTokenBucketStore });
@@ -133,15 +158,27 @@ export class PolicySandbox {
     const ordered = [...flows].sort((a, b) => a.arrivalMs - b.arrivalMs);
     const services = this.target.service === 'any' ? [] : [this.target.service];
     const out: FlowOutcome[] = [];
+    const queued: Promise<void>[] = [];
     for (const f of ordered) {
-      this.clockMs = f.arrivalMs;
+      // the clock moves to the flow's arrival: flows queued by a scheduler before it are settled on the way
+      await this.clock.run(Math.max(0, f.arrivalMs - this.clock.now()));
       const request = {
         controlPoint: this.target.controlPoint, labels: f.labels, services,
         ...(f.http !== undefined ? { type: 'http' as const, http: f.http } : { type: 'feature' as const }),
       };
-      const d = await this.engine.check(request);
       const m = this.hasSchedulers ? await this.matching.check(request) : undefined;
-      out.push(this.outcome(f, d, m));
+      const d = this.engine.check(request);
+      if (d instanceof Promise) {
+        const slot = out.length;
+        out.push(this.outcome(f, { ...FAILED_CHECK, labels: f.labels }, m));
+        queued.push(d.then((x) => { out[slot] = this.outcome(f, x, m); }));
+      } else {
+        out.push(this.outcome(f, d, m));
+      }
+    }
+    if (queued.length > 0) {
+      await this.clock.run(SETTLE_MS);
+      await Promise.all(queued);
     }
     return out;
   }
@@ -149,6 +186,7 @@ export class PolicySandbox {
   /** Ends the components (a scheduler's timers). */
   close(): void {
     for (const l of this.live) l.dispose?.();
+    for (const s of this.admitting) s.shutdown();
   }
 
   private outcome(f: SampleFlow, d: CheckDecision, m: CheckDecision | undefined): FlowOutcome {

@@ -97,7 +97,8 @@ export async function runWhatIf(req: WhatIfRequest, deps: WhatIfDeps): Promise<W
   }
 
   const now = deps.now?.() ?? Date.now();
-  const sandbox = new PolicySandbox(compiled, { controlPoint: req.controlPoint, agentGroup, service }, circuitDecisions(compiled, now));
+  const start = flows.reduce((min, f) => Math.min(min, f.arrivalMs), now);
+  const sandbox = new PolicySandbox(compiled, { controlPoint: req.controlPoint, agentGroup, service }, circuitDecisions(compiled, now), start);
   let report: OutcomeReport;
   try {
     report = summarize(await sandbox.replay(flows), req.labelKey ?? labelKeyOf(here));
