@@ -68,6 +68,8 @@ test('every documented controller route answers as documented', async (t) => {
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/NONE', 404, { value: 8 });
   await check('post', '/v1/policies/{name}/variables/{signal}', '/v1/policies/p/variables/CAP', 400, { value: 'high' });
   await check('get', '/v1/alerts', '/v1/alerts', 200);
+  await check('post', '/v1/whatif', '/v1/whatif', 400, { policy: { circuit: { components: 'x' } }, control_point: 'ingress' });
+  await check('post', '/v1/whatif', '/v1/whatif', 404, { policy, control_point: 'ingress' });
   const dyn = '/v1/dynamic-configs/{name}';
   await check('get', dyn, '/v1/dynamic-configs/p', 404);
   await check('post', dyn, '/v1/dynamic-configs/p', 400, { dynamic_config: { capacty: 2 } });

@@ -182,9 +182,11 @@ test('the validators built from the spec refuse what it excludes', () => {
       source: { socketAddress: { address: '127.0.0.1', port: 1 } },
       destination: { socketAddress: { address: '127.0.0.1', port: 2 } },
     },
-    parsed_path: [], parsed_query: {}, parsed_body: null, truncated_body: false,
+    parsed_path: [], parsed_query: {}, parsed_body: null, truncated_body: false, arrival_unix_ms: 1_800_000_000_000,
   };
   assert.deepEqual(conformance(op, reply(200, { samples: [sample] })), []);
+  const { arrival_unix_ms: _when, ...withoutArrival } = sample;
+  assert.notDeepEqual(conformance(op, reply(200, { samples: [withoutArrival] })), []);
   const { parsed_body: _dropped, ...withoutBody } = sample;
   assert.notDeepEqual(conformance(op, reply(200, { samples: [withoutBody] })), []);
   assert.notDeepEqual(conformance(op, reply(200, { samples: [{ ...sample, truncated_body: 'no' }] })), []);

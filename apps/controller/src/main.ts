@@ -4,6 +4,7 @@ import { AgentHub, agentFunctionsRouter, agentFunctionsService } from '@sluice/a
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
+import { WHATIF_PATH, whatIfRouter } from '@sluice/whatif';
 import { installHeartbeats } from './cloudext.js';
 import { policyCrWatcher } from './cr-watcher.js';
 import { installAdmissionWebhooks } from './webhook.js';
@@ -37,6 +38,8 @@ try {
   runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
   runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
   runtime.lifecycle.add({ name: 'agent-functions', start: () => undefined, shutdown: () => { agents.close(); } });
+  // What-if: POST /v1/whatif replays a policy, compiled as applying it would be, over live samples from those agents.
+  runtime.server.app.use(WHATIF_PATH, whatIfRouter({ hub: agents, compile: (name, spec) => policies.policies.compile(name, spec) }));
   if (config.policies.cr_watcher.enabled) {
     const crs = await policyCrWatcher(policies.sink, runtime.logger);
     runtime.addReadinessJob(crs.readiness);

@@ -7,6 +7,7 @@ import { outputFormat, render, type OutputFormat, type Rows } from './output.js'
 import { readPolicyFile } from './policy-file.js';
 import { completionScript } from './completion.js';
 import { addBlueprintCommands } from './blueprint-commands.js';
+import { addWhatIfCommand } from './what-if-command.js';
 
 /** Where a command writes (the process's stdout and stderr, or a test's buffers). */
 export interface Io {
@@ -80,11 +81,11 @@ export function buildProgram(io: Io): Command {
     const o = program.opts<GlobalOptions>();
     return { ...o, format: outputFormat(o.output) };
   };
-  const withClient = async <T>(fn: (c: ControllerClient, format: OutputFormat) => Promise<T>): Promise<T> => {
+  const withClient = async <T>(fn: (c: ControllerClient, format: OutputFormat) => Promise<T>, minTimeoutMs = 0): Promise<T> => {
     const o = global();
     const client = new ControllerClient({
       url: o.controller, token: o.token, caFile: o.caFile, certFile: o.certFile, keyFile: o.keyFile,
-      insecureSkipVerify: o.insecureSkipVerify, timeoutMs: timeoutMs(o.timeout),
+      insecureSkipVerify: o.insecureSkipVerify, timeoutMs: Math.max(minTimeoutMs, timeoutMs(o.timeout)),
     });
     try {
       return await fn(client, o.format);
@@ -242,6 +243,7 @@ export function buildProgram(io: Io): Command {
     });
 
   addBlueprintCommands(program, io, () => global().format);
+  addWhatIfCommand(program, io, withClient);
 
   program.command('completion')
     .description('Print a shell completion script (bash or zsh): eval "$(sluicectl completion bash)"')

@@ -38,8 +38,11 @@ export interface PreviewRegistryOptions {
   maxTotalBytes?: number;
 }
 
-/** What a preview keeps of a flow until it answers: the decoded request as it came (HTTP) or a copy of its labels. */
-type RawSample = CheckHTTPRequest__Output | { labels: Record<string, string> };
+/**
+ * What a preview keeps of a flow until it answers: the decoded request as it came (HTTP) or a copy
+ * of its labels, with the time the flow was seen (epoch milliseconds).
+ */
+type RawSample = { http: CheckHTTPRequest__Output; arrival_unix_ms: number } | { labels: Record<string, string>; arrival_unix_ms: number };
 
 interface Entry {
   readonly spec: PreviewSpec;
@@ -66,16 +69,14 @@ function labelsBytes(labels: Readonly<Record<string, string>>): number {
   return n;
 }
 
-function isLabelsSample(raw: RawSample): raw is { labels: Record<string, string> } {
-  return 'labels' in raw && !('request' in raw);
-}
-
 function toJson(raw: RawSample): JsonObject {
-  return isLabelsSample(raw) ? raw : httpSample(raw);
+  return 'labels' in raw ? raw : { ...httpSample(raw.http), arrival_unix_ms: raw.arrival_unix_ms };
 }
 
 function toJsonText(raw: RawSample): string {
-  return isLabelsSample(raw) ? JSON.stringify(raw) : httpSampleJson(raw);
+  if ('labels' in raw) return JSON.stringify(raw);
+  const text = httpSampleJson(raw.http);
+  return `${text.slice(0, -1)},"arrival_unix_ms":${raw.arrival_unix_ms}}`;
 }
 
 /** The previews of one control point: the engine hands it the flows of that control point. */
@@ -88,6 +89,7 @@ class ControlPointPreviews implements FlowSink {
    */
   observe(request: FlowRequest, labels: Readonly<Record<string, string>>, classifiedLabels: Readonly<Record<string, string>>): void {
     const list = this.entries;
+    let arrival: number | undefined;
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
       if (e.done) continue;
@@ -101,7 +103,10 @@ class ControlPointPreviews implements FlowSink {
         continue;
       }
       if (!this.budget.reserve(size)) continue; // all previews together are full: skip this one
-      e.raw.push(spec.kind === 'http' ? request.http as CheckHTTPRequest__Output : { labels: { ...classifiedLabels } });
+      arrival ??= Date.now();
+      e.raw.push(spec.kind === 'http'
+        ? { http: request.http as CheckHTTPRequest__Output, arrival_unix_ms: arrival }
+        : { labels: { ...classifiedLabels }, arrival_unix_ms: arrival });
       e.bytes += size;
       if (e.raw.length >= spec.samples || e.bytes >= this.budget.perPreview) e.finish();
     }

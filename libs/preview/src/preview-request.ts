@@ -36,6 +36,15 @@ export function samplesFromMessage(n: number): number {
   return n;
 }
 
+/** `wait_ms` of the query string: absent → `maxWaitMs`; once, an integer from 1, at most `maxWaitMs` (a longer wait is cut to it). */
+export function waitFromQuery(raw: unknown, maxWaitMs: number): number {
+  if (raw === undefined) return maxWaitMs;
+  if (typeof raw !== 'string' || !DIGITS.test(raw) || Number(raw) < 1) {
+    throw new InvalidArgumentError(`wait_ms must be given at most once, as a whole number of milliseconds from 1, got ${JSON.stringify(typeof raw === 'string' ? raw.slice(0, 40) : raw)}`, 'wait_ms');
+  }
+  return Math.min(maxWaitMs, Number(raw));
+}
+
 /** `service`: absent or empty → `any`; once, at most 512 characters. */
 export function serviceFrom(raw: unknown): string {
   if (raw === undefined || raw === '') return 'any';

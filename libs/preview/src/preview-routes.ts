@@ -3,7 +3,7 @@ import { SERVICE_NAMES, StructConversionError, jsonToStruct, structToJson, type 
 import { JsonText, type GatewayInput, type GatewayRoute } from '@sluice/server';
 import { PREVIEW_BODY_LIMIT_BYTES, PREVIEW_STRUCT_MAX_DEPTH } from './preview-config.js';
 import type { PreviewKind, PreviewRegistry } from './preview-registry.js';
-import { labelFilterFromBody, previewParams, samplesFromQuery, serviceFrom } from './preview-request.js';
+import { labelFilterFromBody, previewParams, samplesFromQuery, serviceFrom, waitFromQuery } from './preview-request.js';
 
 export const PREVIEW_HTTP_REQUESTS_PATH = '/v1/flowcontrol/preview/http_requests/:control_point';
 export const PREVIEW_LABELS_PATH = '/v1/flowcontrol/preview/labels/:control_point';
@@ -51,7 +51,7 @@ function localPreview(registry: PreviewRegistry, kind: PreviewKind, maxWaitMs: n
   return async (input: GatewayInput, signal: AbortSignal): Promise<JsonText> => {
     const { control_point, samples, service } = toRequest(input) as { control_point: string; samples: number; service: string };
     const p = previewParams(control_point, samples, service, labelFilterFromBody(input.body));
-    const preview = registry.start({ kind, ...p, waitMs: maxWaitMs });
+    const preview = registry.start({ kind, ...p, waitMs: waitFromQuery(input.query.wait_ms, maxWaitMs) });
     const onAbort = (): void => preview.cancel();
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

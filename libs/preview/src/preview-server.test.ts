@@ -68,12 +68,13 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
   }
 }
 
-type HttpSample = { attributes: { request: { http: { path: string; headers: Record<string, string> } }; destination: { socketAddress: { address: string; port: number } } }; parsed_path: string[]; parsed_query: Record<string, string[]> };
+type HttpSample = { attributes: { request: { http: { path: string; headers: Record<string, string> } }; destination: { socketAddress: { address: string; port: number } } }; parsed_path: string[]; parsed_query: Record<string, string[]>; arrival_unix_ms: number };
 
 test('HTTP preview over HTTP: N samples of CheckHTTP traffic, filter and service applied', async (t) => {
   const { base, registry, flow, handled } = await start(t);
   const pending = post(base, '/v1/flowcontrol/preview/http_requests/ingress?samples=2&service=web', JSON.stringify({ match_labels: { 'http.request.header.x_tier': 'gold' } }));
   await until(() => registry?.size === 1);
+  const seen = Date.now();
   await flow('/skip', { 'x-tier': 'silver' });
   await flow('/other-service', { 'x-tier': 'gold' }, 'ingress', '10.9.9.9');
   await flow('/one?a=1&a=2', { 'x-tier': 'gold' });
@@ -86,6 +87,8 @@ test('HTTP preview over HTTP: N samples of CheckHTTP traffic, filter and service
   assert.deepEqual(samples[1].parsed_path, ['two', 'x']);
   assert.deepEqual(samples[0].attributes.destination, { socketAddress: { address: '10.0.0.1', port: 8080 } });
   assert.equal(samples[0].attributes.request.http.headers['x-tier'], 'gold');
+  assert.ok(samples.every((s) => s.arrival_unix_ms >= seen && s.arrival_unix_ms <= Date.now()), 'each sample carries when the flow was seen');
+  assert.ok(samples[0].arrival_unix_ms <= samples[1].arrival_unix_ms);
   assert.equal(await handled('PreviewHTTPRequests'), 0, 'served in process: no google.protobuf.Struct round trip through gRPC');
 });
 
@@ -111,11 +114,15 @@ test('label preview over HTTP sees SDK Check flows; the wait ends with a partial
   const { base, engine, registry } = await start(t, { enabled: true }, 300);
   const pending = post(base, '/v1/flowcontrol/preview/labels/feature?samples=3', '{}');
   await until(() => registry?.size === 1);
+  const seen = Date.now();
   await engine.check({ controlPoint: 'feature', labels: { user: 'u1' }, services: [] });
   const t0 = Date.now();
   const res = await pending;
   assert.equal(res.status, 200);
-  assert.deepEqual(await res.json(), { samples: [{ labels: { user: 'u1' } }] });
+  const body = await res.json() as { samples: { labels: Record<string, string>; arrival_unix_ms: number }[] };
+  assert.deepEqual(body.samples.map((s) => s.labels), [{ user: 'u1' }]);
+  const at = body.samples[0]?.arrival_unix_ms ?? 0;
+  assert.ok(at >= seen && at <= t0, `arrival_unix_ms ${at} is when the flow was checked (${seen}..${t0})`);
   assert.ok(Date.now() - t0 < 1000);
   const none = await post(base, '/v1/flowcontrol/preview/labels/quiet', '{}');
   assert.deepEqual(await none.json(), { samples: [] });
@@ -276,5 +283,19 @@ test('a preview path with invalid percent-encoding is 400 in the gateway shape (
     const body = await r.json() as { code: number; message: string };
     assert.equal(body.code, 3);
     assert.match(body.message, /not valid percent-encoding/);
+  }
+});
+
+test('wait_ms shortens a preview\'s wait over HTTP (never past the longest); a bad one is 400 naming wait_ms', async (t) => {
+  const { base } = await start(t, { enabled: true }, 20_000);
+  const t0 = Date.now();
+  const res = await post(base, '/v1/flowcontrol/preview/labels/quiet?samples=5&wait_ms=200', '{}');
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { samples: [] });
+  assert.ok(Date.now() - t0 < 5000, 'answered at the end of the shorter wait, not the 20 s one');
+  for (const bad of ['0', 'soon', '-5']) {
+    const r = await post(base, `/v1/flowcontrol/preview/labels/quiet?wait_ms=${bad}`, '{}');
+    assert.equal(r.status, 400, bad);
+    assert.match(JSON.stringify(await r.json()), /wait_ms/);
   }
 });

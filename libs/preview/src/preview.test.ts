@@ -110,8 +110,13 @@ test('label previews see SDK flows with classified labels; HTTP previews only Ch
   const labels = registry.start({ kind: 'labels', controlPoint: 'feature', service: 'any', samples: 1, matcher: compileLabelMatcher({ match_labels: { user: 'u1' } }), waitMs: 1000 });
   const byClassified = registry.start({ kind: 'labels', controlPoint: 'feature', service: 'any', samples: 1, matcher: compileLabelMatcher({ match_labels: { tier: 'gold' } }), waitMs: 100 });
   const http = registry.start({ kind: 'http', controlPoint: 'feature', service: 'any', samples: 1, matcher: all, waitMs: 100 });
+  const before = Date.now();
   await engine.check({ controlPoint: 'feature', labels: { user: 'u1' }, services: [] });
-  assert.deepEqual(await labels.result, [{ labels: { user: 'u1', tier: 'gold' } }]);
+  const after = Date.now();
+  const got = await labels.result;
+  assert.deepEqual(got.map((s) => s.labels), [{ user: 'u1', tier: 'gold' }]);
+  const at = got[0]?.arrival_unix_ms as number;
+  assert.ok(at >= before && at <= after, 'each sample carries when the flow was seen');
   assert.deepEqual(await byClassified.result, [], 'classifier output is not seen by the filter');
   assert.deepEqual(await http.result, [], 'no HTTP request behind an SDK flow');
 });
