@@ -3,14 +3,14 @@
 // of its informers'; its readiness job reports it without taking the process out of service.
 import type { Job } from '@sluice/jobs';
 import { silentLogger, type ApiState, type KubeLogger } from './api-state.js';
-import type { BackoffOptions } from './backoff.js';
+import type { BackoffConfig } from '@sluice/clients';
 import { k8s } from './k8s.js';
 import { loadKubeConfig, type LoadedKubeConfig, type LoadKubeConfigOptions } from './kube-config.js';
 import { informerKey, SharedInformer, type InformerSpec, type ListFn } from './shared-informer.js';
 
 export interface KubeClientOptions {
   logger?: KubeLogger;
-  backoff?: BackoffOptions;
+  backoff?: Partial<BackoffConfig>;
   /** Watch inactivity timeout; default http_client.timeout, or 60 s. */
   watchIdleTimeoutMs?: number;
 }

@@ -9,8 +9,8 @@
 // written, so the watcher's own writes do not make it loop.
 import { eventMessage, eventName } from './event-name.js';
 import { hostname } from 'node:os';
-import { silentLogger, type KubeLogger } from './api-state.js';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
+import { KUBE_RETRY_BACKOFF, silentLogger, type KubeLogger } from './api-state.js';
 import { k8s } from './k8s.js';
 import type { KubeClient } from './kube-client.js';
 import { desiredStatus, kubeTime, REASONS, sameStatus, statusPatch, type PolicyPhase, type PolicyStatus } from './policy-status.js';
@@ -46,7 +46,7 @@ export interface PolicyCrWatcherOptions {
   component?: string;
   /** `reportingInstance` of Events; default the host name. */
   instance?: string;
-  backoff?: BackoffOptions;
+  backoff?: Partial<BackoffConfig>;
 }
 
 export const POLICY_GROUP = 'sluice.dev';
@@ -161,7 +161,7 @@ export class PolicyCrWatcher {
   private retry(key: string, err: unknown): void {
     let r = this.retries.get(key);
     if (!r) {
-      r = { backoff: new Backoff(this.opts.backoff) };
+      r = { backoff: new Backoff({ ...KUBE_RETRY_BACKOFF, ...this.opts.backoff }) };
       this.retries.set(key, r);
     }
     const delay = r.backoff.next();
