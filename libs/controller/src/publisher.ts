@@ -2,13 +2,9 @@ import { Backoff } from '@sluice/clients';
 import { checkPublishedComponent, checkPublishedDecision, compilePublishedValidators, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerEtcd, PrefixWatchHandler, TxnOp, WatchRevisions } from './controller-etcd.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export type PublicationKind = 'config' | 'decision';
-
-export interface PublisherLogger {
-  warn(msg: string, meta?: Record<string, unknown>): void;
-  info(msg: string, meta?: Record<string, unknown>): void;
-}
 
 /** Delays between failed flushes: 250 ms doubling to 5 s, ±20 %. */
 const RETRY_BACKOFF = { base_delay: '250ms', multiplier: 2, jitter: 0.2, max_delay: '5s' };
@@ -53,7 +49,7 @@ export class Publisher {
   private lastErrorMessage: string | undefined;
   private watches: { stop(): void }[] = [];
 
-  constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: PublisherLogger) {
+  constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: Logger) {
     compilePublishedValidators();
     etcd.onStateChange((state) => {
       if (state === 'connected') {

@@ -7,6 +7,7 @@ import { localTokenBucketStore } from './builders.js';
 import { checkFlowKinds, FLOW_KINDS, flowKind, UnknownFlowKindError, type FlowKindEntry } from './flow-kinds.js';
 import { PolicyEnforcement } from './policy-enforcement.js';
 import { FakeEtcd } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const common = { policy_name: 'p', policy_hash: 'h', agent_group: 'default' };
 const selectors = [{ control_point: 'ingress' }];
@@ -72,7 +73,7 @@ test('an unknown kind is an error: the lookup throws, and a registry missing a p
 
 function enforcementOn(etcd: FakeEtcd, registry = new Registry()) {
   const warnings: { message: string; error: string }[] = [];
-  const logger = { info() {}, warn(message: string, meta?: Record<string, unknown>) { warnings.push({ message, error: String(meta?.error ?? '') }); }, error() {} };
+  const logger = { ...silentLogger, warn(message: string, meta?: Record<string, unknown>) { warnings.push({ message, error: String(meta?.error ?? '') }); } };
   const enforcement = new PolicyEnforcement({ etcd, engine: new Engine({ agentGroup: 'default' }), agentGroup: 'default', registry, logger });
   enforcement.start();
   return { enforcement, warnings, registry };

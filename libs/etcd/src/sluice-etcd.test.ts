@@ -11,6 +11,7 @@ import { createEtcd, type CreateEtcdOptions } from './sluice-etcd.js';
 import { startEtcdServer, type EtcdServer } from './testing/etcd-server.js';
 import { etcdConfig, waitFor } from './test-support.js';
 import type { SluiceEtcd, WatchHandler } from './types.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const FAST: CreateEtcdOptions = { backoff: { base_delay: '50ms', max_delay: '300ms' }, callTimeoutMs: 2000 };
 
@@ -156,7 +157,7 @@ describe('etcd client against a real etcd', () => {
 
   test('a handler that throws is logged and the watch goes on', async (t) => {
     const errors: string[] = [];
-    const { etcd } = await client(t, '60s', { logger: { info() {}, warn() {}, error(m) { errors.push(m); } } });
+    const { etcd } = await client(t, '60s', { logger: { ...silentLogger, error(m) { errors.push(m); } } });
     const seen: string[] = [];
     const w = etcd.watchPrefix('t6/', {
       reset() {},

@@ -8,10 +8,11 @@ import { EtcdUnavailableError } from './errors.js';
 import { LeaseKeeper } from './leased-keys.js';
 import { etcdMetrics } from './metrics.js';
 import { PrefixWatcher } from './prefix-watcher.js';
-import type { EtcdLogger, EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface CreateEtcdOptions {
-  logger?: EtcdLogger;
+  logger?: Logger;
   registry?: Registry;
   /** Deadline of one etcd call. Default 5 s. */
   callTimeoutMs?: number;

@@ -10,11 +10,12 @@
 import { eventMessage, eventName } from './event-name.js';
 import { hostname } from 'node:os';
 import { Backoff, type BackoffConfig } from '@sluice/clients';
-import { KUBE_RETRY_BACKOFF, silentLogger, type KubeLogger } from './api-state.js';
+import { KUBE_RETRY_BACKOFF, silentLogger } from './api-state.js';
 import { k8s } from './k8s.js';
 import type { KubeClient } from './kube-client.js';
 import { desiredStatus, kubeTime, REASONS, sameStatus, statusPatch, type PolicyPhase, type PolicyStatus } from './policy-status.js';
 import type { SharedInformer } from './shared-informer.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | { ok: false; message: string };
 
@@ -39,7 +40,7 @@ export interface PolicyResource extends k8s.KubernetesObject {
 export interface PolicyCrWatcherOptions {
   client: KubeClient;
   sink: PolicySink;
-  logger?: KubeLogger;
+  logger?: Logger;
   /** Watch one namespace only; default every namespace. */
   namespace?: string;
   /** `source.component` and `reportingComponent` of Events; default `sluice-controller`. */
@@ -83,7 +84,7 @@ export class PolicyCrWatcher {
   private unsubscribe: (() => void) | undefined;
   private stopped = true;
   private prunedSink = false;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
   private readonly counters = { applies: 0, removes: 0, statusWrites: 0, events: 0, errors: 0 };
 
   constructor(private readonly opts: PolicyCrWatcherOptions) {

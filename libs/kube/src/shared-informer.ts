@@ -5,9 +5,10 @@
 // outlives those restarts: consumers see add/update/delete only for real changes, and `synced`
 // with the complete set after every list (level-triggered consumers reconcile there).
 import { Backoff, type BackoffConfig } from '@sluice/clients';
-import { KUBE_RETRY_BACKOFF, silentLogger, type ApiState, type KubeLogger } from './api-state.js';
+import { KUBE_RETRY_BACKOFF, silentLogger, type ApiState } from './api-state.js';
 import { k8s } from './k8s.js';
 import { IdleWatch } from './idle-watch.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface InformerSpec {
   /** The collection's URL path, e.g. `/apis/sluice.dev/v1alpha1/policies` or `/api/v1/namespaces/x/pods`. */
@@ -27,7 +28,7 @@ export interface InformerHandler<T> {
 export type ListFn<T extends k8s.KubernetesObject> = (selectors: { labelSelector?: string; fieldSelector?: string }) => Promise<k8s.KubernetesListObject<T>>;
 
 export interface SharedInformerOptions {
-  logger?: KubeLogger;
+  logger?: Logger;
   backoff?: Partial<BackoffConfig>;
   /** A watch with no data for this long is reconnected (client-node's inactivity timeout). Default 60 s. */
   watchIdleTimeoutMs?: number;
@@ -75,7 +76,7 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
   private running = false;
   private lastErrorText = '';
   private listsDone = 0;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
 
   constructor(
     private readonly kc: k8s.KubeConfig,

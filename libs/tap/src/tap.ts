@@ -16,15 +16,15 @@ import type { H2Context } from './h2/stream-handler.js';
 import { createH2Upstream } from './h2/upstream.js';
 import { closed, listen } from './listen.js';
 import { createUpstreamPool } from './proxy/pooled-forward.js';
-import type { TapLogger } from './logger.js';
 import { createTapLogger } from './telemetry.js';
 import { createTapMetrics, type TapMetrics } from './metrics.js';
 import { agentTlsOn, type AgentTlsFiles, type HostPort, type TapOptions } from './options.js';
 import type { TunnelSet } from './proxy/upgrade.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface TapDeps {
   /** A JSON-lines logger on stderr at `options.logLevel` when absent. */
-  logger?: TapLogger;
+  logger?: Logger;
   /** Where the tap's metrics go (a new registry when absent). */
   registry?: Registry;
   /** Answers checks; a gRPC client to `options.agent` when absent. */
@@ -73,7 +73,7 @@ function agentTlsMaterial(files: AgentTlsFiles): { ca?: Buffer; cert?: Buffer; k
 export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise<Tap> {
   const registry = deps.registry ?? new Registry();
   const ownLogger = deps.logger === undefined ? createTapLogger(options.logLevel, registry) : undefined;
-  const logger: TapLogger = deps.logger ?? (ownLogger as TapLogger);
+  const logger: Logger = deps.logger ?? (ownLogger as Logger);
   const metrics = createTapMetrics(registry);
   let material: ReturnType<typeof agentTlsMaterial>;
   try {

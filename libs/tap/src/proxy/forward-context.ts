@@ -1,8 +1,8 @@
 import type http from 'node:http';
 import type { Pool } from 'undici';
 import type { FlowEndSink, FlowToEnd } from '../check/flow-end.js';
-import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface UpstreamTarget {
   host: string;
@@ -28,7 +28,7 @@ export interface ForwardContext {
   /** Where the end of flows the agent measures goes. */
   flowEnds: FlowEndSink;
   metrics: TapMetrics;
-  logger: TapLogger;
+  logger: Logger;
   /** True once shutdown began: responses then close their connection. */
   draining(): boolean;
 }
