@@ -1,0 +1,51 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AnyValue as _opentelemetry_proto_common_v1_AnyValue, AnyValue__Output as _opentelemetry_proto_common_v1_AnyValue__Output } from './opentelemetry/proto/common/v1/AnyValue.js';
+import type { ArrayValue as _opentelemetry_proto_common_v1_ArrayValue, ArrayValue__Output as _opentelemetry_proto_common_v1_ArrayValue__Output } from './opentelemetry/proto/common/v1/ArrayValue.js';
+import type { EntityRef as _opentelemetry_proto_common_v1_EntityRef, EntityRef__Output as _opentelemetry_proto_common_v1_EntityRef__Output } from './opentelemetry/proto/common/v1/EntityRef.js';
+import type { InstrumentationScope as _opentelemetry_proto_common_v1_InstrumentationScope, InstrumentationScope__Output as _opentelemetry_proto_common_v1_InstrumentationScope__Output } from './opentelemetry/proto/common/v1/InstrumentationScope.js';
+import type { KeyValue as _opentelemetry_proto_common_v1_KeyValue, KeyValue__Output as _opentelemetry_proto_common_v1_KeyValue__Output } from './opentelemetry/proto/common/v1/KeyValue.js';
+import type { KeyValueList as _opentelemetry_proto_common_v1_KeyValueList, KeyValueList__Output as _opentelemetry_proto_common_v1_KeyValueList__Output } from './opentelemetry/proto/common/v1/KeyValueList.js';
+import type { LogRecord as _opentelemetry_proto_logs_v1_LogRecord, LogRecord__Output as _opentelemetry_proto_logs_v1_LogRecord__Output } from './opentelemetry/proto/logs/v1/LogRecord.js';
+import type { LogsData as _opentelemetry_proto_logs_v1_LogsData, LogsData__Output as _opentelemetry_proto_logs_v1_LogsData__Output } from './opentelemetry/proto/logs/v1/LogsData.js';
+import type { ResourceLogs as _opentelemetry_proto_logs_v1_ResourceLogs, ResourceLogs__Output as _opentelemetry_proto_logs_v1_ResourceLogs__Output } from './opentelemetry/proto/logs/v1/ResourceLogs.js';
+import type { ScopeLogs as _opentelemetry_proto_logs_v1_ScopeLogs, ScopeLogs__Output as _opentelemetry_proto_logs_v1_ScopeLogs__Output } from './opentelemetry/proto/logs/v1/ScopeLogs.js';
+import type { Resource as _opentelemetry_proto_resource_v1_Resource, Resource__Output as _opentelemetry_proto_resource_v1_Resource__Output } from './opentelemetry/proto/resource/v1/Resource.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  opentelemetry: {
+    proto: {
+      common: {
+        v1: {
+          AnyValue: MessageTypeDefinition<_opentelemetry_proto_common_v1_AnyValue, _opentelemetry_proto_common_v1_AnyValue__Output>
+          ArrayValue: MessageTypeDefinition<_opentelemetry_proto_common_v1_ArrayValue, _opentelemetry_proto_common_v1_ArrayValue__Output>
+          EntityRef: MessageTypeDefinition<_opentelemetry_proto_common_v1_EntityRef, _opentelemetry_proto_common_v1_EntityRef__Output>
+          InstrumentationScope: MessageTypeDefinition<_opentelemetry_proto_common_v1_InstrumentationScope, _opentelemetry_proto_common_v1_InstrumentationScope__Output>
+          KeyValue: MessageTypeDefinition<_opentelemetry_proto_common_v1_KeyValue, _opentelemetry_proto_common_v1_KeyValue__Output>
+          KeyValueList: MessageTypeDefinition<_opentelemetry_proto_common_v1_KeyValueList, _opentelemetry_proto_common_v1_KeyValueList__Output>
+        }
+      }
+      logs: {
+        v1: {
+          LogRecord: MessageTypeDefinition<_opentelemetry_proto_logs_v1_LogRecord, _opentelemetry_proto_logs_v1_LogRecord__Output>
+          LogRecordFlags: EnumTypeDefinition
+          LogsData: MessageTypeDefinition<_opentelemetry_proto_logs_v1_LogsData, _opentelemetry_proto_logs_v1_LogsData__Output>
+          ResourceLogs: MessageTypeDefinition<_opentelemetry_proto_logs_v1_ResourceLogs, _opentelemetry_proto_logs_v1_ResourceLogs__Output>
+          ScopeLogs: MessageTypeDefinition<_opentelemetry_proto_logs_v1_ScopeLogs, _opentelemetry_proto_logs_v1_ScopeLogs__Output>
+          SeverityNumber: EnumTypeDefinition
+        }
+      }
+      resource: {
+        v1: {
+          Resource: MessageTypeDefinition<_opentelemetry_proto_resource_v1_Resource, _opentelemetry_proto_resource_v1_Resource__Output>
+        }
+      }
+    }
+  }
+}
+
