@@ -2,7 +2,7 @@ import path from 'node:path';
 import protobuf from 'protobufjs';
 import { PROTO_DIR } from './files.js';
 
-/** The OpenTelemetry collector protos the agent serves (kept in proto/opentelemetry, as published by OpenTelemetry). */
+/** The OpenTelemetry collector protos the agent serves (in proto/third_party, as OpenTelemetry publishes them). */
 export const OTLP_PROTO_FILES = {
   trace: 'opentelemetry/proto/collector/trace/v1/trace_service.proto',
   logs: 'opentelemetry/proto/collector/logs/v1/logs_service.proto',
@@ -24,7 +24,7 @@ let messages: OtlpMessages | undefined;
 export function otlpMessages(): OtlpMessages {
   if (messages === undefined) {
     const root = new protobuf.Root();
-    root.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_DIR, target));
+    root.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_DIR, 'third_party', target));
     root.loadSync(Object.values(OTLP_PROTO_FILES));
     root.resolveAll();
     messages = {
