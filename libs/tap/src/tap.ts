@@ -7,8 +7,7 @@ import { createAdminServer } from './admin.js';
 import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
-import type { FlowEndSink } from './check/flow-end.js';
-import { lazyFlowEnds } from './check/lazy-flow-ends.js';
+import { NO_FLOW_ENDS, type FlowEndSink } from './check/flow-end.js';
 import { requestHandler, upgradeHandler } from './handler.js';
 import { routeByPreface } from './h2/preface.js';
 import { createH2Front } from './h2/server.js';
@@ -29,7 +28,7 @@ export interface TapDeps {
   registry?: Registry;
   /** Answers checks; a gRPC client to `options.agent` when absent. */
   checker?: Checker;
-  /** Where flow ends go; FlowEnd calls to `options.agent` when absent. */
+  /** Where flow ends go; absent, FlowEnd calls on the check client's connection to `options.agent` (none with a `checker` of its own). */
   flowEnds?: FlowEndSink;
   /**
    * Serve /metrics, /healthz and /readyz on `options.admin` (default true). False when the
@@ -86,13 +85,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     : { ...(material.ca ? { ca: material.ca } : {}), ...(material.cert ? { cert: material.cert } : {}), ...(material.key ? { key: material.key } : {}) };
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent, connectionTls === undefined ? {} : { connection: { tls: connectionTls } }) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
-  // FlowEnd calls (gRPC) are loaded at the first flow an agent asks to hear the end of.
-  const ownFlowEnds = deps.flowEnds === undefined
-    ? lazyFlowEnds(async () => {
-      const { flowEndClientOf } = await import('./check/flow-end.js');
-      return flowEndClientOf(options.agent, material, (reason) => metrics.flowEndFailure(reason));
-    }, (reason) => metrics.flowEndFailure(reason))
-    : undefined;
+  // FlowEnd calls go on the checks' connection to the agent.
+  const ownFlowEnds = deps.flowEnds === undefined ? ownClient?.flowEnds({ onFailure: (reason) => metrics.flowEndFailure(reason) }) ?? NO_FLOW_ENDS : undefined;
   const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndSink);
   const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
@@ -181,8 +175,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
     watch?.stop();
-    ownClient?.close();
     ownFlowEnds?.close();
+    ownClient?.close();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(Math.max(0, until - Date.now()));

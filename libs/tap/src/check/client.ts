@@ -3,6 +3,7 @@ import { AGENT_RETRY_BACKOFF, AgentConnection, type AgentConnectionOptions, type
 import { checkMethodPath } from './check-protos.js';
 import { CheckStream, type OpenStream, type PendingCheck, type StreamEnd } from './check-stream.js';
 import { failOpenReason } from './fail-open.js';
+import { FlowEndClient, type FlowEndClientOptions } from './flow-end.js';
 import { GrpcCall, GrpcCode } from './grpc-call.js';
 import { failed, grpcHeaders, unaryCheck, type CheckOutcome, type OpenRequest } from './unary-check.js';
 import type { CheckHTTPRequest } from './types.js';
@@ -84,6 +85,11 @@ export class CheckHttpClient {
   /** Why the last connection to the agent failed ('' when none has). */
   lastError(): string {
     return this.#connection.lastError();
+  }
+
+  /** FlowEnd reports to the agent on this client's connection (closing them leaves the connection open). */
+  flowEnds(opts: FlowEndClientOptions = {}): FlowEndClient {
+    return new FlowEndClient(this.#request, opts);
   }
 
   /** Dials the agent now rather than at the first check. */
