@@ -5,12 +5,11 @@
 // sampler's rejection as reject reason 3 (a sampler published in a real etcd), and the
 // plugin's flow-end spans over OTLP/HTTP /v1/traces measured by a published flux meter.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { ApertureClient } from '@fluxninja/aperture-js';
 import { Etcd3 } from 'etcd3';
-import { serviceClient } from '@sluice/proto';
+import { serviceClient, otlpMessages } from '@sluice/proto';
 import { apertureCheckHttpRequest, grpcClient, post, unaryCall } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { startAgent, tempDir, until, writeFile } from './support/processes.js';
@@ -124,9 +123,7 @@ async function fluxMeterCount(base: string, name: string): Promise<number> {
 interface OtlpMsg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): { partialSuccess?: { rejectedSpans?: unknown } | null } }
 
 test('the Lua plugin\'s flow end over OTLP/HTTP /v1/traces (protobuf and JSON) lands in a published flux meter; bad exports refused', { timeout: 60_000 }, async (t) => {
-  const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-    opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: OtlpMsg; ExportTraceServiceResponse: OtlpMsg } } } } };
-  }).opentelemetry.proto.collector.trace.v1;
+  const otlp = (otlpMessages() as unknown as { ExportTraceServiceRequest: OtlpMsg; ExportTraceServiceResponse: OtlpMsg });
   const etcd = await startEtcd(t);
   const raw = new Etcd3({ hosts: [etcd.endpoint] });
   t.after(() => raw.close());

@@ -4,12 +4,11 @@
 // errors, bounded headers, a refused target, the preview seeing the request; and Envoy's
 // OpenTelemetry access log records (OTLP logs) ending flows into a published flux meter.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { Etcd3 } from 'etcd3';
-import { messageType, PROTO_DIR } from '@sluice/proto';
+import { messageType, PROTO_DIR, otlpMessages } from '@sluice/proto';
 import { post } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { startAgent, tempDir, until, writeFile, type SluiceProcess } from './support/processes.js';
@@ -166,9 +165,7 @@ test('ext_authz Check on a real agent with a local rate limiter', { timeout: 120
 });
 
 interface Msg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
-const otlpLogs = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { logs: { v1: { ExportLogsServiceRequest: Msg; ExportLogsServiceResponse: Msg } } } } };
-}).opentelemetry.proto.collector.logs.v1;
+const otlpLogs = (otlpMessages() as unknown as { ExportLogsServiceRequest: Msg; ExportLogsServiceResponse: Msg });
 type LogsExporter = grpc.Client & { Export: (b: Buffer, o: grpc.CallOptions, cb: Cb) => void };
 const LogsCtor = grpc.makeGenericClientConstructor({
   Export: {

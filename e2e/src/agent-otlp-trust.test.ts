@@ -4,19 +4,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { startAgent, tempDir } from './support/processes.js';
+import { otlpMessages } from '@sluice/proto';
 
 const GOOD_CN = 'sdk.sluice.test';
 const BAD_CN = 'intruder.sluice.test';
 
 interface Msg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
-const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Msg; ExportTraceServiceResponse: Msg } } } } };
-}).opentelemetry.proto.collector.trace.v1;
+const otlp = (otlpMessages() as unknown as { ExportTraceServiceRequest: Msg; ExportTraceServiceResponse: Msg });
 
 /** A throwaway CA, a server certificate for 127.0.0.1, and client certificates for `cns`, made with openssl. */
 function pki(t: TestContext, cns: string[]): { dir: string; file: (name: string) => string } {

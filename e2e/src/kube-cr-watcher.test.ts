@@ -67,8 +67,8 @@ async function setup(t: TestContext, sink: PolicySink): Promise<{ api: TestKubeA
 }
 
 function startWatcher(t: TestContext, api: TestKubeApi, sink: PolicySink): { client: KubeClient; watcher: PolicyCrWatcher } {
-  const client = KubeClient.load({ env: { KUBECONFIG: api.kubeconfig } }, { backoff: { initialMs: 100, maxMs: 500 } });
-  const watcher = new PolicyCrWatcher({ client, sink, instance: 'test', backoff: { initialMs: 100, maxMs: 500 } });
+  const client = KubeClient.load({ env: { KUBECONFIG: api.kubeconfig } }, { backoff: { base_delay: '100ms', max_delay: '500ms' } });
+  const watcher = new PolicyCrWatcher({ client, sink, instance: 'test', backoff: { base_delay: '100ms', max_delay: '500ms' } });
   watcher.start();
   client.start();
   t.after(async () => {

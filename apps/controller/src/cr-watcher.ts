@@ -1,7 +1,7 @@
 import type { PolicySink } from '@sluice/controller';
 import type { Job } from '@sluice/jobs';
-import type { KubeLogger } from '@sluice/kube/light';
 import type { Component } from '@sluice/runtime';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** What `policies.cr_watcher.enabled` adds to the controller: the Kubernetes client, the watcher, a readiness check. */
 export interface PolicyCrWatcherWiring {
@@ -15,7 +15,7 @@ export interface PolicyCrWatcherWiring {
  * a kubeconfig that cannot be read throws (a start-up configuration error). The Kubernetes client
  * (@sluice/kube with @kubernetes/client-node, seconds and tens of MB) is imported only here.
  */
-export async function policyCrWatcher(sink: PolicySink, logger: KubeLogger): Promise<PolicyCrWatcherWiring> {
+export async function policyCrWatcher(sink: PolicySink, logger: Logger): Promise<PolicyCrWatcherWiring> {
   const { KubeClient, PolicyCrWatcher } = await import('@sluice/kube');
   const client = KubeClient.load({ env: process.env }, { logger });
   const watcher = new PolicyCrWatcher({ client, sink, logger });

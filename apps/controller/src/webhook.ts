@@ -1,7 +1,8 @@
 import type { InjectorConfig } from '@sluice/config';
 import type { PolicyCheckResult } from '@sluice/controller';
-import { AdmissionWebhook, PolicyValidationWebhook, admissionRoute, injectOptionsOf, type KubeLogger } from '@sluice/kube/light';
+import { AdmissionWebhook, PolicyValidationWebhook, admissionRoute, injectOptionsOf } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** The path of the Policy validating webhook (the controller chart's ValidatingWebhookConfiguration sends Policies there). */
 export const POLICY_VALIDATION_PATH = '/v1/admission/validate/policy';
@@ -13,7 +14,7 @@ export const POLICY_VALIDATION_PATH = '/v1/admission/validate/policy';
  *   (what is injected is the `injector` configuration, checked with the rest of it before start-up);
  * - Policy validation: `POST /v1/admission/validate/policy`, the policy API's compiler on each Policy created or updated.
  */
-export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult, logger: KubeLogger): void {
+export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult, logger: Logger): void {
   const inject = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
   const validate = new PolicyValidationWebhook({ check, registry: runtime.registry, logger });
   const routes = [

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { jsonToStruct, structToJson } from '@sluice/proto';
 import type { Logger } from '@sluice/server';
 import type { AgentHello, AgentMessage, ControllerMessage, FunctionResult } from './protocol.js';
+import { GrpcCode } from '@sluice/errors';
 
 /** An agent with an open stream, as `GET /v1/agents` lists it. */
 export interface ConnectedAgent {
@@ -63,12 +64,12 @@ export class AgentHub {
   /** Calls `fn` on one agent; rejects with AgentCallError (NOT_FOUND, DEADLINE_EXCEEDED, UNAVAILABLE or the agent's own code). */
   call(agentGroup: string, agentName: string, fn: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
     const e = this.agents.get(key(agentGroup, agentName));
-    if (e === undefined) return Promise.reject(new AgentCallError(grpc.status.NOT_FOUND, `no agent ${agentName} of group ${agentGroup} is connected`));
+    if (e === undefined) return Promise.reject(new AgentCallError(GrpcCode.NOT_FOUND, `no agent ${agentName} of group ${agentGroup} is connected`));
     const id = this.nextCallId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         e.pending.delete(id);
-        reject(new AgentCallError(grpc.status.DEADLINE_EXCEEDED, `no answer within ${timeoutMs} ms`));
+        reject(new AgentCallError(GrpcCode.DEADLINE_EXCEEDED, `no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       e.pending.set(id, { resolve, reject, timer });
       e.stream.write({ call: { call_id: id, function: fn, args: jsonToStruct(args), deadline_unix_ms: Date.now() + timeoutMs } });
@@ -83,7 +84,7 @@ export class AgentHub {
 
   private connect(stream: grpc.ServerDuplexStream<AgentMessage, ControllerMessage>): void {
     if (this.closed) {
-      stream.emit('error', { code: grpc.status.UNAVAILABLE, details: 'the controller is shutting down' });
+      stream.emit('error', { code: GrpcCode.UNAVAILABLE, details: 'the controller is shutting down' });
       return;
     }
     let entry: Entry | undefined;
@@ -91,7 +92,7 @@ export class AgentHub {
       if (entry === undefined) {
         const problem = helloProblem(msg.hello);
         if (problem !== undefined) {
-          stream.emit('error', { code: grpc.status.INVALID_ARGUMENT, details: problem });
+          stream.emit('error', { code: GrpcCode.INVALID_ARGUMENT, details: problem });
           return;
         }
         entry = this.register(msg.hello as AgentHello, stream);
@@ -127,7 +128,7 @@ export class AgentHub {
     for (const [id, p] of e.pending) {
       clearTimeout(p.timer);
       e.pending.delete(id);
-      p.reject(new AgentCallError(grpc.status.UNAVAILABLE, `agent ${e.agent.agent_name} is gone: ${why}`));
+      p.reject(new AgentCallError(GrpcCode.UNAVAILABLE, `agent ${e.agent.agent_name} is gone: ${why}`));
     }
     if (e.stream.writable) e.stream.end();
   }

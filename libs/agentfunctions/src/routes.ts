@@ -1,6 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import * as grpc from '@grpc/grpc-js';
-import { httpStatusFromGrpcCode } from '@sluice/errors';
+import { httpStatusFromGrpcCode, GrpcCode } from '@sluice/errors';
 import { AgentCallError, type AgentHub } from './hub.js';
 import { HTTP_FUNCTION, type HttpCallResult } from './protocol.js';
 import { allowedAgentRoute } from './routes-allowed.js';
@@ -33,21 +32,21 @@ export function agentFunctionsRouter(hub: AgentHub, opts: AgentRoutesOptions = {
     const m = /^\/([^/]+)\/(?:([^/]+)\/)?(v1\/.*)$/.exec(req.path);
     const method = req.method === 'GET' || req.method === 'POST' ? req.method : undefined;
     const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    if (m === null || method === undefined) return sendError(res, grpc.status.NOT_FOUND, 'want /v1/agents/{group}/v1/... or /v1/agents/{group}/{agent}/v1/..., GET or POST');
+    if (m === null || method === undefined) return sendError(res, GrpcCode.NOT_FOUND, 'want /v1/agents/{group}/v1/... or /v1/agents/{group}/{agent}/v1/..., GET or POST');
     const [, group, agent, rest] = m as unknown as [string, string, string | undefined, string];
     const path = `/${rest}${query}`;
-    if (!allowedAgentRoute(method, path)) return sendError(res, grpc.status.NOT_FOUND, `${method} /${rest} is not an agent function`);
+    if (!allowedAgentRoute(method, path)) return sendError(res, GrpcCode.NOT_FOUND, `${method} /${rest} is not an agent function`);
     const args = { method, path, ...(method === 'POST' && req.body !== undefined ? { body: req.body as unknown } : {}) };
     const ask = (name: string): Promise<HttpCallResult> => hub.call(group, name, HTTP_FUNCTION, args, timeoutMs) as Promise<HttpCallResult>;
     if (agent !== undefined) {
       ask(agent).then(
         (r) => { res.status(r.status).json(r.body); },
-        (err: unknown) => sendError(res, err instanceof AgentCallError ? err.code : grpc.status.INTERNAL, err instanceof Error ? err.message : String(err)),
+        (err: unknown) => sendError(res, err instanceof AgentCallError ? err.code : GrpcCode.INTERNAL, err instanceof Error ? err.message : String(err)),
       );
       return;
     }
     const agents = hub.group(group);
-    if (agents.length === 0) return sendError(res, grpc.status.NOT_FOUND, `no agent of group ${group} is connected`);
+    if (agents.length === 0) return sendError(res, GrpcCode.NOT_FOUND, `no agent of group ${group} is connected`);
     void Promise.allSettled(agents.map((a) => ask(a.agent_name))).then((settled) => {
       let bytes = 0;
       const answers: Array<{ agent_name: string } & HttpCallResult> = [];

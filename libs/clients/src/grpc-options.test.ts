@@ -5,7 +5,6 @@ import * as grpc from '@grpc/grpc-js';
 import { DEFAULT_GRPC_CLIENT_CONFIG, type GRPCClientConfig } from './config.js';
 import { grpcClientOptions } from './grpc-options.js';
 import { connectWithBackoff } from './connect-with-backoff.js';
-import { Backoff } from './backoff.js';
 import { makeTestCerts, type TestCerts } from './fixture-certs.js';
 import { startConnectProxy } from './fixture-proxy.js';
 
@@ -83,19 +82,6 @@ test('bad settings are refused with the field', () => {
   assert.throws(() => grpcClientOptions({ ...insecure, backoff: { ...insecure.backoff, base_delay: '1' } }, 'a:1'), (e: Error & { field?: string }) => e.field === 'backoff.base_delay');
   assert.throws(() => grpcClientOptions({ ...DEFAULT_GRPC_CLIENT_CONFIG, tls: { ...noTls, ca_file: '/nonexistent/ca.pem' } }, 'a:1'), (e: Error & { field?: string }) => e.field === 'tls.ca_file');
   assert.throws(() => grpcClientOptions({ ...insecure, use_proxy: true }, 'a:b:c', { http: '', https: 'p:1', no_proxy: [] }, {}), /invalid gRPC target/);
-});
-
-test('Backoff grows by the multiplier up to max_delay, jittered within ±jitter', () => {
-  const mid = new Backoff({ base_delay: '100ms', max_delay: '1s', multiplier: 2, jitter: 0.2 }, () => 0.5);
-  assert.deepEqual([1, 2, 3, 4, 5, 6].map(() => mid.next()), [100, 200, 400, 800, 1000, 1000]);
-  mid.reset();
-  assert.equal(mid.current, 100);
-  const low = new Backoff({ base_delay: '100ms', max_delay: '1s', multiplier: 2, jitter: 0.2 }, () => 0);
-  assert.equal(low.next(), 80);
-  const high = new Backoff({ base_delay: '100ms', max_delay: '1s', multiplier: 2, jitter: 0.2 }, () => 1);
-  assert.equal(high.next(), 120);
-  assert.throws(() => new Backoff({ base_delay: '2s', max_delay: '1s', multiplier: 2, jitter: 0 }), /max_delay/);
-  assert.throws(() => new Backoff({ base_delay: '1s', max_delay: '2s', multiplier: -1, jitter: 0 }), /multiplier/);
 });
 
 test('connectWithBackoff retries until the server is up and stops when aborted', async (t) => {

@@ -9,6 +9,7 @@ import { serviceClient } from '@sluice/proto';
 import { Registry } from 'prom-client';
 import { createHeartbeats, heartbeatsOn } from './heartbeats.js';
 import { grpcTarget, httpReportUrl, isHttpEndpoint } from './transport.js';
+import { silentLogger, type Logger } from '@sluice/telemetry/logger';
 
 const KEY = 'key-abc-123';
 
@@ -23,9 +24,9 @@ function cloud(endpoint: string, extra: Partial<CloudExtensionConfig> = {}): Clo
   };
 }
 
-function logs(): { lines: string[]; logger: { info(m: string, meta?: object): void; warn(m: string, meta?: object): void } } {
+function logs(): { lines: string[]; logger: Logger } {
   const lines: string[] = [];
-  return { lines, logger: { info: (m, meta) => lines.push(`${m} ${JSON.stringify(meta)}`), warn: (m, meta) => lines.push(`${m} ${JSON.stringify(meta)}`) } };
+  return { lines, logger: { ...silentLogger, info: (m, meta) => lines.push(`${m} ${JSON.stringify(meta)}`), warn: (m, meta) => lines.push(`${m} ${JSON.stringify(meta)}`) } };
 }
 
 const state = {

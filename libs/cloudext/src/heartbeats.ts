@@ -3,11 +3,7 @@ import { parseDuration, type CloudExtensionConfig } from '@sluice/config';
 import { Counter, type Registry } from 'prom-client';
 import { ReportBuilder, type HeartbeatIdentity, type HeartbeatState } from './report.js';
 import { transportFor, type HeartbeatTransport } from './transport.js';
-
-export interface HeartbeatLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface HeartbeatsOptions {
   /** `cloudext` of the process. */
@@ -16,7 +12,7 @@ export interface HeartbeatsOptions {
   proxy: ProxyConfig;
   identity: HeartbeatIdentity;
   state: HeartbeatState;
-  logger: HeartbeatLogger;
+  logger: Logger;
   registry?: Registry;
   /** Replaces the transport that `cloud.endpoint` asks for (tests). */
   transport?: HeartbeatTransport;

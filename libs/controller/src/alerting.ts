@@ -4,7 +4,8 @@ import { parseDuration, type ControllerConfig } from '@sluice/config';
 import { Gauge, type Registry } from 'prom-client';
 import { AlertBook, type PostableAlert } from './alert-book.js';
 import { KeyedBatcher, type BatchTimers } from './alert-batcher.js';
-import { AlertmanagerSender, type AlertmanagerSenderLogger } from './alertmanager-sender.js';
+import { AlertmanagerSender } from './alertmanager-sender.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** `GET /v1/alerts`: the controller's active alerts. */
 export const ALERTS_PATH = '/v1/alerts';
@@ -17,7 +18,7 @@ const SWEEP_EVERY_MS = 250;
 export interface AlertingOptions {
   config: Pick<ControllerConfig, 'alerts' | 'otel' | 'client'>;
   registry: Registry;
-  logger?: AlertmanagerSenderLogger;
+  logger?: Logger;
   /** Default: an HTTP client made from `alerts.http_client` and `client.proxy`. */
   client?: HttpClient;
   /** Epoch milliseconds; default Date.now. */

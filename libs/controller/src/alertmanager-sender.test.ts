@@ -6,6 +6,7 @@ import { createHttpClient, DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
 import { Registry } from 'prom-client';
 import type { PostableAlert } from './alert-book.js';
 import { AlertmanagerSender, alertsEndpoint } from './alertmanager-sender.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const alert: PostableAlert = {
   labels: { alertname: 'Overloaded', severity: 'warn', policy_name: 'svc' }, annotations: {},
@@ -69,7 +70,7 @@ test('an Alertmanager refusing a batch, or unreachable, is counted and logged on
   const gone = 'http://127.0.0.1:9';
   const registry = new Registry();
   const warnings: Record<string, unknown>[] = [];
-  const sender = new AlertmanagerSender([bad.base, good.base, gone], client(t), registry, { warn: (msg, meta) => warnings.push({ msg, ...meta }) });
+  const sender = new AlertmanagerSender([bad.base, good.base, gone], client(t), registry, { ...silentLogger, warn: (msg, meta) => { warnings.push({ msg, ...meta }); } });
   await sender.send([alert]);
   await sender.send([alert]);
   assert.equal(good.seen.length, 2);

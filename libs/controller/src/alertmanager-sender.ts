@@ -1,13 +1,10 @@
 import type { HttpClient } from '@sluice/clients';
 import { Counter, type Registry } from 'prom-client';
 import type { PostableAlert } from './alert-book.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export const ALERTS_SENT_METRIC = 'alerts_sent_total';
 export const ALERTS_SEND_FAILURES_METRIC = 'alerts_send_failures_total';
-
-export interface AlertmanagerSenderLogger {
-  warn(msg: string, meta?: Record<string, unknown>): void;
-}
 
 /** `<base>/api/v2/alerts`, keeping a path prefix of the base (`http://host/am` → `http://host/am/api/v2/alerts`). */
 export function alertsEndpoint(base: string): string {
@@ -25,7 +22,7 @@ export class AlertmanagerSender {
   private readonly sent: Counter<'alertmanager'>;
   private readonly failures: Counter<'alertmanager'>;
 
-  constructor(alertmanagers: readonly string[], private readonly client: HttpClient, registry: Registry, private readonly logger?: AlertmanagerSenderLogger) {
+  constructor(alertmanagers: readonly string[], private readonly client: HttpClient, registry: Registry, private readonly logger?: Logger) {
     this.endpoints = alertmanagers.map((base) => ({ base, url: alertsEndpoint(base), failing: false }));
     const registers = [registry];
     this.sent = (registry.getSingleMetric(ALERTS_SENT_METRIC) as Counter<'alertmanager'> | undefined) ?? new Counter({

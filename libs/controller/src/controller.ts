@@ -18,11 +18,7 @@ import { Publisher } from './publisher.js';
 import type { AlertSink } from './running-policy.js';
 import { registerPolicyService } from './register-policy-service.js';
 import type { SluiceServer } from '@sluice/server';
-
-export interface ControllerLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface PolicyControllerOptions {
   config: Pick<ControllerConfig, 'prometheus' | 'policies'>;
@@ -30,7 +26,7 @@ export interface PolicyControllerOptions {
   language: PolicyLanguage;
   registry: Registry;
   server: Pick<SluiceServer, 'addService' | 'addGatewayRoute'>;
-  logger?: ControllerLogger;
+  logger?: Logger;
   /** Default: an HTTP client made from `prometheus.http_client`. */
   prometheusClient?: HttpClient;
   /** Where the alerts the circuits raise go (see createAlerting); without it they are dropped. */

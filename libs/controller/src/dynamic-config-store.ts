@@ -4,11 +4,7 @@ import type { ControllerEtcd } from './controller-etcd.js';
 import { isPolicyName } from './policy-name.js';
 import type { PolicyRegistry } from './policy-registry.js';
 import { withTimeout } from './policy-store.js';
-
-export interface DynamicConfigStoreLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** Key of a policy's dynamic configuration posted to the API (no lease: it outlives the controller). */
 export function dynamicConfigKey(ns: string, policy: string): string {
@@ -32,7 +28,7 @@ export class DynamicConfigStore {
   constructor(
     private readonly etcd: ControllerEtcd,
     private readonly registry: PolicyRegistry,
-    private readonly logger?: DynamicConfigStoreLogger,
+    private readonly logger?: Logger,
   ) {}
 
   get prefix(): string {

@@ -1,5 +1,5 @@
 // @sluice/controller: the controller's policies: API, registry, circuits, PromQL jobs, publication to etcd.
-export { createPolicyController, type PolicyController, type PolicyControllerOptions, type ControllerLogger } from './controller.js';
+export { createPolicyController, type PolicyController, type PolicyControllerOptions } from './controller.js';
 export type { ControllerEtcd, EtcdState, PrefixWatchHandler } from './controller-etcd.js';
 export type { PolicyLanguage, CompiledPolicy, Circuit, CircuitInputs, CircuitOutput, PolicyProblem, PromqlQuery } from './policy-language.js';
 export { PolicyRejectedError, rejectionOf } from './policy-errors.js';

@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { createPolicyController } from './controller.js';
 import { PodScalerReports } from './pod-scaler-reports.js';
 import { fakePrometheus, MemoryEtcd, until } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const WEB = { namespace: 'shop', api_version: 'apps/v1', kind: 'Deployment', name: 'web' };
 
@@ -51,7 +52,7 @@ async function setup(t: TestContext) {
     language: { compilePolicy },
     registry,
     server: { addService: () => undefined, addGatewayRoute: () => undefined },
-    logger: { info() {}, warn(msg, meta) { if (msg === 'pod scaler report ignored') warnings.push(meta ?? {}); } },
+    logger: { ...silentLogger, warn(msg, meta) { if (msg === 'pod scaler report ignored') warnings.push(meta ?? {}); } },
   });
   controller.start();
   t.after(() => controller.shutdown());

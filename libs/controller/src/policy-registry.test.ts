@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { createPolicyController } from './controller.js';
 import { PolicyRejectedError } from './policy-errors.js';
 import { fakePrometheus, MemoryEtcd, until } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const limiter = (capacity: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   circuit: {
@@ -191,7 +192,7 @@ test('stored policies come back on start (a restart loses nothing)', async (t) =
 test('late watch events of the store\'s own writes never bring back an older version', async (t) => {
   const etcd = new MemoryEtcd();
   const events: string[] = [];
-  const logger = { info: (msg: string, meta?: Record<string, unknown>) => { if (/policy (started|replaced|stopped)/.test(msg)) events.push(`${msg} ${String(meta?.policy)}`); }, warn: () => undefined };
+  const logger = { ...silentLogger, info: (msg: string, meta?: Record<string, unknown>) => { if (/policy (started|replaced|stopped)/.test(msg)) events.push(`${msg} ${String(meta?.policy)}`); }, warn: () => undefined };
   const controller = createPolicyController({
     config: {
       prometheus: { address: '127.0.0.1:9', labels: [], http_client: DEFAULT_HTTP_CLIENT_CONFIG },

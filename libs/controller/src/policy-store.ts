@@ -7,6 +7,7 @@ import type { ControllerMetrics } from './metrics.js';
 import { PolicyRejectedError } from './policy-errors.js';
 import type { PolicyRegistry, PolicyView } from './policy-registry.js';
 import type { CompiledPolicy } from './policy-language.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** How long an API write waits for etcd before answering UNAVAILABLE. */
 export const STORE_WRITE_TIMEOUT_MS = 5000;
@@ -29,11 +30,6 @@ export class PolicyChangedError extends SluiceError {
     });
     this.name = 'PolicyChangedError';
   }
-}
-
-export interface PolicyStoreLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
 }
 
 /** `p`, or UNAVAILABLE when etcd does not answer within STORE_WRITE_TIMEOUT_MS (any failure is UNAVAILABLE). */
@@ -101,7 +97,7 @@ export class PolicyStore {
     private readonly etcd: ControllerEtcd,
     private readonly registry: PolicyRegistry,
     private readonly metrics: ControllerMetrics,
-    private readonly logger?: PolicyStoreLogger,
+    private readonly logger?: Logger,
   ) {}
 
   get prefix(): string {

@@ -1,10 +1,10 @@
-import { SluiceError, UnavailableError, ErrorCode } from '@sluice/errors';
+import { ErrorCode, GrpcCode, SluiceError, UnavailableError } from '@sluice/errors';
 import type { HttpClient } from '@sluice/clients';
 
 /** A query answered something other than one finite number (a matrix, several series, none, a string, NaN). */
 export class PromqlResultError extends SluiceError {
   constructor(message: string) {
-    super(ErrorCode.PROMQL_RESULT, message, { grpcCode: 9 /* FAILED_PRECONDITION */ });
+    super(ErrorCode.PROMQL_RESULT, message, { grpcCode: GrpcCode.FAILED_PRECONDITION });
     this.name = 'PromqlResultError';
   }
 }

@@ -1,16 +1,13 @@
+import { Backoff } from '@sluice/clients';
 import { checkPublishedComponent, checkPublishedDecision, compilePublishedValidators, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerEtcd, PrefixWatchHandler, TxnOp, WatchRevisions } from './controller-etcd.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export type PublicationKind = 'config' | 'decision';
 
-export interface PublisherLogger {
-  warn(msg: string, meta?: Record<string, unknown>): void;
-  info(msg: string, meta?: Record<string, unknown>): void;
-}
-
-const RETRY_MIN_MS = 250;
-const RETRY_MAX_MS = 5000;
+/** Delays between failed flushes: 250 ms doubling to 5 s, ±20 %. */
+const RETRY_BACKOFF = { base_delay: '250ms', multiplier: 2, jitter: 0.2, max_delay: '5s' };
 /** etcd's default `--max-txn-ops`: the most ops one transaction may hold. */
 export const MAX_TXN_OPS = 128;
 
@@ -47,16 +44,16 @@ export class Publisher {
   private flushing: Promise<void> | undefined;
   private dirty = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private retryMs = RETRY_MIN_MS;
+  private readonly retry = new Backoff(RETRY_BACKOFF);
   private closed = false;
   private lastErrorMessage: string | undefined;
   private watches: { stop(): void }[] = [];
 
-  constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: PublisherLogger) {
+  constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: Logger) {
     compilePublishedValidators();
     etcd.onStateChange((state) => {
       if (state === 'connected') {
-        this.retryMs = RETRY_MIN_MS;
+        this.retry.reset();
         this.schedule();
       }
     });
@@ -225,12 +222,11 @@ export class Publisher {
       if (this.retryTimer !== undefined) { clearTimeout(this.retryTimer); this.retryTimer = undefined; }
       const failed = await this.flushOnce();
       if (failed) {
-        this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.schedule(); }, this.retryMs);
+        this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.schedule(); }, this.retry.next());
         this.retryTimer.unref();
-        this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
         return;
       }
-      this.retryMs = RETRY_MIN_MS;
+      this.retry.reset();
       this.lastErrorMessage = undefined;
     }
   }

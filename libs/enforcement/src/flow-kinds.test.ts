@@ -11,6 +11,7 @@ import { localTokenBucketStore } from './builders.js';
 import { checkFlowKinds, FLOW_KINDS, flowKind, UnknownFlowKindError, type FlowKindEntry } from './flow-kinds.js';
 import { PolicyEnforcement } from './policy-enforcement.js';
 import { FakeEtcd } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 
 /** The example configuration of every published kind, from its contract (a kind without one does not compile). */
@@ -99,7 +100,7 @@ test('an unknown kind is an error: the lookup throws, and a registry missing a p
 
 function enforcementOn(etcd: FakeEtcd, registry = new Registry()) {
   const warnings: { message: string; error: string }[] = [];
-  const logger = { info() {}, warn(message: string, meta?: Record<string, unknown>) { warnings.push({ message, error: String(meta?.error ?? '') }); }, error() {} };
+  const logger = { ...silentLogger, warn(message: string, meta?: Record<string, unknown>) { warnings.push({ message, error: String(meta?.error ?? '') }); } };
   const enforcement = new PolicyEnforcement({ etcd, engine: new Engine({ agentGroup: 'default' }), agentGroup: 'default', registry, logger });
   enforcement.start();
   return { enforcement, warnings, registry };

@@ -5,6 +5,7 @@ import { configKey, decisionKey, type PublishedLoadScheduler } from '@sluice/pol
 import { Registry } from 'prom-client';
 import { PolicyEnforcement } from './policy-enforcement.js';
 import { FakeEtcd } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 function scheduler(parameters: Record<string, unknown>): PublishedLoadScheduler {
   return {
@@ -34,7 +35,7 @@ function setup() {
   const engine = new Engine();
   const registry = new Registry();
   const warnings: string[] = [];
-  const logger = { info() {}, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } };
+  const logger = { ...silentLogger, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } };
   const enforcement = new PolicyEnforcement({ etcd, engine, agentGroup: 'default', registry, logger });
   return { etcd, engine, registry, enforcement, warnings };
 }

@@ -6,6 +6,7 @@ import { configKey, decisionKey, type PublishedPodScaler } from '@sluice/policie
 import { Registry } from 'prom-client';
 import { parseComponent, parseDecision } from './parse-published.js';
 import { PolicyEnforcement } from './policy-enforcement.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const SCALER: PublishedPodScaler = {
   kind: 'pod_scaler', policy_name: 'scale', policy_hash: 'h', component_id: 'root.1', agent_group: 'default', selectors: [],
@@ -55,7 +56,7 @@ test('enforcement lists a pod scaler with its decision, registers nothing in the
   const engine = new Engine({ agentGroup: 'default' });
   const counting = { register: (c: Parameters<Engine['register']>[0], s: Parameters<Engine['register']>[1]) => { registered.push(c); return engine.register(c, s); } };
   const warnings: string[] = [];
-  const enforcement = new PolicyEnforcement({ etcd, engine: counting, agentGroup: 'default', registry: new Registry(), logger: { info() {}, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } } });
+  const enforcement = new PolicyEnforcement({ etcd, engine: counting, agentGroup: 'default', registry: new Registry(), logger: { ...silentLogger, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } } });
   enforcement.start();
   put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
   put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"pod_scaler","replicas":4}');

@@ -5,6 +5,7 @@ import { configKey, decisionKey, type PublishedComponent, type PublishedDecision
 import { Registry } from 'prom-client';
 import { PolicyEnforcement } from './policy-enforcement.js';
 import { FakeEtcd } from './test-support.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 function limiter(policy: string, id: string, over: Partial<PublishedComponent> = {}, group = 'default'): PublishedComponent {
   return {
@@ -28,7 +29,7 @@ function setup(group = 'default', extra: Partial<ConstructorParameters<typeof Po
   const engine = new Engine({ agentGroup: group });
   const registry = new Registry();
   const warnings: string[] = [];
-  const logger = { info() {}, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } };
+  const logger = { ...silentLogger, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } };
   const enforcement = new PolicyEnforcement({ etcd, engine, agentGroup: group, registry, logger, ...extra });
   return { etcd, engine, registry, enforcement, warnings };
 }

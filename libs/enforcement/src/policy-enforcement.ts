@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { EtcdLogger, PrefixWatch, SluiceEtcd } from '@sluice/etcd';
+import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
 import { compilePublishedValidators, configPrefix, decisionPrefix, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { Registry } from 'prom-client';
@@ -8,6 +8,7 @@ import { checkFlowKinds, FLOW_KINDS, flowKind } from './flow-kinds.js';
 import type { ComponentBuilders, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 import { enforcementMetrics, type EnforcementMetrics } from './metrics.js';
 import { parseComponent, parseDecision } from './parse-published.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface PolicyEnforcementOptions {
   /** Only the namespace and prefix watches are used. */
@@ -15,7 +16,7 @@ export interface PolicyEnforcementOptions {
   engine: Pick<Engine, 'register'>;
   /** `agent_info.agent_group`: the keys of this group only, matched exactly. */
   agentGroup: string;
-  logger?: EtcdLogger;
+  logger?: Logger;
   registry?: Registry;
   /** Where rate limiters keep their buckets; default the local store. */
   tokenBucketStore?: TokenBucketStoreFactory;
@@ -199,7 +200,7 @@ export class PolicyEnforcement {
       if (p.hashes.size === 1 && ownIds.length === p.want && p.ids.length === ownIds.length) continue;
       for (const id of ownIds) out.delete(id);
       for (const [id, e] of this.live) if (id.startsWith(`${policy}/`)) out.set(id, e.raw);
-      this.o.logger?.debug?.('policy version not complete in etcd yet; the last complete one stays', { policy, have: ownIds.length, want: p.want });
+      this.o.logger?.debug('policy version not complete in etcd yet; the last complete one stays', { policy, have: ownIds.length, want: p.want });
     }
     return out;
   }
@@ -335,7 +336,7 @@ export class PolicyEnforcement {
     e.decisionRaw = raw;
     e.decision = decision;
     if (decision !== undefined) this.metrics.decisionsApplied.inc({ kind: decision.kind });
-    this.o.logger?.debug?.('policy decision applied', { component: id, decision });
+    this.o.logger?.debug('policy decision applied', { component: id, decision });
   }
 
   private refuseDecision(id: string, raw: string, error: string): void {

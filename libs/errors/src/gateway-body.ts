@@ -29,7 +29,7 @@ export function toGatewayError(err: unknown): GatewayError {
   if (isSluiceError(err)) {
     return { status: err.httpStatus, body: { code: err.grpcCode, message: err.message, details: err.details } };
   }
-  if (isStatusLike(err) && err.code >= 0 && err.code <= 16) {
+  if (isStatusLike(err) && err.code >= GrpcCode.OK && err.code <= GrpcCode.UNAUTHENTICATED) {
     const message = err.details ?? err.message ?? '';
     return { status: httpStatusFromGrpcCode(err.code), body: { code: err.code, message, details: [] } };
   }

@@ -1,6 +1,7 @@
 import { isRecoverableError } from 'etcd3';
 import { ETCD_STATES, type EtcdMetrics } from './metrics.js';
-import type { EtcdLogger, EtcdState } from './types.js';
+import type { EtcdState } from './types.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** Whether `err` says that etcd could not be reached (rather than that it answered no). */
 export function isConnectionError(err: unknown): boolean {
@@ -17,7 +18,7 @@ export class ConnectionState {
   private current: EtcdState = 'connecting';
   private readonly listeners = new Set<(state: EtcdState, previous: EtcdState) => void>();
 
-  constructor(private readonly metrics: EtcdMetrics, private readonly logger: EtcdLogger | undefined, private readonly endpoints: readonly string[]) {
+  constructor(private readonly metrics: EtcdMetrics, private readonly logger: Logger | undefined, private readonly endpoints: readonly string[]) {
     this.publish();
   }
 

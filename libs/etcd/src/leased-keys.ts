@@ -3,15 +3,16 @@ import type { Etcd3 } from 'etcd3';
 import type { ConnectionState } from './connection-state.js';
 import { EtcdUnavailableError } from './errors.js';
 import type { EtcdMetrics } from './metrics.js';
-import type { EtcdLogger, LeasedKeys } from './types.js';
+import type { LeasedKeys } from './types.js';
 import { WakeableSleep } from './wakeable-sleep.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface LeaseKeeperOptions {
   client: Etcd3;
   ttlSeconds: number;
   state: ConnectionState;
   metrics: EtcdMetrics;
-  logger?: EtcdLogger;
+  logger?: Logger;
   backoff: Backoff;
   /** Deadline of one keepalive round trip. */
   callTimeoutMs: number;
@@ -200,7 +201,7 @@ export class LeaseKeeper implements LeasedKeys {
       } catch (err) {
         this.o.state.failed('lease', err);
         delay = this.o.backoff.next();
-        this.o.logger?.debug?.('etcd lease loop: retrying', { delayMs: Math.round(delay), error: message(err) });
+        this.o.logger?.debug('etcd lease loop: retrying', { delayMs: Math.round(delay), error: message(err) });
       }
       if (this.running) await this.sleeper.sleep(delay);
     }

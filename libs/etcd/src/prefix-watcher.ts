@@ -2,8 +2,9 @@ import type { Backoff } from '@sluice/clients';
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
 import type { ConnectionState } from './connection-state.js';
 import type { EtcdMetrics } from './metrics.js';
-import type { EtcdLogger, PrefixWatch, WatchHandler } from './types.js';
+import type { PrefixWatch, WatchHandler } from './types.js';
 import { WakeableSleep } from './wakeable-sleep.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface PrefixWatcherOptions {
   client: Etcd3;
@@ -11,7 +12,7 @@ export interface PrefixWatcherOptions {
   handler: WatchHandler;
   state: ConnectionState;
   metrics: EtcdMetrics;
-  logger?: EtcdLogger;
+  logger?: Logger;
   backoff: Backoff;
 }
 
@@ -72,7 +73,7 @@ export class PrefixWatcher implements PrefixWatch {
         const reason = await this.watchFrom((BigInt(res.header.revision) + 1n).toString());
         if (this.stopped) return;
         this.o.state.failed('watch', reason);
-        this.o.logger?.debug?.('etcd watch broke; resynchronising', { prefix: this.o.prefix, error: message(reason) });
+        this.o.logger?.debug('etcd watch broke; resynchronising', { prefix: this.o.prefix, error: message(reason) });
       } catch (err) {
         if (this.stopped) return;
         this.o.state.failed('watch_get', err);

@@ -11,8 +11,9 @@ import { createEtcd, type CreateEtcdOptions } from './sluice-etcd.js';
 import { startEtcdServer, type EtcdServer } from './testing/etcd-server.js';
 import { etcdConfig, waitFor } from './test-support.js';
 import type { SluiceEtcd, WatchHandler } from './types.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
-const FAST: CreateEtcdOptions = { backoff: { baseMs: 50, maxMs: 300 }, callTimeoutMs: 2000 };
+const FAST: CreateEtcdOptions = { backoff: { base_delay: '50ms', max_delay: '300ms' }, callTimeoutMs: 2000 };
 
 async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
   const m = registry.getSingleMetric(name);
@@ -156,7 +157,7 @@ describe('etcd client against a real etcd', () => {
 
   test('a handler that throws is logged and the watch goes on', async (t) => {
     const errors: string[] = [];
-    const { etcd } = await client(t, '60s', { logger: { info() {}, warn() {}, error(m) { errors.push(m); } } });
+    const { etcd } = await client(t, '60s', { logger: { ...silentLogger, error(m) { errors.push(m); } } });
     const seen: string[] = [];
     const w = etcd.watchPrefix('t6/', {
       reset() {},
@@ -192,7 +193,7 @@ describe('etcd client while etcd goes away', () => {
     await raw.put('w/gone').value('2');
     const registry = new Registry();
     // A slow resync leaves time to change keys after etcd returns and before the watch comes back.
-    const etcd = createEtcd(etcdConfig(server.endpoint), { backoff: { baseMs: 1500, maxMs: 1500 }, callTimeoutMs: 1000, registry });
+    const etcd = createEtcd(etcdConfig(server.endpoint), { backoff: { base_delay: '1500ms', max_delay: '1500ms' }, callTimeoutMs: 1000, registry });
     t.after(() => etcd.shutdown());
     const states: string[] = [];
     etcd.onStateChange((s) => states.push(s));

@@ -1,4 +1,4 @@
-import { Backoff } from '@sluice/clients';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
 import type { EtcdConfig } from '@sluice/config';
 import { Etcd3 } from 'etcd3';
 import type { Registry } from 'prom-client';
@@ -8,15 +8,16 @@ import { EtcdUnavailableError } from './errors.js';
 import { LeaseKeeper } from './leased-keys.js';
 import { etcdMetrics } from './metrics.js';
 import { PrefixWatcher } from './prefix-watcher.js';
-import type { EtcdLogger, EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { EtcdState, EtcdTxnOp, LeasedKeys, PrefixWatch, SluiceEtcd, WatchHandler } from './types.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface CreateEtcdOptions {
-  logger?: EtcdLogger;
+  logger?: Logger;
   registry?: Registry;
   /** Deadline of one etcd call. Default 5 s. */
   callTimeoutMs?: number;
-  /** Retry delays: first, and longest. Default 200 ms growing ×1.6 to 5 s, ±20 %. */
-  backoff?: { baseMs?: number; maxMs?: number };
+  /** Retry delays; a key left out takes its default: 200 ms growing ×1.6 to 5 s, ±20 %. */
+  backoff?: Partial<BackoffConfig>;
   /** How long a leased put waits for the first lease before it rejects. Default 5 s. */
   leaseWaitMs?: number;
   /**
@@ -28,13 +29,10 @@ export interface CreateEtcdOptions {
   revokeLeaseOnShutdown?: boolean;
 }
 
+const ETCD_RETRY_BACKOFF: BackoffConfig = { base_delay: '200ms', multiplier: 1.6, jitter: 0.2, max_delay: '5s' };
+
 function backoffOf(opts: CreateEtcdOptions): Backoff {
-  return new Backoff({
-    base_delay: `${opts.backoff?.baseMs ?? 200}ms`,
-    max_delay: `${opts.backoff?.maxMs ?? 5000}ms`,
-    multiplier: 1.6,
-    jitter: 0.2,
-  });
+  return new Backoff({ ...ETCD_RETRY_BACKOFF, ...opts.backoff });
 }
 
 function requestOps(ops: readonly EtcdTxnOp[]): { request_put?: { key: Buffer; value: Buffer }; request_delete_range?: { key: Buffer } }[] {

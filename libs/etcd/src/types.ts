@@ -1,14 +1,6 @@
 /** Where the client stands with etcd: not reached yet, reached, or lost (retrying with backoff). */
 export type EtcdState = 'connecting' | 'connected' | 'unavailable';
 
-/** What the etcd client logs with; a winston-like logger fits. */
-export interface EtcdLogger {
-  info(message: string, meta?: Record<string, unknown>): void;
-  warn(message: string, meta?: Record<string, unknown>): void;
-  error(message: string, meta?: Record<string, unknown>): void;
-  debug?(message: string, meta?: Record<string, unknown>): void;
-}
-
 /**
  * Receives the keys under a watched prefix, level-triggered: `reset` hands
  * the whole current content (after the first get and after every resync),

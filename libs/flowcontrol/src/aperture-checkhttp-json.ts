@@ -1,4 +1,5 @@
 import type { ApertureCheckHTTPRequest__Output, ApertureCheckHTTPResponse } from '@sluice/proto';
+import { GrpcCode } from '@sluice/errors';
 
 /**
  * The per-request path of gateways (nginx's Lua handler): Aperture's CheckHTTPRequest read
@@ -138,7 +139,7 @@ function mapJson(m: Readonly<Record<string, string>> | undefined): string {
 export function writeApertureCheckHttpResponse(r: ApertureCheckHTTPResponse): string | undefined {
   const status = r.status;
   if (status === null || status === undefined || (status.details !== undefined && status.details.length > 0)) return undefined;
-  let out = `{"status":{"code":${status.code ?? 0},"message":${JSON.stringify(status.message ?? '')},"details":[]}`;
+  let out = `{"status":{"code":${status.code ?? GrpcCode.OK},"message":${JSON.stringify(status.message ?? '')},"details":[]}`;
   const denied = r.denied_response;
   const ok = r.ok_response;
   if (denied !== null && denied !== undefined) {

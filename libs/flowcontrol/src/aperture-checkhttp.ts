@@ -9,12 +9,13 @@ import type { ServiceDiscovery } from './check-service.js';
 import { decideCheckHttp } from './checkhttp-decide.js';
 import type { Engine } from './engine.js';
 import { deadlineMsOf } from './request-checks.js';
+import { GrpcCode } from '@sluice/errors';
 
 /** The dynamic metadata key Aperture's gateways read the flow's CheckResponse from. */
 export const CHECK_RESPONSE_METADATA_KEY = 'aperture.check_response';
 
 /** The google.rpc.Code of a denial's HTTP status, as the gateway's error mapping reads backwards. */
-const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = { 400: 3, 403: 7, 429: 8, 503: 14 };
+const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = { 400: GrpcCode.INVALID_ARGUMENT, 403: GrpcCode.PERMISSION_DENIED, 429: GrpcCode.RESOURCE_EXHAUSTED, 503: GrpcCode.UNAVAILABLE };
 
 function headerMap(headers: readonly HeaderValue[] | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -46,12 +47,12 @@ export function toApertureResponse(a: CheckHTTPAnswer): ApertureCheckHTTPRespons
   if (denied !== null && denied !== undefined) {
     const status = denied.status ?? 403;
     return {
-      status: { code: GRPC_CODE_OF_STATUS[status] ?? 7, message: `rejected with HTTP status ${status}` },
+      status: { code: GRPC_CODE_OF_STATUS[status] ?? GrpcCode.PERMISSION_DENIED, message: `rejected with HTTP status ${status}` },
       denied_response: { status, headers: headerMap(denied.headers), body: denied.body ?? '' },
       dynamic_metadata: metadata,
     };
   }
-  return { status: { code: 0 }, ok_response: { headers: headerMap(a.ok_response?.headers) }, dynamic_metadata: metadata };
+  return { status: { code: GrpcCode.OK }, ok_response: { headers: headerMap(a.ok_response?.headers) }, dynamic_metadata: metadata };
 }
 
 /**

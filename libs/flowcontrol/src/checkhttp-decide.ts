@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@sluice/errors';
+import { GrpcCode, InvalidArgumentError } from '@sluice/errors';
 import { baggageWith } from './baggage-header.js';
 import type { CancelSource } from './call-cancellation.js';
 import { checkResponseWire, refusedCheckResponseWire, type CheckHTTPAnswer } from './check-response-wire.js';
@@ -66,7 +66,7 @@ const AGENT_TARGETS: RequestTargetOptions = { mergeSlashes: false };
 function withNormalTarget(req: CheckHTTPRequest__Output, http: HttpRequest__Output, path: string, controlPoint: string): { req: CheckHTTPRequest__Output } | { refused: CheckHTTPAnswer } {
   const t = normalizeRequestTarget(path, AGENT_TARGETS);
   if (!t.ok) {
-    const body = JSON.stringify({ code: 3, message: `request target refused at control point ${controlPoint}: ${t.reason}`, details: [], reason: 'BAD_REQUEST_TARGET' });
+    const body = JSON.stringify({ code: GrpcCode.INVALID_ARGUMENT, message: `request target refused at control point ${controlPoint}: ${t.reason}`, details: [], reason: 'BAD_REQUEST_TARGET' });
     return {
       refused: {
         denied_response: { status: 400, headers: [{ key: 'content-type', value: 'application/json' }], body },

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { toGatewayError } from '@sluice/errors';
+import { GrpcCode, toGatewayError } from '@sluice/errors';
 import type { UpgradeRoute } from '@sluice/server';
 
 /** Where gateways open the check stream (HTTP/1.1 `Upgrade: sluice-checkhttp-ndjson`). */
@@ -80,12 +80,12 @@ function serveLines(socket: Duplex, head: Buffer, check: CheckJson, maxLineBytes
     try {
       msg = JSON.parse(line);
     } catch {
-      answer(errorLine(undefined, { code: 3, details: 'a line is not JSON' }));
+      answer(errorLine(undefined, { code: GrpcCode.INVALID_ARGUMENT, details: 'a line is not JSON' }));
       return;
     }
     const id = (msg as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-      answer(errorLine(undefined, { code: 3, details: 'a line needs a whole-number "id"' }));
+      answer(errorLine(undefined, { code: GrpcCode.INVALID_ARGUMENT, details: 'a line needs a whole-number "id"' }));
       return;
     }
     inFlight++;
@@ -108,7 +108,7 @@ function serveLines(socket: Duplex, head: Buffer, check: CheckJson, maxLineBytes
     }
     pending = start === 0 ? pending : pending.slice(start);
     if (Buffer.byteLength(pending) > maxLineBytes) {
-      answer(errorLine(undefined, { code: 8, details: `a line is over ${maxLineBytes} bytes` }));
+      answer(errorLine(undefined, { code: GrpcCode.RESOURCE_EXHAUSTED, details: `a line is over ${maxLineBytes} bytes` }));
       flush();
       socket.end();
       socket.removeListener('data', onData);

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { Engine, FlowEnds, FluxMeterComponent, FluxMeterHistogram, MAX_FLOW_DURATION_MS, OTLP_TRACE_SERVICE, registerOtlpTraceService } from './index.js';
 import type { ReceivedSpan } from './sdk-flow-span.js';
 import { startTestServer } from './test-support.js';
+import { otlpMessages } from '@sluice/proto';
 
 interface Msg<T> { fromObject(o: unknown): T; encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
-const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Msg<unknown>; ExportTraceServiceResponse: Msg<unknown> } } } } };
-}).opentelemetry.proto.collector.trace.v1;
+const otlp = (otlpMessages() as unknown as { ExportTraceServiceRequest: Msg<unknown>; ExportTraceServiceResponse: Msg<unknown> });
 
 function setup(maxDurationMs?: number) {
   const registry = new Registry();

@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import * as grpc from '@grpc/grpc-js';
 import { ApertureClient } from '@fluxninja/aperture-js';
 import { Registry } from 'prom-client';
-import { serviceClient, type CheckHTTPResponse__Output } from '@sluice/proto';
+import { serviceClient, type CheckHTTPResponse__Output, otlpMessages } from '@sluice/proto';
 import {
   Engine, FlowEnds, FluxMeterComponent, FluxMeterHistogram, OTLP_TRACE_SERVICE, Sampler, registerFlowControlServices, registerOtlpTraceService,
   type Limiter,
@@ -21,9 +20,7 @@ function call<T>(client: Client, rpc: string, req: unknown): Promise<T> {
 }
 
 interface Msg<T> { fromObject(o: unknown): T; encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
-const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Msg<unknown>; ExportTraceServiceResponse: Msg<unknown> } } } } };
-}).opentelemetry.proto.collector.trace.v1;
+const otlp = (otlpMessages() as unknown as { ExportTraceServiceRequest: Msg<unknown>; ExportTraceServiceResponse: Msg<unknown> });
 
 async function setup(t: import('node:test').TestContext) {
   const registry = new Registry();

@@ -1,13 +1,12 @@
-import { createRequire } from 'node:module';
 import type * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError } from '@sluice/errors';
+import { otlpMessages as loadOtlpMessages } from '@sluice/proto';
 import { unary } from '@sluice/server';
 import type { LogAttributes } from './envoy-access-log.js';
 
 /**
- * The OTLP logs protocol's messages, from the same generated OpenTelemetry
- * protos as the trace intake (@opentelemetry/otlp-grpc-exporter-base); only
- * the parts read here are typed.
+ * The OTLP logs protocol's messages, read by protobufjs from the OpenTelemetry protos
+ * in @sluice/proto (proto/opentelemetry), as the trace intake; only the parts read here are typed.
  */
 interface LongLike { toNumber(): number }
 interface AnyValueMsg {
@@ -25,22 +24,13 @@ interface MessageType<T> {
   decode(buf: Uint8Array): T;
   encode(msg: T): { finish(): Uint8Array };
 }
-interface OtlpRoot {
-  opentelemetry: { proto: { collector: { logs: { v1: {
-    ExportLogsServiceRequest: MessageType<ExportLogsRequestMsg>;
-    ExportLogsServiceResponse: MessageType<ExportLogsResponseMsg>;
-  } } } } };
+interface LogsMessages {
+  ExportLogsServiceRequest: MessageType<ExportLogsRequestMsg>;
+  ExportLogsServiceResponse: MessageType<ExportLogsResponseMsg>;
 }
 
-const require = createRequire(import.meta.url);
-let messages: OtlpRoot['opentelemetry']['proto']['collector']['logs']['v1'] | undefined;
-
-function otlpMessages(): NonNullable<typeof messages> {
-  if (messages === undefined) {
-    const root = require('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as OtlpRoot;
-    messages = root.opentelemetry.proto.collector.logs.v1;
-  }
-  return messages;
+function otlpMessages(): LogsMessages {
+  return loadOtlpMessages() as unknown as LogsMessages;
 }
 
 export const OTLP_LOGS_SERVICE = 'opentelemetry.proto.collector.logs.v1.LogsService';

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
 import { Registry } from 'prom-client';
 import { Engine, FlowEnds, FluxMeterComponent, FluxMeterHistogram, MAX_FLOW_DURATION_MS, registerFlowControlServices, registerOtlpTracesHttpRoute } from './index.js';
 import { startTestServer } from './test-support.js';
+import { otlpMessages } from '@sluice/proto';
 
 interface Msg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): { partialSuccess?: { rejectedSpans?: unknown; errorMessage?: string } | null } }
-const otlp = (createRequire(import.meta.url)('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Msg; ExportTraceServiceResponse: Msg } } } } };
-}).opentelemetry.proto.collector.trace.v1;
+const otlp = (otlpMessages() as unknown as { ExportTraceServiceRequest: Msg; ExportTraceServiceResponse: Msg });
 
 async function setup(t: TestContext) {
   const registry = new Registry();

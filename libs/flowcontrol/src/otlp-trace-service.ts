@@ -1,14 +1,12 @@
-import { createRequire } from 'node:module';
 import * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError } from '@sluice/errors';
+import { otlpMessages as loadOtlpMessages } from '@sluice/proto';
 import { unary } from '@sluice/server';
 import type { ReceivedSpan, SpanAttributeValue } from './sdk-flow-span.js';
 
 /**
- * The OTLP trace protocol's messages come from the code protobufjs
- * generated from the OpenTelemetry protos, as @opentelemetry/otlp-grpc-exporter-base
- * ships it (the exporter the Aperture SDK itself sends with); only the parts
- * read here are typed.
+ * The OTLP trace protocol's messages, read by protobufjs from the OpenTelemetry protos
+ * in @sluice/proto (proto/opentelemetry); only the parts read here are typed.
  */
 interface LongLike { toNumber(): number }
 type Int64 = number | LongLike | string | null | undefined;
@@ -28,22 +26,14 @@ interface MessageType<T> {
   fromObject(obj: Record<string, unknown>): T;
   encode(msg: T): { finish(): Uint8Array };
 }
-interface OtlpRoot {
-  opentelemetry: { proto: { collector: { trace: { v1: {
-    ExportTraceServiceRequest: MessageType<ExportRequestMsg>;
-    ExportTraceServiceResponse: MessageType<ExportResponseMsg>;
-  } } } } };
+interface TraceMessages {
+  ExportTraceServiceRequest: MessageType<ExportRequestMsg>;
+  ExportTraceServiceResponse: MessageType<ExportResponseMsg>;
 }
 
-const require = createRequire(import.meta.url);
-let messages: OtlpRoot['opentelemetry']['proto']['collector']['trace']['v1'] | undefined;
-
-export function otlpMessages(): NonNullable<typeof messages> {
-  if (messages === undefined) {
-    const root = require('@opentelemetry/otlp-grpc-exporter-base/build/src/generated/root.js') as OtlpRoot;
-    messages = root.opentelemetry.proto.collector.trace.v1;
-  }
-  return messages;
+/** The OTLP trace messages (loaded at the first call). */
+export function otlpMessages(): TraceMessages {
+  return loadOtlpMessages() as unknown as TraceMessages;
 }
 
 export const OTLP_TRACE_SERVICE = 'opentelemetry.proto.collector.trace.v1.TraceService';

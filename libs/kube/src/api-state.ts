@@ -1,11 +1,9 @@
+import type { BackoffConfig } from '@sluice/clients';
+
 /** What a process knows about its connection to the Kubernetes API. */
 export type ApiState = 'connecting' | 'connected' | 'unavailable';
 
-/** What this package logs with; a winston-like logger fits. */
-export interface KubeLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
-  debug?(msg: string, meta?: Record<string, unknown>): void;
-}
+export { silentLogger } from '@sluice/telemetry/logger';
 
-export const silentLogger: KubeLogger = { info() {}, warn() {} };
+/** Delays between attempts after the API failed: 0.5 s growing ×2 to 30 s, ±20 %; a key left out takes this value. */
+export const KUBE_RETRY_BACKOFF: BackoffConfig = { base_delay: '500ms', multiplier: 2, jitter: 0.2, max_delay: '30s' };

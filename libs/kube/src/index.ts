@@ -1,7 +1,6 @@
 // @sluice/kube: one Kubernetes client per process, shared informers, the Policy CR watcher.
 export { k8s } from './k8s.js';
-export type { ApiState, KubeLogger } from './api-state.js';
-export { Backoff, type BackoffOptions } from './backoff.js';
+export { KUBE_RETRY_BACKOFF, type ApiState } from './api-state.js';
 export { loadKubeConfig, kubeConfigSource, inPod, proxyFor, applyHttpClient, KubeConfigError, type LoadedKubeConfig, type LoadKubeConfigOptions, type KubeConfigSource } from './kube-config.js';
 export { SharedInformer, informerKey, type InformerSpec, type InformerHandler, type ListFn, type SharedInformerOptions } from './shared-informer.js';
 export { KubeClient, type KubeClientOptions } from './kube-client.js';

@@ -2,15 +2,16 @@
 // the shared informers (one per resource path + selectors, whoever asks). Its state is the worst
 // of its informers'; its readiness job reports it without taking the process out of service.
 import type { Job } from '@sluice/jobs';
-import { silentLogger, type ApiState, type KubeLogger } from './api-state.js';
-import type { BackoffOptions } from './backoff.js';
+import { silentLogger, type ApiState } from './api-state.js';
+import type { BackoffConfig } from '@sluice/clients';
 import { k8s } from './k8s.js';
 import { loadKubeConfig, type LoadedKubeConfig, type LoadKubeConfigOptions } from './kube-config.js';
 import { informerKey, SharedInformer, type InformerSpec, type ListFn } from './shared-informer.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface KubeClientOptions {
-  logger?: KubeLogger;
-  backoff?: BackoffOptions;
+  logger?: Logger;
+  backoff?: Partial<BackoffConfig>;
   /** Watch inactivity timeout; default http_client.timeout, or 60 s. */
   watchIdleTimeoutMs?: number;
 }
@@ -23,7 +24,7 @@ export class KubeClient {
   private readonly informers = new Map<string, SharedInformer<k8s.KubernetesObject>>();
   private readonly apis = new Map<unknown, unknown>();
   private started = false;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
   private readonly stateListeners = new Set<(s: ApiState) => void>();
   private lastState: ApiState = 'connecting';
 

@@ -10,10 +10,11 @@
 import { isIP } from 'node:net';
 import type { Entity, EntityCache } from '@sluice/discovery';
 import { Counter, type Registry } from 'prom-client';
-import { silentLogger, type KubeLogger } from './api-state.js';
+import { silentLogger } from './api-state.js';
 import { k8s } from './k8s.js';
 import type { KubeClient } from './kube-client.js';
 import type { SharedInformer } from './shared-informer.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface DiscoveryScope {
   /** A daemonset agent: only endpoints on this node (NODE_NAME). */
@@ -28,7 +29,7 @@ export interface KubernetesDiscoveryOptions {
   scope?: DiscoveryScope;
   /** Default `cluster.local`. */
   clusterDomain?: string;
-  logger?: KubeLogger;
+  logger?: Logger;
   registry?: Registry;
 }
 
@@ -69,7 +70,7 @@ export class KubernetesDiscovery {
   private readonly skipped: Counter<'reason'> | undefined;
   private readonly skippedCounts = new Map<SkipReason, number>();
   private readonly domain: string;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly opts: KubernetesDiscoveryOptions) {
     this.domain = opts.clusterDomain ?? 'cluster.local';
@@ -129,7 +130,7 @@ export class KubernetesDiscovery {
   private skip(reason: SkipReason, what: string, n = 1): void {
     this.skippedCounts.set(reason, (this.skippedCounts.get(reason) ?? 0) + n);
     this.skipped?.inc({ reason }, n);
-    this.logger.debug?.('EndpointSlice data skipped', { reason, slice: what });
+    this.logger.debug('EndpointSlice data skipped', { reason, slice: what });
   }
 
   private inScope(ep: Endpoint): boolean {

@@ -2,7 +2,6 @@
 // loading @kubernetes/client-node (5-9 s and tens of MB on a loaded machine). The processes import
 // '@sluice/kube' with import() only when discovery, the CR watcher or the pod scalers are on and
 // a Kubernetes API is there.
-export type { KubeLogger } from './api-state.js';
 export { KubeConfigError, inPod, kubeConfigSource, type KubeConfigSource } from './kube-config-source.js';
 export { entitiesPage, DEFAULT_ENTITIES_LIMIT, MAX_ENTITIES_LIMIT, type EntitiesQuery, type EntitiesPage } from './entities-page.js';
 export { discoveryScope } from './discovery-scope.js';

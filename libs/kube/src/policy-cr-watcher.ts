@@ -9,13 +9,14 @@
 // written, so the watcher's own writes do not make it loop.
 import { eventMessage, eventName } from './event-name.js';
 import { hostname } from 'node:os';
-import { silentLogger, type KubeLogger } from './api-state.js';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
 import { Reconciler } from '@sluice/jobs';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { KUBE_RETRY_BACKOFF, silentLogger } from './api-state.js';
 import { k8s } from './k8s.js';
 import type { KubeClient } from './kube-client.js';
 import { desiredStatus, kubeTime, REASONS, sameStatus, statusPatch, type PolicyPhase, type PolicyStatus } from './policy-status.js';
 import type { SharedInformer } from './shared-informer.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export type PolicyApplyResult = { ok: true; hash: string; ignored: string[] } | { ok: false; message: string };
 
@@ -40,14 +41,14 @@ export interface PolicyResource extends k8s.KubernetesObject {
 export interface PolicyCrWatcherOptions {
   client: KubeClient;
   sink: PolicySink;
-  logger?: KubeLogger;
+  logger?: Logger;
   /** Watch one namespace only; default every namespace. */
   namespace?: string;
   /** `source.component` and `reportingComponent` of Events; default `sluice-controller`. */
   component?: string;
   /** `reportingInstance` of Events; default the host name. */
   instance?: string;
-  backoff?: BackoffOptions;
+  backoff?: Partial<BackoffConfig>;
 }
 
 export const POLICY_GROUP = 'sluice.dev';
@@ -82,7 +83,7 @@ export class PolicyCrWatcher {
   private unsubscribe: (() => void) | undefined;
   private stopped = true;
   private prunedSink = false;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
   private readonly counters = { applies: 0, removes: 0, statusWrites: 0, events: 0, errors: 0 };
 
   constructor(private readonly opts: PolicyCrWatcherOptions) {
@@ -102,7 +103,7 @@ export class PolicyCrWatcher {
   private newQueue(): Reconciler<string> {
     return new Reconciler<string>({
       reconcile: (key) => this.reconcile(key),
-      retryDelays: () => new Backoff(this.opts.backoff),
+      retryDelays: () => new Backoff({ ...KUBE_RETRY_BACKOFF, ...this.opts.backoff }),
       onError: (key, err, retryMs) => {
         this.counters.errors++;
         this.logger.warn('Policy custom resource not reconciled; retrying', { policy: key, error: (err as Error).message, retry_ms: retryMs });

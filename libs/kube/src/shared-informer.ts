@@ -4,10 +4,11 @@
 // list), so this class starts a fresh ListWatch after a backoff, which lists again. Its own cache
 // outlives those restarts: consumers see add/update/delete only for real changes, and `synced`
 // with the complete set after every list (level-triggered consumers reconcile there).
-import { Backoff, type BackoffOptions } from './backoff.js';
-import { silentLogger, type ApiState, type KubeLogger } from './api-state.js';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
+import { KUBE_RETRY_BACKOFF, silentLogger, type ApiState } from './api-state.js';
 import { k8s } from './k8s.js';
 import { IdleWatch } from './idle-watch.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface InformerSpec {
   /** The collection's URL path, e.g. `/apis/sluice.dev/v1alpha1/policies` or `/api/v1/namespaces/x/pods`. */
@@ -27,8 +28,8 @@ export interface InformerHandler<T> {
 export type ListFn<T extends k8s.KubernetesObject> = (selectors: { labelSelector?: string; fieldSelector?: string }) => Promise<k8s.KubernetesListObject<T>>;
 
 export interface SharedInformerOptions {
-  logger?: KubeLogger;
-  backoff?: BackoffOptions;
+  logger?: Logger;
+  backoff?: Partial<BackoffConfig>;
   /** A watch with no data for this long is reconnected (client-node's inactivity timeout). Default 60 s. */
   watchIdleTimeoutMs?: number;
   onStateChange?: (state: ApiState) => void;
@@ -75,7 +76,7 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
   private running = false;
   private lastErrorText = '';
   private listsDone = 0;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
 
   constructor(
     private readonly kc: k8s.KubeConfig,
@@ -83,7 +84,7 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
     private readonly listFn: ListFn<T>,
     private readonly opts: SharedInformerOptions = {},
   ) {
-    this.backoff = new Backoff(opts.backoff);
+    this.backoff = new Backoff({ ...KUBE_RETRY_BACKOFF, ...opts.backoff });
     this.logger = opts.logger ?? silentLogger;
   }
 

@@ -88,7 +88,8 @@ function indexSource(outDir) {
 export function generate(outDir) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const protos = walk(protoDir).filter((f) => f.endsWith('.proto'));
+  // proto/third_party: others' protos as they publish them, read with protobufjs where used (no types here).
+  const protos = walk(protoDir).filter((f) => f.endsWith('.proto') && !f.startsWith('third_party/'));
   // From libDir, so the `// Original file:` headers do not depend on where this runs.
   execFileSync(process.execPath, [generatorBin(), ...GENERATOR_FLAGS, '--includeDirs=proto', '-O', outDir, ...protos], {
     cwd: libDir,

@@ -8,3 +8,4 @@ export { toProto3Json } from './to-proto3-json.js';
 export * from './generated/index.js';
 export { enumNumbers, wireSerializer, withResponseSerializers, type WireSerializerOptions } from './wire-encoding.js';
 export { elementTag, embeddedFieldWriter, fieldTag, varintLength, writeVarint } from './pre-encoded.js';
+export { otlpMessages, otlpMessagesLoaded, OTLP_PROTO_FILES, type OtlpMessages } from './otlp.js';

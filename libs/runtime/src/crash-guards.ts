@@ -1,11 +1,10 @@
 import type { EventEmitter } from 'node:events';
 import { Counter, type Registry } from 'prom-client';
+import type { SluiceLogger } from '@sluice/telemetry';
 import type { CrashReporter } from './crash-report.js';
 
-export interface CrashGuardLogger {
-  error(msg: string, meta?: Record<string, unknown>): void;
-  close(): Promise<void>;
-}
+/** What the guards use of the process's logger. */
+export type CrashGuardLogger = Pick<SluiceLogger, 'error' | 'close'>;
 
 /** The parts of `process` the guards use (replaceable in tests). */
 export type GuardedProcess = Pick<EventEmitter, 'on' | 'off'> & { exit(code?: number): never };

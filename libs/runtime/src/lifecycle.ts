@@ -1,10 +1,6 @@
 import { SluiceError, ErrorCode } from '@sluice/errors';
 import type { Component } from './component.js';
-
-export interface LifecycleLogger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  error(msg: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** A component that failed to start; the ones before it were stopped again. */
 export class StartupError extends SluiceError {
@@ -26,7 +22,7 @@ export class Lifecycle {
   private started: Component[] = [];
   private stopping: Promise<void> | undefined;
 
-  constructor(private readonly logger?: LifecycleLogger) {}
+  constructor(private readonly logger?: Logger) {}
 
   add(component: Component): this {
     this.components.push(component);

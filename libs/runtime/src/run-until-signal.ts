@@ -1,10 +1,7 @@
+import type { SluiceLogger } from '@sluice/telemetry';
 import type { Lifecycle } from './lifecycle.js';
 
-interface Logger {
-  info(msg: string, meta?: Record<string, unknown>): void;
-  error(msg: string, meta?: Record<string, unknown>): void;
-  close(): Promise<void>;
-}
+type Logger = Pick<SluiceLogger, 'info' | 'error' | 'close'>;
 
 /**
  * Starts the lifecycle and waits for SIGTERM or SIGINT, then stops it within

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { RequestHandler } from 'express';
 import { BearerTokens, bearerOf } from './bearer-tokens.js';
 import { isInternalRequest } from './inject.js';
+import { GrpcCode } from '@sluice/errors';
 
 /** HTTP paths that stay open when bearer tokens are required: probes and metrics (read-only). */
 export const OPEN_HTTP_PATHS = ['/v1/status/system/liveness', '/v1/status/system/readiness', '/healthz', '/metrics'];
@@ -35,7 +36,7 @@ export class BearerAuth {
         return;
       }
       res.setHeader('www-authenticate', 'Bearer');
-      res.status(401).json({ code: grpc.status.UNAUTHENTICATED, message: UNAUTHENTICATED_MESSAGE, details: [] });
+      res.status(401).json({ code: GrpcCode.UNAUTHENTICATED, message: UNAUTHENTICATED_MESSAGE, details: [] });
     };
   }
 
@@ -54,7 +55,7 @@ export class BearerAuth {
               return;
             }
             refused = true;
-            call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+            call.sendStatus({ code: GrpcCode.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
           },
           onReceiveMessage: (message, nextMessage) => { if (!refused) nextMessage(message); },
           onReceiveHalfClose: (nextHalfClose) => { if (!refused) nextHalfClose(); },

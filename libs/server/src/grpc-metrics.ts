@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Registry } from 'prom-client';
 import { FastCounter, FastHistogram, type FastCounterChild, type FastHistogramChild } from '@sluice/telemetry';
+import { GrpcCode } from '@sluice/errors';
 
 const CODE_NAMES = [
   'OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists',
@@ -99,13 +100,13 @@ export class GrpcMetrics {
       c.started.inc();
       c.received.inc();
       const finish = this.finisher(c);
-      call.once('cancelled', () => finish(grpc.status.CANCELLED));
+      call.once('cancelled', () => finish(GrpcCode.CANCELLED));
       handler(call, (err, value, trailer, flags) => {
         if (err === null || err === undefined) {
           c.sent.inc();
-          finish(grpc.status.OK);
+          finish(GrpcCode.OK);
         } else {
-          finish(typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : grpc.status.UNKNOWN);
+          finish(typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : GrpcCode.UNKNOWN);
         }
         callback(err, value, trailer, flags);
       });
@@ -123,7 +124,7 @@ export class GrpcMetrics {
       return new grpc.ServerInterceptingCall(call, {
         start: (next) => next({
           onReceiveMessage: (message, nextMessage) => { c.received.inc(); nextMessage(message); },
-          onCancel: () => finish(grpc.status.CANCELLED),
+          onCancel: () => finish(GrpcCode.CANCELLED),
         }),
         sendMessage: (message, next) => { c.sent.inc(); next(message); },
         sendStatus: (status, next) => { finish(status.code); next(status); },

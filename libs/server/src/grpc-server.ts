@@ -4,6 +4,7 @@ import { ReflectionService } from '@grpc/reflection';
 import type { Registry } from 'prom-client';
 import type { GRPCServerConfig } from './config.js';
 import { GrpcMetrics, splitMethodPath } from './grpc-metrics.js';
+import { GrpcCode } from '@sluice/errors';
 
 /** How long HTTP/2 sessions may stay open at shutdown once no call is in flight. */
 export const SESSION_GRACE_MS = 500;
@@ -169,7 +170,7 @@ function refuseUndecodable(handler: grpc.handleUnaryCall<unknown, unknown>): grp
   return (call, callback) => {
     const request: unknown = call.request;
     if (request instanceof Undecodable) {
-      callback({ code: grpc.status.INVALID_ARGUMENT, details: `the request could not be decoded: ${request.reason}` } as grpc.ServiceError, null);
+      callback({ code: GrpcCode.INVALID_ARGUMENT, details: `the request could not be decoded: ${request.reason}` } as grpc.ServiceError, null);
       return;
     }
     handler(call, callback);

@@ -4,13 +4,9 @@ import type { Registry } from 'prom-client';
 import type { UpgradeRoute } from './upgrade-routes.js';
 import type { InjectReply, InjectRequest } from './inject.js';
 
-/** The logging surface the server uses (a @sluice/telemetry Logger fits). */
-export interface Logger {
-  error(msg: string, meta?: Record<string, unknown>): void;
-  warn(msg: string, meta?: Record<string, unknown>): void;
-  info(msg: string, meta?: Record<string, unknown>): void;
-  debug(msg: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
+
+export type { Logger };
 
 export interface ServerDeps {
   registry: Registry;

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { isSluiceError } from '@sluice/errors';
+import { isSluiceError, GrpcCode } from '@sluice/errors';
 import { encodeStatusDetails, STATUS_DETAILS_KEY } from './status-details.js';
 import { boundStatus } from './status-bounds.js';
 
@@ -10,7 +10,7 @@ import { boundStatus } from './status-bounds.js';
  * details are bounded (status-bounds.ts) so the trailers fit what peers accept.
  */
 export function toGrpcStatus(err: unknown): Partial<grpc.StatusObject> {
-  if (!isSluiceError(err)) return { code: grpc.status.INTERNAL, details: 'internal error' };
+  if (!isSluiceError(err)) return { code: GrpcCode.INTERNAL, details: 'internal error' };
   const { message, details } = boundStatus(err.message, err.details);
   const packed = encodeStatusDetails(err.grpcCode, message, details);
   if (packed === undefined) return { code: err.grpcCode, details: message };

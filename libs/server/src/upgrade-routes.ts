@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import * as grpc from '@grpc/grpc-js';
+import { GrpcCode } from '@sluice/errors';
 
 /**
  * A path of the HTTP port that switches to another protocol on `Upgrade: <protocol>`
@@ -50,12 +50,12 @@ export class UpgradeRoutes {
     const path = (req.url ?? '').split('?')[0] ?? '';
     const route = this.routes.get(path);
     const protocol = String(req.headers.upgrade ?? '').trim().toLowerCase();
-    if (this.closing) return refuse(socket, 503, 'Service Unavailable', grpc.status.UNAVAILABLE, 'the server is shutting down');
+    if (this.closing) return refuse(socket, 503, 'Service Unavailable', GrpcCode.UNAVAILABLE, 'the server is shutting down');
     if (route === undefined || protocol !== route.protocol.toLowerCase()) {
-      return refuse(socket, 404, 'Not Found', grpc.status.NOT_FOUND, `no upgrade to ${JSON.stringify(protocol)} at ${path}`);
+      return refuse(socket, 404, 'Not Found', GrpcCode.NOT_FOUND, `no upgrade to ${JSON.stringify(protocol)} at ${path}`);
     }
     if (this.authenticated !== undefined && !this.authenticated(req)) {
-      return refuse(socket, 401, 'Unauthorized', grpc.status.UNAUTHENTICATED, 'a valid bearer token is required (Authorization: Bearer <token>)', 'WWW-Authenticate: Bearer\r\n');
+      return refuse(socket, 401, 'Unauthorized', GrpcCode.UNAUTHENTICATED, 'a valid bearer token is required (Authorization: Bearer <token>)', 'WWW-Authenticate: Bearer\r\n');
     }
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${route.protocol}\r\n\r\n`);
     this.open.add(socket);

@@ -1,6 +1,6 @@
 import type { ConnectionState } from './check/agent-connection.js';
-import type { TapLogger } from './logger.js';
 import type { TapMetrics } from './metrics.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** What the watch needs of the check client (CheckHttpClient fits). */
 export interface WatchedAgent {
@@ -16,7 +16,7 @@ export interface AgentWatchOptions {
   graceMs: number;
   /** Stay ready while the agent is unreachable. */
   failOpenSilently: boolean;
-  logger: TapLogger;
+  logger: Logger;
   metrics: TapMetrics;
   /** How often the connection is looked at; default 500 ms. */
   everyMs?: number;

@@ -10,6 +10,6 @@ export { decisionOf, retryAfterSeconds, type Decision } from './check/decision.j
 export { failOpenReason, type FailOpenReason } from './check/fail-open.js';
 export type { CheckHTTPRequest, CheckHTTPResponse, HttpRequestAttributes, SocketAddress, HeaderValue } from './check/types.js';
 export { createTapMetrics, type TapMetrics, type TapDecision, type UpstreamErrorReason } from './metrics.js';
-export { silentLogger, LOG_LEVELS, type TapLogger, type LogLevel } from './logger.js';
+export { silentLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 export { createTapLogger, createTapRegistry } from './telemetry.js';
 export { endToEndHeaders, HOP_BY_HOP_HEADERS } from './proxy/hop-by-hop.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentConnection } from './check/agent-connection.js';
 import { FlowEndClient, flowEndRequestOf } from './check/flow-end.js';
 import type { CannedAnswer } from './testing/canned-agent.js';
 import { send, startTestAgent, startTestTap, startUpstream } from './testing/fixture.js';
@@ -55,7 +56,9 @@ test('no expect_end, or no flow id: nothing is reported', async (t) => {
 test('FlowEndClient: bounded in flight, failures counted, never throws', async (t) => {
   const failures: string[] = [];
   // Nothing listens on port 1: every call fails.
-  const client = new FlowEndClient('127.0.0.1:1', { maxInFlight: 2, timeoutMs: 500, onFailure: (r) => failures.push(r) });
+  const connection = new AgentConnection('127.0.0.1:1');
+  t.after(() => connection.close());
+  const client = new FlowEndClient((headers) => connection.request(headers), { maxInFlight: 2, timeoutMs: 500, onFailure: (r) => failures.push(r) });
   t.after(() => client.close());
   for (let i = 0; i < 5; i++) client.report({ controlPoint: 'c', flowId: `f${i}`, statusCode: 200, durationMs: 1 });
   assert.equal(client.inFlight, 2);

@@ -7,8 +7,7 @@ import { createAdminServer } from './admin.js';
 import { watchAgent, type AgentWatch } from './agent-watch.js';
 import type { Checker } from './check/ask-agent.js';
 import { CheckHttpClient } from './check/client.js';
-import type { FlowEndSink } from './check/flow-end.js';
-import { lazyFlowEnds } from './check/lazy-flow-ends.js';
+import { NO_FLOW_ENDS, type FlowEndSink } from './check/flow-end.js';
 import { requestHandler, upgradeHandler } from './handler.js';
 import { routeByPreface } from './h2/preface.js';
 import { createH2Front } from './h2/server.js';
@@ -16,20 +15,20 @@ import type { H2Context } from './h2/stream-handler.js';
 import { createH2Upstream } from './h2/upstream.js';
 import { closed, listen } from './listen.js';
 import { createUpstreamPool } from './proxy/pooled-forward.js';
-import type { TapLogger } from './logger.js';
 import { createTapLogger } from './telemetry.js';
 import { createTapMetrics, type TapMetrics } from './metrics.js';
 import { agentTlsOn, type AgentTlsFiles, type HostPort, type TapOptions } from './options.js';
 import type { TunnelSet } from './proxy/upgrade.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface TapDeps {
   /** A JSON-lines logger on stderr at `options.logLevel` when absent. */
-  logger?: TapLogger;
+  logger?: Logger;
   /** Where the tap's metrics go (a new registry when absent). */
   registry?: Registry;
   /** Answers checks; a gRPC client to `options.agent` when absent. */
   checker?: Checker;
-  /** Where flow ends go; FlowEnd calls to `options.agent` when absent. */
+  /** Where flow ends go; absent, FlowEnd calls on the check client's connection to `options.agent` (none with a `checker` of its own). */
   flowEnds?: FlowEndSink;
   /**
    * Serve /metrics, /healthz and /readyz on `options.admin` (default true). False when the
@@ -73,7 +72,7 @@ function agentTlsMaterial(files: AgentTlsFiles): { ca?: Buffer; cert?: Buffer; k
 export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise<Tap> {
   const registry = deps.registry ?? new Registry();
   const ownLogger = deps.logger === undefined ? createTapLogger(options.logLevel, registry) : undefined;
-  const logger: TapLogger = deps.logger ?? (ownLogger as TapLogger);
+  const logger: Logger = deps.logger ?? (ownLogger as Logger);
   const metrics = createTapMetrics(registry);
   let material: ReturnType<typeof agentTlsMaterial>;
   try {
@@ -86,13 +85,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     : { ...(material.ca ? { ca: material.ca } : {}), ...(material.cert ? { cert: material.cert } : {}), ...(material.key ? { key: material.key } : {}) };
   const ownClient = deps.checker === undefined ? new CheckHttpClient(options.agent, connectionTls === undefined ? {} : { connection: { tls: connectionTls } }) : undefined;
   const checker: Checker = deps.checker ?? (ownClient as CheckHttpClient);
-  // FlowEnd calls (gRPC) are loaded at the first flow an agent asks to hear the end of.
-  const ownFlowEnds = deps.flowEnds === undefined
-    ? lazyFlowEnds(async () => {
-      const { flowEndClientOf } = await import('./check/flow-end.js');
-      return flowEndClientOf(options.agent, material, (reason) => metrics.flowEndFailure(reason));
-    }, (reason) => metrics.flowEndFailure(reason))
-    : undefined;
+  // FlowEnd calls go on the checks' connection to the agent.
+  const ownFlowEnds = deps.flowEnds === undefined ? ownClient?.flowEnds({ onFailure: (reason) => metrics.flowEndFailure(reason) }) ?? NO_FLOW_ENDS : undefined;
   const flowEnds: FlowEndSink = deps.flowEnds ?? (ownFlowEnds as FlowEndSink);
   const pool = createUpstreamPool(options.upstream, options);
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, scheduling: 'lifo' });
@@ -181,8 +175,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
     watch?.stop();
-    ownClient?.close();
     ownFlowEnds?.close();
+    ownClient?.close();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(Math.max(0, until - Date.now()));

@@ -3,5 +3,5 @@
  * index: what a small process that serves its own /metrics needs (the separate tap).
  */
 export { createLogger, type LoggerOptions } from './log/create-logger.js';
-export type { SluiceLogger } from './log/logger.js';
+export { silentLogger, type Logger, type SluiceLogger } from './log/logger.js';
 export { createMetricsRegistry, type MetricsRegistryOptions } from './metrics/registry.js';

@@ -7,7 +7,7 @@ export type {
   ServiceName,
 } from './config.js';
 export { defaultLogFile, defaultProfilesDir } from './names.js';
-export type { Logger, SluiceLogger } from './log/logger.js';
+export { silentLogger, type Logger, type SluiceLogger } from './log/logger.js';
 export type { LogMeta } from './log/entry.js';
 export { LOG_LEVELS, parseLogLevel, type LogLevelName, type LogThreshold } from './log/level.js';
 export { createLogger, DEFAULT_LOG_BUFFER_SIZE, LOG_DROPPED_METRIC, type LoggerOptions } from './log/create-logger.js';

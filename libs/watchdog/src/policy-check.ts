@@ -4,18 +4,13 @@ import { mib } from './format.js';
 import type { WatchdogMetrics } from './metrics.js';
 import { nextThreshold, pastLastMark, policyMode } from './threshold.js';
 import type { PolicyName, UsageReader } from './usage.js';
-
-/** What the watchdog logs with; a winston-like logger fits. */
-export interface WatchdogLogger {
-  warn(message: string, meta?: Record<string, unknown>): void;
-  info(message: string, meta?: Record<string, unknown>): void;
-}
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface PolicyCheckDeps {
   read: UsageReader;
   gc: () => void;
   metrics: WatchdogMetrics;
-  logger?: WatchdogLogger;
+  logger?: Logger;
   /** ≥ 1; see nextThreshold (heap: 1 + min_gogc / 100). */
   floorRatio?: number;
 }

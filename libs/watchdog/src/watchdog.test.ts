@@ -5,6 +5,7 @@ import { StatusRegistry } from '@sluice/status';
 import { createWatchdog } from './watchdog.js';
 import type { WatchdogConfig, WatchdogPolicyType } from './config.js';
 import type { MemoryUsage } from './usage.js';
+import { silentLogger } from '@sluice/telemetry/logger';
 
 const disabled: WatchdogPolicyType = { adaptive_policy: { enabled: false, factor: 0.5 }, watermarks_policy: { enabled: false, watermarks: [0.5] } };
 const manual = { execution_period: '0s', execution_timeout: '1s', initially_healthy: true };
@@ -33,7 +34,7 @@ test('watermarks: fires at each next watermark, disarms after the last and turns
   const source = scripted(1000, [100, 600, 600, 700, 950, 950]);
   const wd = createWatchdog(config({ system: { ...disabled, watermarks_policy: { enabled: true, watermarks: [0.5, 0.9] } } }), {
     status, registry, sources: { system: source.read }, gc: () => { gcs++; },
-    logger: { warn: (m) => warnings.push(m), info: () => undefined },
+    logger: { ...silentLogger, warn: (m) => { warnings.push(m); } },
   });
   assert.deepEqual(wd.policies, ['system']);
   await wd.check('system');

@@ -6,17 +6,18 @@ import type { WatchdogConfig, WatchdogPolicyType } from './config.js';
 import { garbageCollector } from './force-gc.js';
 import { readHeapUsage } from './heap-usage.js';
 import { watchdogMetrics } from './metrics.js';
-import { policyCheck, type WatchdogLogger } from './policy-check.js';
+import { policyCheck } from './policy-check.js';
 import { readSystemUsage } from './system-usage.js';
 import { policyMode } from './threshold.js';
 import type { PolicyName, UsageReader } from './usage.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface WatchdogDeps {
   /** Results land at `liveness/watchdog/<policy>`. */
   status: StatusRegistry;
   /** Where the watchdog_* metrics are registered. */
   registry: Registry;
-  logger?: WatchdogLogger;
+  logger?: Logger;
   /** Replaces a policy's usage source (tests, other platforms). */
   sources?: Partial<Record<PolicyName, UsageReader>>;
   /** Replaces the forced garbage collection. */

@@ -5,12 +5,12 @@
 // (the agent reports it back to the controller). Disabled (`auto_scale.kubernetes.enabled: false`, or
 // no Kubernetes API): the components are listed as off and nothing is read or written.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { KubeLogger } from '../api-state.js';
 import { silentLogger } from '../api-state.js';
 import { apiStatus } from './api-status.js';
 import { holdLease, type LeaseApi } from './lease-holder.js';
 import type { ScaleApi } from './scale-api.js';
 import { boundedReplicas, planScale, type ScaleHistory, type ScaleObject, type ScalePolicy } from './scale-plan.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** One published pod scaler and its latest desired replicas. */
 export interface PodScalerSpec {
@@ -60,7 +60,7 @@ export interface PodScalersOptions {
   periodMs?: number;
   leaseDurationS?: number;
   registry?: Registry;
-  logger?: KubeLogger;
+  logger?: Logger;
   now?: () => number;
   /**
    * Called when what this agent observes of a scaler's object changes: an observation while it
@@ -89,7 +89,7 @@ const LABELS = ['policy_name', 'component_id', 'namespace', 'kind', 'name'] as c
 export class PodScalers {
   readonly name = 'pod-scalers';
   private readonly entries = new Map<string, Entry>();
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
   private readonly now: () => number;
   private readonly replicas: Gauge<(typeof LABELS)[number] | 'type'>;
   private readonly leaderGauge: Gauge<(typeof LABELS)[number]>;

@@ -3,9 +3,9 @@
 // the others keep none, so that each value is exported once per group.
 import { k8s } from '../k8s.js';
 import type { KubeClient } from '../kube-client.js';
-import type { KubeLogger } from '../api-state.js';
 import { holdNamedLease, type LeaseApi } from '../scale/lease-holder.js';
 import { clusterPoints, type ClusterObjects, type ClusterPoint } from './cluster-metrics.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** Reads the objects the scraper turns into metrics. */
 export interface ClusterLister {
@@ -46,7 +46,7 @@ export interface KubernetesScraperOptions {
   intervalMs: number;
   /** A holder that has not renewed for this long loses the Lease. */
   leaseDurationS: number;
-  logger?: KubeLogger;
+  logger?: Logger;
   now?: () => number;
 }
 

@@ -2,12 +2,12 @@
 // AdmissionReview answer out. Anything it cannot use is admitted unchanged and counted: the
 // webhook is registered with failurePolicy Ignore and must never stop a cluster's deployments.
 import { Counter, type Registry } from 'prom-client';
-import type { KubeLogger } from '../api-state.js';
 import { silentLogger } from '../api-state.js';
 import { isObj, parseAdmissionReview, problemBody, reviewAnswer, tooLargeProblem, type ReviewProblem } from './admission-review.js';
 import type { AdmissionHandler } from './admission-route.js';
 import type { InjectOptions } from './inject-options.js';
 import { planInjection } from './pod-injection.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export { ADMISSION_API_VERSION, MAX_ADMISSION_BYTES } from './admission-review.js';
 
@@ -24,7 +24,7 @@ export interface AdmissionAnswer {
 export interface AdmissionWebhookOptions {
   inject: InjectOptions;
   registry?: Registry;
-  logger?: KubeLogger;
+  logger?: Logger;
 }
 
 type Obj = Record<string, unknown>;
@@ -32,7 +32,7 @@ type Obj = Record<string, unknown>;
 /** Serves `/v1/admission/inject` (pods annotated `sluice.dev/inject: "true"`) and `/v1/admission/inject/namespace` (pods of labelled namespaces). */
 export class AdmissionWebhook {
   private readonly reviews: Counter<'result' | 'reason'>;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly opts: AdmissionWebhookOptions) {
     this.logger = opts.logger ?? silentLogger;

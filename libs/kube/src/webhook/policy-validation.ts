@@ -5,9 +5,10 @@
 // and ignores come back as `warnings`. Bodies that are not a usable AdmissionReview are a 400
 // (413 past the size bound); every answer to a usable one echoes its `uid`.
 import { Counter, type Registry } from 'prom-client';
-import { silentLogger, type KubeLogger } from '../api-state.js';
+import { silentLogger } from '../api-state.js';
 import { isObj, parseAdmissionReview, problemBody, reviewAnswer, tooLargeProblem, type AdmissionRequest, type ReviewProblem } from './admission-review.js';
 import type { AdmissionHandler, AdmissionHttpAnswer } from './admission-route.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** What the compiler says of a spec: it compiles (with the JSON paths it ignores), or its problems. */
 export type PolicyVerdict = { ok: true; ignored: string[] } | { ok: false; problems: { path: string; message: string }[] };
@@ -16,7 +17,7 @@ export interface PolicyValidationOptions {
   /** The controller's compiler (with its PromQL label checks); should not throw, a throw is a denial at `spec`. */
   check(name: string, spec: unknown, dynamicConfig?: unknown): PolicyVerdict;
   registry?: Registry;
-  logger?: KubeLogger;
+  logger?: Logger;
 }
 
 export type PolicyReviewResult = 'allowed' | 'denied' | 'skipped' | 'invalid';
@@ -38,7 +39,7 @@ const DEFAULT_NAME = 'policy';
 
 export class PolicyValidationWebhook implements AdmissionHandler {
   private readonly reviews: Counter<'result' | 'reason'>;
-  private readonly logger: KubeLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly opts: PolicyValidationOptions) {
     this.logger = opts.logger ?? silentLogger;

@@ -1,9 +1,13 @@
 import http2 from 'node:http2';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
 import type tls from 'node:tls';
 
+/** Waits before trying the agent again: 100 ms doubling to 2 s, ±20 %. */
+export const AGENT_RETRY_BACKOFF: BackoffConfig = { base_delay: '100ms', multiplier: 2, jitter: 0.2, max_delay: '2s' };
+
 export interface AgentConnectionOptions {
-  /** Wait before dialling again after a connection that never came up: doubles from `initial` up to `max`. Default 100 ms, 2 s (as the grpc-js channel had it). */
-  backoffMs?: { initial: number; max: number };
+  /** Wait before dialling again after a connection that never came up; a key left out takes AGENT_RETRY_BACKOFF's. */
+  backoff?: Partial<BackoffConfig>;
   /** A PING this often while connected; default 30 s. */
   keepaliveMs?: number;
   /** A PING not acknowledged within this closes the connection; default 5 s. */
@@ -32,14 +36,13 @@ export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'backoff' | 'clo
 export class AgentConnection {
   readonly #authority: string;
   readonly #options: http2.SecureClientSessionOptions;
-  readonly #backoff: { initial: number; max: number };
+  readonly #backoff: Backoff;
   readonly #keepaliveMs: number;
   readonly #keepaliveTimeoutMs: number;
   readonly #connectTimeoutMs: number;
   readonly #onGoaway: (session: http2.ClientHttp2Session) => void;
   #session: http2.ClientHttp2Session | undefined;
   #ready = false;
-  #failures = 0;
   #dialAfter = 0;
   #closed = false;
   #lastError = '';
@@ -47,7 +50,7 @@ export class AgentConnection {
   constructor(address: string, opts: AgentConnectionOptions = {}) {
     this.#authority = `${opts.tls === undefined ? 'http' : 'https'}://${address}`;
     this.#options = { ...(opts.tls ?? {}), settings: { enablePush: false } };
-    this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
+    this.#backoff = new Backoff({ ...AGENT_RETRY_BACKOFF, ...opts.backoff });
     this.#keepaliveMs = opts.keepaliveMs ?? 30_000;
     this.#keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? 5_000;
     this.#connectTimeoutMs = opts.connectTimeoutMs ?? 20_000;
@@ -116,7 +119,7 @@ export class AgentConnection {
       clearTimeout(connectTimer);
       up = true;
       if (this.#session === session) this.#ready = true;
-      this.#failures = 0;
+      this.#backoff.reset();
       this.#lastError = '';
       keepalive = setInterval(() => this.#ping(session), this.#keepaliveMs);
       keepalive.unref();
@@ -132,9 +135,7 @@ export class AgentConnection {
       this.#drop(session);
       if (!up && !this.#closed) {
         // Never came up: wait before dialling again, longer each time.
-        const wait = Math.min(this.#backoff.max, this.#backoff.initial * 2 ** this.#failures);
-        this.#failures++;
-        this.#dialAfter = Date.now() + wait * (0.8 + 0.4 * Math.random());
+        this.#dialAfter = Date.now() + this.#backoff.next();
       }
     });
     // The connection alone does not keep the process up.

@@ -1,4 +1,3 @@
-import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
 import type { CheckOutcome } from './client.js';
 import type { FailOpenReason } from './fail-open.js';
@@ -6,6 +5,7 @@ import { decisionOf, type Decision } from './decision.js';
 import { InterestFilter } from './interest-filter.js';
 import { checkRequestOf, type BodySample, type CheckedRequest } from './request-attributes.js';
 import type { CheckHTTPRequest } from './types.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** Anything that answers CheckHTTP within a deadline (the gRPC client in production). */
 export interface Checker {
@@ -18,7 +18,7 @@ export interface AskContext {
   checkTimeoutMs: number;
   failClosed: boolean;
   metrics: TapMetrics;
-  logger: TapLogger;
+  logger: Logger;
   /** The agent's header interest for the control point; made at the first check when absent. */
   interest?: InterestFilter;
 }

@@ -149,7 +149,7 @@ export class CheckStream {
     const check = this.take(m.id);
     if (check === undefined) return; // given up on already
     this.#answered = true;
-    if (m.code !== 0) {
+    if (m.code !== GrpcCode.OK) {
       check.resolve(failed(failOpenReason({ code: m.code }), new Error(`agent answered ${m.code}: ${m.message}`)));
     } else if (m.response === null || m.response === undefined) {
       check.resolve(failed('error', new Error('empty CheckHTTPStream answer')));

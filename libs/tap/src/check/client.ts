@@ -1,7 +1,9 @@
-import { AgentConnection, type AgentConnectionOptions, type ConnectionState } from './agent-connection.js';
+import { Backoff, type BackoffConfig } from '@sluice/clients';
+import { AGENT_RETRY_BACKOFF, AgentConnection, type AgentConnectionOptions, type ConnectionState } from './agent-connection.js';
 import { checkMethodPath } from './check-protos.js';
 import { CheckStream, type OpenStream, type PendingCheck, type StreamEnd } from './check-stream.js';
 import { failOpenReason } from './fail-open.js';
+import { FlowEndClient, type FlowEndClientOptions } from './flow-end.js';
 import { GrpcCall, GrpcCode } from './grpc-call.js';
 import { failed, grpcHeaders, unaryCheck, type CheckOutcome, type OpenRequest } from './unary-check.js';
 import type { CheckHTTPRequest } from './types.js';
@@ -13,8 +15,8 @@ export interface CheckHttpClientOptions {
   connection?: AgentConnectionOptions;
   /** After the agent answered UNIMPLEMENTED for the stream, how long checks go unary before the stream is tried again. Default 60 s. */
   streamProbeMs?: number;
-  /** Wait before re-opening a broken stream: doubles from `initial` up to `max` while streams break unanswered. Default 100 ms, 2 s. */
-  backoffMs?: { initial: number; max: number };
+  /** Wait before re-opening a broken stream, growing while streams break unanswered; a key left out takes AGENT_RETRY_BACKOFF's. */
+  backoff?: Partial<BackoffConfig>;
 }
 
 /** Which way checks go: on the stream, or unary (while the stream is backing off, or with an agent without it). */
@@ -39,11 +41,10 @@ export class CheckHttpClient {
   readonly #openStream: OpenStream;
   readonly #unaryPath = checkMethodPath('CheckHTTP');
   readonly #probeMs: number;
-  readonly #backoff: { initial: number; max: number };
+  readonly #backoff: Backoff;
   #stream: CheckStream | undefined;
   #nextId = 1;
   #streamAfter = 0;
-  #unanswered = 0;
   #closed = false;
 
   constructor(agentAddress: string, opts: CheckHttpClientOptions = {}) {
@@ -56,7 +57,7 @@ export class CheckHttpClient {
       return stream === undefined ? undefined : new GrpcCall(stream, handlers);
     };
     this.#probeMs = opts.streamProbeMs ?? 60_000;
-    this.#backoff = opts.backoffMs ?? { initial: 100, max: 2000 };
+    this.#backoff = new Backoff({ ...AGENT_RETRY_BACKOFF, ...opts.backoff });
   }
 
   /** Asks the agent; resolves within about `timeoutMs` in every case. */
@@ -84,6 +85,11 @@ export class CheckHttpClient {
   /** Why the last connection to the agent failed ('' when none has). */
   lastError(): string {
     return this.#connection.lastError();
+  }
+
+  /** FlowEnd reports to the agent on this client's connection (closing them leaves the connection open). */
+  flowEnds(opts: FlowEndClientOptions = {}): FlowEndClient {
+    return new FlowEndClient(this.#request, opts);
   }
 
   /** Dials the agent now rather than at the first check. */
@@ -133,10 +139,9 @@ export class CheckHttpClient {
     for (const check of end.unanswered) check.resolve(failed(reason, error));
   }
 
-  /** Backoff before the next stream: from the initial wait after a stream that answered, doubling while they do not. */
+  /** Backoff before the next stream: from the initial wait after a stream that answered, growing while they do not. */
   #retryLater(answered: boolean): void {
-    this.#unanswered = answered ? 0 : this.#unanswered + 1;
-    const wait = Math.min(this.#backoff.max, this.#backoff.initial * 2 ** this.#unanswered);
-    this.#streamAfter = Date.now() + wait * (0.8 + 0.4 * Math.random());
+    if (answered) this.#backoff.reset();
+    this.#streamAfter = Date.now() + this.#backoff.next();
   }
 }

@@ -1,5 +1,9 @@
-import * as grpc from '@grpc/grpc-js';
-import { serviceClient, type FlowEndRequest, type FlowEndResponse__Output } from '@sluice/proto';
+import type protobuf from 'protobufjs';
+import type { FlowEndRequest } from '@sluice/proto';
+import { checkProtos } from './check-protos.js';
+import { GrpcCall, GrpcCode } from './grpc-call.js';
+import { frameOf } from './grpc-frames.js';
+import { grpcHeaders, type OpenRequest } from './unary-check.js';
 
 /** A flow the agent asked to hear the end of (check_response.expect_end), and when its check began. */
 export interface FlowToEnd {
@@ -29,8 +33,6 @@ export interface FlowEndSink {
 /** A sink that reports nothing (no agent to tell). */
 export const NO_FLOW_ENDS: FlowEndSink = { report: () => undefined, close: () => undefined };
 
-type FlowEndMethod = (request: FlowEndRequest, options: grpc.CallOptions, callback: (err: grpc.ServiceError | null, response?: FlowEndResponse__Output) => void) => grpc.ClientUnaryCall;
-
 export interface FlowEndClientOptions {
   /** Most reports under way at once; more are dropped and counted (default 1024). */
   maxInFlight?: number;
@@ -52,26 +54,37 @@ export function flowEndRequestOf(flow: FlowEndReport): FlowEndRequest {
   };
 }
 
+let flowEndType: protobuf.Type | undefined;
+let flowEndPath: string | undefined;
+
+/** aperture.flowcontrol.check.v1.FlowControlService/FlowEnd: its path and request type, from check.proto. */
+function flowEndMethod(): { path: string; type: protobuf.Type } {
+  if (flowEndType === undefined || flowEndPath === undefined) {
+    const service = checkProtos().lookupService('aperture.flowcontrol.check.v1.FlowControlService');
+    const m = service.methods.FlowEnd;
+    if (m === undefined) throw new Error('FlowEnd is missing from FlowControlService');
+    flowEndPath = `/${service.fullName.slice(1)}/${m.name}`;
+    flowEndType = checkProtos().lookupType('aperture.flowcontrol.check.v1.FlowEndRequest');
+  }
+  return { path: flowEndPath, type: flowEndType };
+}
+
 /**
- * FlowEnd calls to the agent (aperture.flowcontrol.check.v1.FlowControlService),
- * fire and forget: at most `maxInFlight` under way, each with a deadline; a
- * report past the bound or a failed call is counted, not retried.
+ * FlowEnd calls to the agent (aperture.flowcontrol.check.v1.FlowControlService) on the
+ * connection the checks use (`open`), fire and forget: at most `maxInFlight` under way, each
+ * with a deadline; a report past the bound or a failed call is counted, not retried. The
+ * connection stays its owner's: `close` stops the reports only.
  */
 export class FlowEndClient implements FlowEndSink {
-  readonly #client: grpc.Client;
-  readonly #call: FlowEndMethod;
+  readonly #open: OpenRequest;
   readonly #max: number;
   readonly #timeoutMs: number;
   readonly #onFailure: (reason: FlowEndFailure) => void;
   #inFlight = 0;
   #closed = false;
 
-  constructor(agentAddress: string, opts: FlowEndClientOptions & { credentials?: grpc.ChannelCredentials; channelOptions?: grpc.ChannelOptions } = {}) {
-    const Ctor = serviceClient('flowControl');
-    this.#client = new Ctor(agentAddress, opts.credentials ?? grpc.credentials.createInsecure(), opts.channelOptions ?? {});
-    const method = (this.#client as unknown as Record<string, ((...args: never[]) => unknown) | undefined>)['FlowEnd'];
-    if (method === undefined) throw new Error('FlowEnd is missing from the FlowControlService client');
-    this.#call = method.bind(this.#client) as unknown as FlowEndMethod;
+  constructor(open: OpenRequest, opts: FlowEndClientOptions = {}) {
+    this.#open = open;
     this.#max = opts.maxInFlight ?? 1024;
     this.#timeoutMs = opts.timeoutMs ?? 5000;
     this.#onFailure = opts.onFailure ?? (() => undefined);
@@ -87,26 +100,35 @@ export class FlowEndClient implements FlowEndSink {
       this.#onFailure('dropped');
       return;
     }
-    this.#inFlight++;
+    let stream: ReturnType<OpenRequest>;
+    let frame: Buffer | undefined;
     try {
-      this.#call(flowEndRequestOf(flow), { deadline: Date.now() + this.#timeoutMs }, (err) => {
-        this.#inFlight--;
-        if (err !== null) this.#onFailure('error');
-      });
+      const method = flowEndMethod();
+      frame = frameOf(method.type.encode(flowEndRequestOf(flow)).finish());
+      stream = this.#open(grpcHeaders(method.path, this.#timeoutMs));
     } catch {
-      this.#inFlight--;
-      this.#onFailure('error');
+      stream = undefined;
     }
+    if (stream === undefined || frame === undefined) {
+      this.#onFailure('error');
+      return;
+    }
+    this.#inFlight++;
+    const call = new GrpcCall(stream, {
+      message: () => undefined,
+      status: (status) => {
+        clearTimeout(timer);
+        this.#inFlight--;
+        if (status.code !== GrpcCode.OK) this.#onFailure('error');
+      },
+    });
+    const timer = setTimeout(() => call.cancel('deadline exceeded'), this.#timeoutMs);
+    timer.unref();
+    call.write(frame);
+    call.end();
   }
 
   close(): void {
     this.#closed = true;
-    this.#client.close();
   }
-}
-
-/** The FlowEnd client of a tap: plaintext, or TLS with the PEM material of its agent TLS flags. */
-export function flowEndClientOf(agent: string, tls: { ca?: Buffer; cert?: Buffer; key?: Buffer } | undefined, onFailure: (reason: FlowEndFailure) => void): FlowEndClient {
-  const credentials = tls === undefined ? undefined : grpc.credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null);
-  return new FlowEndClient(agent, { onFailure, ...(credentials === undefined ? {} : { credentials }) });
 }

@@ -60,7 +60,7 @@ for (const [code, reason] of [[8, 'error'], [14, 'unavailable'], [4, 'deadline']
       if (call.ids.length === 1) streams++;
       if (call.ids.length === 2) endWithStatus(call, code, 'going: 100% sure');
     });
-    const client = new CheckHttpClient(agent.address, { backoffMs: { initial: 10, max: 20 } });
+    const client = new CheckHttpClient(agent.address, { backoff: { base_delay: '10ms', max_delay: '20ms' } });
     t.after(async () => { client.close(); await agent.close(); });
     const outcomes = await Promise.all([client.check(request('/a'), 5000), client.check(request('/b'), 5000)]);
     assert.deepEqual(outcomes.map(answerHeader), [`failed:${reason}`, `failed:${reason}`]);
@@ -74,7 +74,7 @@ for (const [code, reason] of [[8, 'error'], [14, 'unavailable'], [4, 'deadline']
 test('the agent restarting mid-stream: waiting checks fail open at once, checks meanwhile fail fast, then answered again', async (t) => {
   const first = await startCannedAgent((r) => ({ response: { ok_response: { headers: [{ key: 'n', value: 'one' }] } }, delayMs: r.request.path === '/held' ? 10_000 : 0 }));
   const port = Number(first.address.split(':')[1]);
-  const client = new CheckHttpClient(first.address, { connection: { backoffMs: { initial: 50, max: 200 } }, backoffMs: { initial: 50, max: 200 } });
+  const client = new CheckHttpClient(first.address, { connection: { backoff: { base_delay: '50ms', max_delay: '200ms' } }, backoff: { base_delay: '50ms', max_delay: '200ms' } });
   t.after(() => client.close());
   assert.equal(answerHeader(await client.check(request('/warm'), 2000)), 'one');
   const held = client.check(request('/held'), 8000);
@@ -173,7 +173,7 @@ for (const [what, bytes] of [
       if (agent.calls.indexOf(call) === 0) call.stream.write(bytes);
       else if (!String(call.headers[':path']).endsWith('CheckHTTP')) call.stream.write(okAnswerFrame(id, 'again'));
     });
-    const client = new CheckHttpClient(agent.address, { backoffMs: { initial: 10, max: 20 } });
+    const client = new CheckHttpClient(agent.address, { backoff: { base_delay: '10ms', max_delay: '20ms' } });
     t.after(async () => { client.close(); await agent.close(); });
     assert.equal(answerHeader(await client.check(request('/bad'), 5000)), 'failed:error');
     await sleep(60);

@@ -1,11 +1,11 @@
 import type { AgentTapConfig } from '@sluice/config';
 import type { CheckHttpDeps } from '@sluice/flowcontrol';
 import type { Registry } from 'prom-client';
-import type { TapLogger } from '../logger.js';
 import { startTap, type Tap } from '../tap.js';
 import { EngineChecker } from './engine-checker.js';
 import { engineFlowEnds } from './engine-flow-ends.js';
 import { inProcessTapOptions } from './options.js';
+import type { Logger } from '@sluice/telemetry/logger';
 
 /** The in-process tap's configuration cannot be served: a bad address, or a port it cannot bind. The agent exits 2. */
 export class TapConfigError extends Error {
@@ -18,7 +18,7 @@ export class TapConfigError extends Error {
 export interface InProcessTapDeps {
   /** The agent's decision path: its engine, service discovery and flow ends. */
   decide: CheckHttpDeps;
-  logger: TapLogger;
+  logger: Logger;
   /** The agent's registry: the tap's metrics are on the agent's /metrics. */
   registry: Registry;
 }

@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import type { Pool } from 'undici';
 import type { FlowEndSink, FlowToEnd } from '../check/flow-end.js';
-import type { TapLogger } from '../logger.js';
 import type { TapMetrics } from '../metrics.js';
 import { ErrorCode } from '@sluice/errors';
+import type { Logger } from '@sluice/telemetry/logger';
 
 export interface UpstreamTarget {
   host: string;
@@ -29,7 +29,7 @@ export interface ForwardContext {
   /** Where the end of flows the agent measures goes. */
   flowEnds: FlowEndSink;
   metrics: TapMetrics;
-  logger: TapLogger;
+  logger: Logger;
   /** True once shutdown began: responses then close their connection. */
   draining(): boolean;
 }

@@ -9,6 +9,7 @@ import { endRawResponse, rawHeaderPairs, rawResponseHead } from './raw-response.
 import { relayableStatus, responseCodingProblem, responseHeadCountProblem } from './response-head.js';
 import { classifyUpstreamError, UpstreamTimeoutError } from './upstream-error.js';
 import { upstreamRequestHeaders } from './upstream-headers.js';
+import { GrpcCode } from '@sluice/errors';
 
 /** Sockets of Upgrade requests (being checked, or tunnelled), so that shutdown can end them. */
 export type TunnelSet = Set<Duplex>;
@@ -31,14 +32,14 @@ export function forwardUpgrade(ctx: ForwardContext, req: IncomingMessage, socket
   } catch (err) {
     ctx.metrics.upstreamError('bad_response');
     ctx.logger.warn('upstream upgrade failed', { reason: 'bad_request', error: err instanceof Error ? err.message : String(err), path: req.url });
-    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the tap could not forward the request', details: [] }));
+    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: GrpcCode.UNAVAILABLE, message: 'the tap could not forward the request', details: [] }));
     flowEnded?.();
     return;
   }
   upReq.maxHeadersCount = 0; // every field kept; a head past the count is refused below
   const badHead = (): void => {
     ctx.metrics.upstreamError('bad_response');
-    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: 14, message: 'the workload sent a response the tap cannot relay', details: [] }));
+    endRawResponse(socket, 502, [['Content-Type', 'application/json']], JSON.stringify({ code: GrpcCode.UNAVAILABLE, message: 'the workload sent a response the tap cannot relay', details: [] }));
     flowEnded?.();
   };
   if (ctx.upstreamTimeoutMs > 0) {

@@ -3,6 +3,7 @@ import { serviceClient } from '@sluice/proto';
 import type { CheckHTTPStreamRequest, CheckHTTPStreamResponse } from '../check/check-stream.js';
 import type { CheckHTTPRequest, CheckHTTPResponse } from '../check/types.js';
 import type { FlowEndRequest__Output } from '@sluice/proto';
+import { GrpcCode } from '@sluice/errors';
 
 /** What the canned agent answers: a response, after an optional delay, or a gRPC error. */
 export type CannedAnswer =
@@ -85,7 +86,7 @@ export async function startCannedAgent(answer: (request: CheckHTTPRequest) => Ca
         later(a.delayMs, () => {
           if (!streams.has(call)) return;
           if ('error' in a) call.write({ id: m.id, response: null, code: a.error.code, message: a.error.message });
-          else call.write({ id: m.id, response: a.response as CheckHTTPResponse, code: 0, message: '' });
+          else call.write({ id: m.id, response: a.response as CheckHTTPResponse, code: GrpcCode.OK, message: '' });
         });
       });
     };

@@ -2,6 +2,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { checkProtos } from '../check/check-protos.js';
 import { FrameReader, frameOf } from '../check/grpc-frames.js';
+import { GrpcCode } from '@sluice/errors';
 
 const PACKAGE = 'sluice.flowcontrol.checkhttp.v1';
 
@@ -26,7 +27,7 @@ export interface RawAgent {
 /** An accepting answer for `id` as CheckHTTPStreamResponse bytes (encoded by the .proto's type), framed. */
 export function okAnswerFrame(id: number, header = 'ok'): Buffer {
   const type = checkProtos().lookupType(`${PACKAGE}.CheckHTTPStreamResponse`);
-  return frameOf(type.encode({ id, response: { ok_response: { headers: [{ key: 'x-answer', value: header }] } }, code: 0, message: '' }).finish());
+  return frameOf(type.encode({ id, response: { ok_response: { headers: [{ key: 'x-answer', value: header }] } }, code: GrpcCode.OK, message: '' }).finish());
 }
 
 /**
@@ -49,7 +50,7 @@ export async function startRawAgent(onMessage: (call: RawCall, id: number) => vo
     const unary = !String(headers[':path']).endsWith('Stream');
     if (!unary && opts.refuseStream === true) {
       // As an agent without the method answers: trailers only.
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12', 'grpc-message': 'unknown method' }, { endStream: true });
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(GrpcCode.UNIMPLEMENTED), 'grpc-message': 'unknown method' }, { endStream: true });
       return;
     }
     stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });

@@ -1,17 +1,16 @@
 import type { LogThreshold } from './level.js';
 import type { LogMeta } from './entry.js';
 
-/** What other libraries accept: the four everyday levels, children, and closing. */
+/** What every library takes to log with: the four everyday levels. */
 export interface Logger {
   error(msg: string, meta?: LogMeta): void;
   warn(msg: string, meta?: LogMeta): void;
   info(msg: string, meta?: LogMeta): void;
   debug(msg: string, meta?: LogMeta): void;
-  /** A logger that adds `meta` to every line it writes. */
-  child(meta: LogMeta): Logger;
-  /** Writes out what is buffered; the root logger then closes its writers. */
-  close(): Promise<void>;
 }
+
+/** A Logger that drops everything (a library's default, tests, benchmarks). */
+export const silentLogger: Logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
 
 /**
  * The logger createLogger returns: every documented level (`fatal` and `panic` are
@@ -22,7 +21,10 @@ export interface SluiceLogger extends Logger {
   trace(msg: string, meta?: LogMeta): void;
   fatal(msg: string, meta?: LogMeta): void;
   panic(msg: string, meta?: LogMeta): void;
+  /** A logger that adds `meta` to every line it writes. */
   child(meta: LogMeta): SluiceLogger;
+  /** Writes out what is buffered; the root logger then closes its writers. */
+  close(): Promise<void>;
   /** The configured threshold. */
   readonly level: LogThreshold;
   /** Messages lost because the non-blocking buffer was full. */

@@ -4,6 +4,7 @@ import express from 'express';
 import type { ProfilersConfig } from '../config.js';
 import { profilersRouter } from '../profilers/router.js';
 import type { TelemetryPipeline } from './pipeline.js';
+import { GrpcCode } from '@sluice/errors';
 
 import type { PortsConfig } from '@sluice/config';
 
@@ -39,7 +40,7 @@ function debugHandler(pipeline: TelemetryPipeline): http.RequestListener {
       pipeline.debugReader.getMetricsRequestHandler(req, res);
       return;
     }
-    json(res, 404, { code: 5, message: `no route ${req.method} ${req.url}`, details: [] });
+    json(res, 404, { code: GrpcCode.NOT_FOUND, message: `no route ${req.method} ${req.url}`, details: [] });
   };
 }
 
@@ -47,7 +48,7 @@ function debugHandler(pipeline: TelemetryPipeline): http.RequestListener {
 function healthHandler(pipeline: TelemetryPipeline, startedMs: number, now: () => number): http.RequestListener {
   return (req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/') {
-      json(res, 404, { code: 5, message: `no route ${req.method} ${req.url}`, details: [] });
+      json(res, 404, { code: GrpcCode.NOT_FOUND, message: `no route ${req.method} ${req.url}`, details: [] });
       return;
     }
     const healthy = pipeline.exporters.every((e) => e.healthy);
@@ -79,7 +80,7 @@ function zpagesHandler(pipeline: TelemetryPipeline, service: string, startedMs: 
       });
       return;
     }
-    json(res, 404, { code: 5, message: `no route ${req.method} ${req.url}`, details: [] });
+    json(res, 404, { code: GrpcCode.NOT_FOUND, message: `no route ${req.method} ${req.url}`, details: [] });
   };
 }
 
