@@ -1,4 +1,4 @@
-import { giveBack, newBucket, refill, take, type BucketState, type TakeResult, type TokenBucketParams } from '@sluice/flowcontrol';
+import { giveBack, newBucket, refill, take, type BucketState, type TakeResult, type TokenBucketParams } from '@sluice/tokenbucket';
 
 /** A bucket as it travels between members: clock-free (how long ago it was last filled), so skew does not matter. */
 export interface BucketSnapshot {
@@ -42,7 +42,7 @@ const EVICT_TO = 0.9;
 
 /**
  * The buckets this member holds, as owner or as replica, with the token
- * bucket algorithm of @sluice/flowcontrol (the local limiter's, unchanged).
+ * bucket algorithm of @sluice/tokenbucket (the local limiter's, unchanged).
  * Bounded: idle buckets that are full again are swept (nothing is lost:
  * they would start full anyway); past `maxEntries` or `maxBytes` the least
  * recently used go first, and one that was not full starts full when next

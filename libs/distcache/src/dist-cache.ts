@@ -1,4 +1,4 @@
-import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
+import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
 import { Membership } from './membership.js';
 import { holdsBuckets } from './member.js';
 import type { GossipTransport } from './gossip-transport.js';

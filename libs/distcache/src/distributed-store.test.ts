@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import test, { type TestContext } from 'node:test';
 import { Registry } from 'prom-client';
-import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
+import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
 import { DistCache, type RemoteTake } from './dist-cache.js';
 import { splitHostPort } from './address.js';
 import { Ring } from './ring.js';

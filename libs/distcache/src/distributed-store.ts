@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/flowcontrol';
+import { newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { DistCache } from './dist-cache.js';
 
 export interface DistributedStoreOptions {

@@ -1,4 +1,4 @@
-import type { TokenBucketParams } from '@sluice/flowcontrol';
+import type { TokenBucketParams } from '@sluice/tokenbucket';
 import type { OpResult } from './ops.js';
 import type { BucketTable, BucketSnapshot } from './bucket-table.js';
 import { Ring } from './ring.js';

@@ -10,7 +10,7 @@
  */
 import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/tokenbucket';
 import { DistCache, type MembershipTimings } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 import { LazySyncStore } from './lazy-sync-store.js';

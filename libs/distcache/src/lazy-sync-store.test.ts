@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TokenBucketParams } from '@sluice/flowcontrol';
+import type { TokenBucketParams } from '@sluice/tokenbucket';
 import type { DistCache } from './dist-cache.js';
 import { LazySyncStore } from './lazy-sync-store.js';
 

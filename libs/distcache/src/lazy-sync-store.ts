@@ -1,4 +1,4 @@
-import { giveBack, newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/flowcontrol';
+import { giveBack, newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { DistCache } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 

@@ -1,4 +1,4 @@
-import type { TakeResult, TokenBucketParams } from '@sluice/flowcontrol';
+import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
 import type { Op, OpResult } from './ops.js';
 import type { BucketTable } from './bucket-table.js';
 import type { CacheCounters } from './cache-counters.js';

@@ -1,4 +1,4 @@
-import type { TokenBucketParams } from '@sluice/flowcontrol';
+import type { TokenBucketParams } from '@sluice/tokenbucket';
 import type { BucketSnapshot } from './bucket-table.js';
 import { FrameReader, type FrameBuilder } from './frame.js';
 

@@ -1,4 +1,4 @@
-import type { TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import type { TokenBucketParams, TokenBucketStore } from '@sluice/tokenbucket';
 import type { PublishedRateLimiter } from '@sluice/policies';
 import type { DistCache } from './dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';

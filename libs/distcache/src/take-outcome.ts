@@ -1,4 +1,4 @@
-import type { TakeResult } from '@sluice/flowcontrol';
+import type { TakeResult } from '@sluice/tokenbucket';
 
 /** Outcome of a take on a remote owner: its answer, or why there is none. */
 export type RemoteTake = { ok: true; result: TakeResult } | { ok: false; reason: 'timeout' | 'error' };

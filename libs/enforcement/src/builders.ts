@@ -1,4 +1,5 @@
-import { FluxMeterComponent, LocalTokenBucketStore, PolicyClassifier, RATE_LIMITER_KIND, RateLimiter, Sampler, SAMPLER_KIND } from '@sluice/flowcontrol';
+import { FluxMeterComponent, PolicyClassifier, RATE_LIMITER_KIND, RateLimiter, Sampler, SAMPLER_KIND } from '@sluice/flowcontrol';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 import type { PublishedComponent, PublishedDecision } from '@sluice/policies';
 import type { ComponentBuilder, LiveComponent, TokenBucketStoreFactory } from './live-component.js';
 import { flowKindEntry } from './flow-kind-entry.js';

@@ -1,4 +1,5 @@
-import type { FlowComponent, TokenBucketParams, TokenBucketStore } from '@sluice/flowcontrol';
+import type { FlowComponent } from '@sluice/flowcontrol';
+import type { TokenBucketParams, TokenBucketStore } from '@sluice/tokenbucket';
 import type { Registry } from 'prom-client';
 import type { PublishedComponent, PublishedDecision, PublishedRateLimiter } from '@sluice/policies';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Engine, LocalTokenBucketStore, type CheckDecision, type TokenBucketParams, type TokenBucketStore } from '@sluice/flowcontrol';
+import { Engine, type CheckDecision } from '@sluice/flowcontrol';
+import { LocalTokenBucketStore, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
 import { configKey, decisionKey, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { PolicyEnforcement } from './policy-enforcement.js';

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import type { Engine } from './engine.js';
 import type { LocalLimiterSpec } from './local-limiters-config.js';
-import { LocalTokenBucketStore } from './local-token-bucket-store.js';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 import { RateLimiter } from './rate-limiter.js';
 import type { RateLimiterMetrics } from './rate-limiter-metrics.js';
 

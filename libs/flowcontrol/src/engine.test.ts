@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Engine, LocalTokenBucketStore, RateLimiter, toCheckResponse, millisOf,
-  type CheckDecision, type Classifier, type DecideContext, type Limiter, type LimiterKind, type LimiterResult,
-} from './index.js';
+import { Engine, RateLimiter, toCheckResponse, millisOf, type CheckDecision, type Classifier, type DecideContext, type Limiter, type LimiterKind, type LimiterResult } from './index.js';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 import { TEST_KINDS } from './test-support.js';
 import type { FlowLabels } from '@sluice/selectors';
 

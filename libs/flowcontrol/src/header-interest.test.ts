@@ -8,7 +8,7 @@ import type { FlowObserver, FlowSink } from './flow-observer.js';
 import { FluxMeterComponent } from './flux-meter.js';
 import { Engine } from './engine.js';
 import { HeaderInterests, readsOf, type FlowReads } from './header-interest.js';
-import { LocalTokenBucketStore } from './local-token-bucket-store.js';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 import { Sampler } from './sampler.js';
 import type { FlowComponent, Limiter, LimiterKind } from './component.js';
 import { RATE_LIMITER_KIND, RateLimiter } from './rate-limiter.js';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine, LocalLimitersError, LocalTokenBucketStore, applyLocalLimiters, loadLocalLimiters } from './index.js';
+import { Engine, LocalLimitersError, applyLocalLimiters, loadLocalLimiters } from './index.js';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 
 const good = `
 - control_point: ingress

@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { durationProblem, MAX_DURATION_TEXT, tryParseDuration } from '@sluice/config';
 import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { contractProblems, PublishedRateLimiter, RateLimiterDecision } from '@sluice/policies';
-import { DEFAULT_MAX_BUCKETS } from './local-token-bucket-store.js';
+import { DEFAULT_MAX_BUCKETS } from '@sluice/tokenbucket';
 import { MAX_CONTROL_POINT_LENGTH } from './request-checks.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import type { BucketEvictionReason } from './local-token-bucket-store.js';
+import type { BucketEvictionReason } from '@sluice/tokenbucket';
 
 export const BUCKET_EVICTIONS_METRIC = 'sluice_rate_limiter_bucket_evictions_total';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { Engine, LocalTokenBucketStore, RateLimiter, applyLocalLimiters, loadLocalLimiters, rateLimiterMetrics, tokensOf, type CheckDecision } from './index.js';
+import { Engine, RateLimiter, applyLocalLimiters, loadLocalLimiters, rateLimiterMetrics, tokensOf, type CheckDecision } from './index.js';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 
 test('tokensOf: a label cost is a finite number >= 1 rounded up; anything lower or invalid costs 1', () => {
   const cases: [string | undefined, number][] = [

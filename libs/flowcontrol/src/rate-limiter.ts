@@ -2,8 +2,8 @@ import { labelValueOf } from './label-value.js';
 import type { ComponentIdentity, DecideContext, Limiter, LimiterKind, LimiterResult } from './component.js';
 import { readLabel } from './flow-reads.js';
 import { RATE_LIMITER_INFO } from './limiter-details.js';
-import type { TakeResult } from './token-bucket.js';
-import type { TokenBucketStore } from './token-bucket-store.js';
+import type { TakeResult } from '@sluice/tokenbucket';
+import type { TokenBucketStore } from '@sluice/tokenbucket';
 import type { FlowLabels } from '@sluice/selectors';
 
 export interface RateLimiterOptions {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LocalTokenBucketStore, type LimiterResult } from '@sluice/flowcontrol';
+import { type LimiterResult } from '@sluice/flowcontrol';
+import { LocalTokenBucketStore } from '@sluice/tokenbucket';
 import { ManualClock } from './manual-clock.js';
 import { QUOTA_SCHEDULER_KIND, QuotaScheduler } from './quota-scheduler.js';
 

@@ -1,7 +1,5 @@
-import {
-  readLabel, tokensOutput, tokensWire,
-  type ComponentIdentity, type Limiter, type LimiterDetails, type LimiterKind, type LimiterResult, type TakeResult, type TokenBucketStore,
-} from '@sluice/flowcontrol';
+import { readLabel, tokensOutput, tokensWire, type ComponentIdentity, type Limiter, type LimiterDetails, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
+import { type TakeResult, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
 import { FairQueue, type QueuedFlow } from './fair-queue.js';
