@@ -1,5 +1,14 @@
-import { peerKey, peerPrefix } from '@sluice/policies';
 import { parsePeerRecord, peerRecordJson, type PeerRecord, type PeerSink, type PeerSource } from './peers.js';
+
+/** Key of a peer of `agentGroup`: `<ns>/peers/<agent_group>/<id>`. */
+export function peerKey(ns: string, agentGroup: string, id: string): string {
+  return `${ns}/peers/${agentGroup}/${id}`;
+}
+
+/** Prefix of the peers of `agentGroup` (exact group match). */
+export function peerPrefix(ns: string, agentGroup: string): string {
+  return `${ns}/peers/${agentGroup}/`;
+}
 
 /** What the etcd source needs of @sluice/etcd's client (SluiceEtcd fits). */
 export interface PeerEtcd {

@@ -81,13 +81,3 @@ export function decisionPrefix(ns: string, agentGroup: string): string {
 export function storedPolicyKey(ns: string, policy: string): string {
   return `${ns}/policies/${policy}`;
 }
-
-/** Key of a peer of `agentGroup` (the distributed counter cache). */
-export function peerKey(ns: string, agentGroup: string, id: string): string {
-  return `${ns}/peers/${agentGroup}/${id}`;
-}
-
-/** Prefix of the peers of `agentGroup` (exact group match). */
-export function peerPrefix(ns: string, agentGroup: string): string {
-  return `${ns}/peers/${agentGroup}/`;
-}
