@@ -162,7 +162,7 @@ export function decideCheckHttpAs<A>(deps: CheckHttpDeps, req: CheckHTTPRequest_
     services,
     type: 'http',
     http: req,
-    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    deadlineMs,
     rampMode: req.ramp_mode === true,
   }, cancel);
   const flowEnds = deps.flowEnds;
