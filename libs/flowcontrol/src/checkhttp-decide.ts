@@ -31,6 +31,17 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
 }
 
 /**
+ * The headers an accepted flow goes on with: `baggage`, the one it came with plus the labels the
+ * classifiers added (those of rules with `telemetry: false` left out), when there are such labels;
+ * else none (a shared empty list).
+ */
+export function okResponseHeaders(d: CheckDecision, req: CheckHTTPRequest__Output): HeaderValue[] {
+  if (d.addedLabels === undefined) return NO_HEADERS;
+  const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels, d.hiddenLabels);
+  return baggage === undefined ? NO_HEADERS : [{ key: 'baggage', value: baggage }];
+}
+
+/**
  * The CheckHTTP answer of a decision. With a `flowId` (flux meters measure
  * the flow), the answer carries it and check_response.expect_end: the caller
  * reports the flow's end with FlowEnd.
@@ -38,11 +49,7 @@ function baggageOf(headers: Readonly<Record<string, string>>): string | undefine
 export function toCheckHTTPResponse(d: CheckDecision, req: CheckHTTPRequest__Output, flowId?: string): CheckHTTPAnswer {
   const check_response = checkResponseWire(d, flowId !== undefined);
   if (!d.accepted) return { denied_response: deniedHttpResponse(d), check_response };
-  let headers = NO_HEADERS;
-  if (d.addedLabels !== undefined) {
-    const baggage = baggageWith(baggageOf(req.request?.headers ?? {}), d.addedLabels, d.hiddenLabels);
-    if (baggage !== undefined) headers = [{ key: 'baggage', value: baggage }];
-  }
+  const headers = okResponseHeaders(d, req);
   return flowId === undefined ? { ok_response: { headers }, check_response } : { ok_response: { headers }, check_response, flow_id: flowId };
 }
 
@@ -82,6 +89,28 @@ function withInterest(r: CheckHTTPAnswer, interest: HeaderInterest | undefined):
   return r;
 }
 
+/** The CheckHTTP answer in wire shape of a decided flow (decideCheckHttp's shaping). */
+function wireAnswer(d: CheckDecision, req: CheckHTTPRequest__Output, flowId: string | undefined, interest: HeaderInterest | undefined): CheckHTTPAnswer {
+  return withInterest(toCheckHTTPResponse(d, req, flowId), interest);
+}
+
+function sameAnswer(a: CheckHTTPAnswer): CheckHTTPAnswer {
+  return a;
+}
+
+/**
+ * How a caller of decideCheckHttpAs wants its answer: `decided` shapes a flow the engine decided
+ * (its decision, the request as decided (its target in normal form), the flow id when flux meters
+ * measure it, the header interest to learn when the caller's generation is not the current one);
+ * `early` shapes an answer given without deciding (a refused target, resend_unfiltered), in wire shape.
+ */
+export interface CheckHttpShape<A> {
+  decided(d: CheckDecision, req: CheckHTTPRequest__Output, flowId: string | undefined, interest: HeaderInterest | undefined): A;
+  early(answer: CheckHTTPAnswer): A;
+}
+
+const WIRE_SHAPE: CheckHttpShape<CheckHTTPAnswer> = { decided: wireAnswer, early: sameAnswer };
+
 /**
  * The decision on one CheckHTTP request, as both the unary CheckHTTP and
  * CheckHTTPStream answer it: labels from the HTTP attributes, services from
@@ -98,12 +127,21 @@ function withInterest(r: CheckHTTPAnswer, interest: HeaderInterest | undefined):
  * on headers filtered out by a stale interest.
  */
 export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, deadlineMs?: number, cancel?: AbortSignal | CancelSource): CheckHTTPAnswer | Promise<CheckHTTPAnswer> {
+  return decideCheckHttpAs(deps, req, WIRE_SHAPE, deadlineMs, cancel);
+}
+
+/**
+ * decideCheckHttp with the answer shaped by `shape` (the in-process tap reads the decision
+ * itself, without the wire shape's timestamps, label keys and encoded limiter decisions):
+ * the same refusals, interest, services, engine check and flow begin.
+ */
+export function decideCheckHttpAs<A>(deps: CheckHttpDeps, req: CheckHTTPRequest__Output, shape: CheckHttpShape<A>, deadlineMs?: number, cancel?: AbortSignal | CancelSource): A | Promise<A> {
   const controlPoint = checkControlPoint(req.control_point);
   if (req.request === null || req.request === undefined) throw new InvalidArgumentError('request is required', 'request');
   const path = req.request.path;
   if (typeof path === 'string' && path !== '' && !isNormalTarget(path, AGENT_TARGETS.mergeSlashes)) {
     const normal = withNormalTarget(req, req.request, path, controlPoint);
-    if ('refused' in normal) return normal.refused;
+    if ('refused' in normal) return shape.early(normal.refused);
     req = normal.req;
   }
   const generation = interestGenerationOf(req);
@@ -111,7 +149,7 @@ export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Outp
   if (generation !== undefined) {
     const current = deps.engine.headerInterest(controlPoint);
     if (generation !== current.generation) {
-      if (generation !== 0) return { header_interest: current, resend_unfiltered: true };
+      if (generation !== 0) return shape.early({ header_interest: current, resend_unfiltered: true });
       interest = current;
     }
   }
@@ -124,10 +162,11 @@ export function decideCheckHttp(deps: CheckHttpDeps, req: CheckHTTPRequest__Outp
     services,
     type: 'http',
     http: req,
-    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    deadlineMs,
     rampMode: req.ramp_mode === true,
   }, cancel);
   const flowEnds = deps.flowEnds;
-  if (d instanceof Promise) return d.then((x) => withInterest(toCheckHTTPResponse(x, req, flowEnds?.begin(x)), interest));
-  return withInterest(toCheckHTTPResponse(d, req, flowEnds?.begin(d)), interest);
+  const decided = req;
+  if (d instanceof Promise) return d.then((x) => shape.decided(x, decided, flowEnds?.begin(x), interest));
+  return shape.decided(d, decided, flowEnds?.begin(d), interest);
 }

@@ -129,7 +129,9 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         if (r === undefined) cells.reasons.set(d.rejectReason, (r = reasons.child({ control_point: d.controlPoint, reject_reason: d.rejectReason, agent_group })));
         r.inc();
       }
-      for (const l of d.limiters) {
+      const limiters = d.limiters;
+      for (let i = 0; i < limiters.length; i++) {
+        const l = limiters[i];
         const dropped = l.result.accepted ? 0 : 1;
         let q: Quad | undefined;
         // Schedulers admit by workload: their series are per workload.
@@ -149,7 +151,9 @@ function createDecisionMetrics(registry: Registry, agent_group: string): Decisio
         const at = ok * 2 + dropped;
         (q.cells[at] ??= q.make(ok === 1, dropped === 1)).inc();
       }
-      for (const c of d.classifiers) {
+      const ran = d.classifiers;
+      for (let i = 0; i < ran.length; i++) {
+        const c = ran[i];
         const key = classifierKey(c);
         let cell = classifierCells.get(key);
         if (cell === undefined) {

@@ -25,7 +25,9 @@ export { flowControlServiceImpl, type ServiceDiscovery } from './check-service.j
 export { CallCancellation, type CancelSource, type CancellableCall } from './call-cancellation.js';
 export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.js';
 export { apertureCheckHttpServiceImpl, fromApertureRequest, toApertureResponse, CHECK_RESPONSE_METADATA_KEY } from './aperture-checkhttp.js';
-export { decideCheckHttp, type CheckHttpDeps } from './checkhttp-decide.js';
+export { decideCheckHttp, decideCheckHttpAs, okResponseHeaders, type CheckHttpDeps, type CheckHttpShape } from './checkhttp-decide.js';
+export type { HeaderInterest } from './header-interest.js';
+export type { CheckHTTPAnswer } from './check-response-wire.js';
 export {
   checkHttpStreamHandler, CHECKHTTP_STREAM_MAX_IN_FLIGHT,
   type CheckHttpStreamOptions, type CheckHttpStreamStats,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { askAgent, interestOf, type AskContext } from './check/ask-agent.js';
-import { hasBody, readBodyPrefix, unreadBody, wantsBodySample } from './proxy/body-prefix.js';
+import { askAgent, interestOf, type AskContext, type Verdict } from './check/ask-agent.js';
+import { hasBody, readBodyPrefix, unreadBody, wantsBodySample, type BodyPrefix } from './proxy/body-prefix.js';
 import { denialHeaders, writeDenial } from './proxy/denial.js';
 import { forwardRequest, type ForwardContext } from './proxy/forward.js';
 import { endRawResponse } from './proxy/raw-response.js';
@@ -35,12 +35,18 @@ function expectsContinue(req: IncomingMessage): boolean {
  * workload once the request is let through.
  */
 export function requestHandler(ctx: TapContext): (req: IncomingMessage, res: ServerResponse) => void {
+  const failed = (res: ServerResponse, err: unknown): void => {
+    ctx.logger.error('request handling failed', { error: err instanceof Error ? err.message : String(err) });
+    if (!res.headersSent) writeGatewayError(res, 502, GRPC_UNAVAILABLE, 'the tap could not forward the request', true);
+    else res.destroy();
+  };
   return (req, res) => {
-    void handle(ctx, req, res).catch((err: unknown) => {
-      ctx.logger.error('request handling failed', { error: err instanceof Error ? err.message : String(err) });
-      if (!res.headersSent) writeGatewayError(res, 502, GRPC_UNAVAILABLE, 'the tap could not forward the request', true);
-      else res.destroy();
-    });
+    try {
+      const pending = handle(ctx, req, res);
+      if (pending !== undefined) pending.catch((err: unknown) => failed(res, err));
+    } catch (err) {
+      failed(res, err);
+    }
   };
 }
 
@@ -57,28 +63,58 @@ function refusal(ctx: TapContext, req: IncomingMessage): HeadProblem | undefined
   return reason === undefined ? undefined : { status: 400, message: `the request target is refused: ${reason}` };
 }
 
-async function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Handles one request: at once (no promise) when nothing has to be waited for (no body to read
+ * for the check, the checker answering at once), else a promise of its end.
+ */
+function handle(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const problem = refusal(ctx, req);
   if (problem !== undefined) {
     writeGatewayError(res, problem.status, GRPC_INVALID_ARGUMENT, problem.message, true);
-    return;
+    return undefined;
   }
   const waitsForContinue = expectsContinue(req);
-  let clientGone = false;
-  res.once('close', () => { clientGone = true; });
   // The body is read for the agent only when it is a kind worth sampling and the agent's interest wants it;
   // if the agent then asks again unfiltered, it is read for the second ask.
   const sampled = !waitsForContinue && wantsBodySample(req, ctx.bodyBytes);
-  const readNow = sampled && interestOf(ctx).wantsBody();
+  if (sampled) return handleSampled(ctx, req, res);
+  const prefix = unreadBody(req);
+  const verdict = askAgent(ctx, req, prefix.sample);
+  if (!(verdict instanceof Promise)) {
+    act(ctx, req, res, waitsForContinue, prefix, verdict);
+    return undefined;
+  }
+  const gone = clientGoneFlag(res);
+  return verdict.then((v) => {
+    if (!gone.value) act(ctx, req, res, waitsForContinue, prefix, v);
+  });
+}
+
+/** Whether the client has gone (the response closed) since the call: set by the response's 'close'. */
+function clientGoneFlag(res: ServerResponse): { value: boolean } {
+  const gone = { value: false };
+  res.once('close', () => { gone.value = true; });
+  return gone;
+}
+
+/** A request whose body is sampled for the check: read before the ask when the interest wants it, or for a second, unfiltered ask. */
+async function handleSampled(ctx: TapContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const gone = clientGoneFlag(res);
+  const readNow = interestOf(ctx).wantsBody();
   let prefix = readNow ? await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs) : unreadBody(req);
-  const readLater = sampled && !readNow
+  const readLater = !readNow
     ? async () => {
       prefix = await readBodyPrefix(req, ctx.bodyBytes, ctx.checkTimeoutMs);
       return prefix.sample;
     }
     : undefined;
   const verdict = await askAgent(ctx, req, prefix.sample, readLater);
-  if (clientGone) return;
+  if (gone.value) return;
+  act(ctx, req, res, false, prefix, verdict);
+}
+
+/** Forwards the request, or answers its denial (or the fail-closed refusal). */
+function act(ctx: TapContext, req: IncomingMessage, res: ServerResponse, waitsForContinue: boolean, prefix: BodyPrefix, verdict: Verdict): void {
   switch (verdict.kind) {
     case 'ok':
       forwardRequest(ctx, req, res, prefix, verdict.headers, verdict.flowEnd);
@@ -119,7 +155,8 @@ export function upgradeHandler(ctx: TapContext): (req: IncomingMessage, socket: 
         JSON.stringify({ code: GRPC_INVALID_ARGUMENT, message: problem.message, details: [] }));
       return;
     }
-    askAgent(ctx, req, unreadBody(req).sample).then((verdict) => {
+    // A throw while asking is a rejection here, as an answer at once is a resolved promise.
+    new Promise<Verdict>((resolve) => { resolve(askAgent(ctx, req, unreadBody(req).sample)); }).then((verdict) => {
       if (socket.destroyed) return;
       switch (verdict.kind) {
         case 'ok':

@@ -58,6 +58,13 @@ export function requestSize(req: Pick<CheckedRequest, 'headers'>): number {
   return Number.isSafeInteger(n) ? n : -1;
 }
 
+/** The check's protocol of the common versions, made once. */
+const PROTOCOLS: Readonly<Record<string, string>> = { '1.1': 'HTTP/1.1', '1.0': 'HTTP/1.0', '2.0': 'HTTP/2.0' };
+
+function protocolOf(httpVersion: string): string {
+  return PROTOCOLS[httpVersion] ?? `HTTP/${httpVersion}`;
+}
+
 function socketAddress(address: string | undefined, port: number | undefined): SocketAddress {
   return { protocol: 'TCP', address: plainAddress(address), port: port ?? 0 };
 }
@@ -81,7 +88,7 @@ export function checkRequestOf(req: CheckedRequest, controlPoint: string, body: 
       host: req.headers.host ?? '',
       scheme: requestScheme(req),
       size: requestSize(req),
-      protocol: `HTTP/${req.httpVersion}`,
+      protocol: protocolOf(req.httpVersion),
       body: sample.text,
       truncated_body: sample.truncated,
     },

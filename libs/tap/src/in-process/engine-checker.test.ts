@@ -127,3 +127,25 @@ test('a limiter that never answers: the engine lets the flow through within the 
   assert.ok(took >= 150 && took < 1000, `answered after ${took} ms: at the deadline, not before, not for ever`);
   assert.equal(here.kind === 'answer' && decisionOf(here.response).kind, 'ok', 'the stuck limiter failed open');
 });
+
+test('a decision the engine makes at once is answered at once (no promise); one that waits past the timeout fails as deadline and its signal is aborted', async (t) => {
+  const { inProcess } = await setup(t);
+  const now = inProcess.check(request('sync-user'), 5000);
+  assert.ok(!(now instanceof Promise), 'answered at once');
+  assert.equal(now.kind === 'answer' && decisionOf(now.response).kind, 'ok');
+  // An engine that never settles (the real one bounds its limiters just before the deadline).
+  let signal: AbortSignal | undefined;
+  const stuck = {
+    headerInterest: () => ({ generation: 1, all: true, body: true, headers: [] }),
+    check: (_flow: unknown, cancel: { signal: AbortSignal }) => {
+      signal = cancel.signal;
+      return new Promise(() => undefined);
+    },
+  } as unknown as Engine;
+  const later = new EngineChecker({ engine: stuck, discovery: undefined }).check(request('u'), 50);
+  assert.ok(later instanceof Promise, 'an engine that answers later: a promise');
+  assert.equal(signal?.aborted, false, 'the engine read a live signal');
+  const outcome = await later;
+  assert.equal(outcome.kind === 'failed' && outcome.reason, 'deadline');
+  assert.equal(signal?.aborted, true, 'the wait was given up at the timeout');
+});
