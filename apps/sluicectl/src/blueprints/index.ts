@@ -1,5 +1,6 @@
 // Blueprints: values files turned into Policy resources (`sluicectl blueprints`).
 import type { Blueprint } from './blueprint.js';
+import { quotaScheduling } from './quota-scheduling.js';
 import { rateLimiting } from './rate-limiting.js';
 import { serviceProtectionAverageLatency } from './service-protection-average-latency.js';
 import { serviceProtectionPromql } from './service-protection-promql.js';
@@ -10,7 +11,7 @@ export { generatePolicy, readValuesFile, valuesProblems, exampleValuesYaml } fro
 export { fieldsOf, blueprintMarkdown, fieldsText, type Field } from './fields.js';
 
 /** Every blueprint, by name. */
-export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization];
+export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization, quotaScheduling];
 
 /** The blueprint called `name`, or undefined. */
 export function findBlueprint(name: string): Blueprint | undefined {
