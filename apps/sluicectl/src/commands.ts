@@ -33,7 +33,9 @@ interface GlobalOptions {
 
 /** One preview sample on a line: the request's method and target, or its flow labels. */
 function sampleText(sample: Record<string, unknown>): string {
-  const req = sample.request as { method?: string; path?: string; host?: string } | undefined;
+  // An HTTP request sample: Envoy's attribute context (attributes.request.http), or a plain request.
+  const attrs = sample.attributes as { request?: { http?: { method?: string; path?: string; host?: string } } } | undefined;
+  const req = attrs?.request?.http ?? (sample.request as { method?: string; path?: string; host?: string } | undefined);
   if (req !== undefined) return `${req.method ?? ''} ${req.host ?? ''}${req.path ?? ''}`.trim();
   const labels = (sample.labels ?? sample.flow_labels ?? sample) as Record<string, unknown>;
   return Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(' ');
