@@ -82,6 +82,16 @@ export function buildProgram(io: Io): Command {
     .option('--kube', 'apply policy, delete policy and policies act on the Policy resources of the cluster of the current kubeconfig (KUBECONFIG) instead of the controller\'s API')
     .option('--context <name>', 'with --kube: a kubeconfig context other than the current one')
     .option('-n, --namespace <namespace>', 'with --kube: the namespace (default: the context\'s, else default)')
+    .addHelpText('after', `
+Examples:
+  sluicectl --controller https://sluice-controller:8080 --token "$TOKEN" policies
+  sluicectl apply policy -f deploy/examples/rate-limit.yaml
+  sluicectl --kube -n shop apply policy -f deploy/examples/rate-limit.yaml
+  sluicectl flow-control preview ingress --agent-group default --match http.method=POST
+  sluicectl compile -f deploy/examples/adaptive-load.yaml --svg circuit.svg
+  sluicectl blueprints values quota-scheduling --output-file values.yaml
+
+Exit status: 0 done, 1 the command failed, 2 the command line is wrong.`)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
