@@ -14,7 +14,9 @@ const GREY = '#8a8a8a';
 const INK = '#263238';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const width = (lines: string[]): number => Math.max(...lines.map((l) => l.length)) * CHAR_W + 2 * PAD_X;
+/** The width of a line of text, about: capitals and digits are wider than lower-case letters. */
+const textWidth = (l: string): number => [...l].reduce((w, c) => w + (/[A-Z0-9_]/.test(c) ? CHAR_W * 1.25 : CHAR_W), 0);
+const width = (lines: string[]): number => Math.max(...lines.map(textWidth)) + 2 * PAD_X;
 
 interface Box { id: string; lines: string[]; kind: 'component' | 'no-writer' | 'unread' }
 interface Arrow { from: string; to: string; signal: string; marked?: 'problem' | 'unread'; problem?: string }
@@ -65,7 +67,7 @@ export function toSvg(name: string, p: CircuitPicture): string {
   g.setDefaultEdgeLabel(() => ({}));
   for (const b of boxes) g.setNode(b.id, { width: width(b.lines), height: b.lines.length * LINE_H + 14 });
   arrows.forEach((a, i) => {
-    g.setEdge(a.from, a.to, { width: a.signal.length * CHAR_W * 0.92 + 8, height: LINE_H, labelpos: 'c', minlen: 1 }, `e${i}`);
+    g.setEdge(a.from, a.to, { width: textWidth(a.signal) * 0.92 + 8, height: LINE_H, labelpos: 'c', minlen: 1 }, `e${i}`);
   });
   dagre.layout(g);
   const graph = g.graph() as { width?: number; height?: number };
@@ -100,7 +102,7 @@ export function toSvg(name: string, p: CircuitPicture): string {
     out.push(`<g class="${cls}" data-signal="${esc(a.signal)}">${a.problem !== undefined ? `<title>${esc(a.problem)}</title>` : ''}`);
     out.push(`<path d="${pathOf(e.points ?? [])}" fill="none" stroke="${color}" stroke-width="1.6"${dash} marker-end="url(#${marker})"/>`);
     if (e.x !== undefined && e.y !== undefined) {
-      const w = a.signal.length * CHAR_W * 0.92 + 8;
+      const w = textWidth(a.signal) * 0.92 + 8;
       out.push(`<rect x="${(e.x - w / 2).toFixed(1)}" y="${(e.y - LINE_H / 2).toFixed(1)}" width="${w.toFixed(1)}" height="${LINE_H}" rx="3" fill="#ffffff" fill-opacity="0.9"/>`);
       out.push(`<text x="${e.x.toFixed(1)}" y="${(e.y + 4).toFixed(1)}" text-anchor="middle" font-size="12" fill="${color}">${esc(a.signal)}</text>`);
     }
