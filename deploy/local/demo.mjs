@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The local demo: real etcd and Prometheus, the controller, two agents of one
 // agent group, each with a traffic tap in front of its own demo workload, and
-// a load generator with three users (one of them heavy). It applies a
-// rate-limit policy keyed on the `user` header through the controller's API,
-// prints accepted and rejected requests per user before and after, a preview
-// of the ingress control point narrowed by a label filter, and where to look.
+// a load generator with three users (one of them heavy). With sluicectl, the
+// operator's command line, it applies a rate-limit policy keyed on the `user`
+// header through the controller, prints accepted and rejected requests per user
+// before and after, a preview of the ingress control point narrowed by a label
+// filter (through the controller, which the agents dial), and where to look.
 //
 // Interactive (a terminal, CI not set): runs until Ctrl-C. Otherwise it stops
 // by itself after printing, exit 0, with everything it started stopped.
@@ -85,6 +86,25 @@ async function waitFor(name, url, timeoutMs = 90_000, ok = (r) => r.ok) {
     await sleep(200);
   }
   throw new Error(`${name} did not become ready at ${url} within ${timeoutMs} ms (logs in ${work})`);
+}
+
+/** Runs bin/sluicectl against the demo's controller, printing the command and what it printed. */
+let controllerUrl = '';
+function sluicectl(args, { quiet = false } = {}) {
+  console.log(`$ sluicectl ${args.map((a) => (/[\s"{}*]/.test(a) ? `'${a}'` : a)).join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(root, 'bin/sluicectl'), args, { cwd: root, env: { ...process.env, SLUICE_CONTROLLER: controllerUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!quiet && out !== '') process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+      if (err !== '') process.stdout.write(err.endsWith('\n') ? err : `${err}\n`);
+      resolve({ code: code ?? 1, out, err });
+    });
+  });
 }
 
 async function call(method, url, body) {
@@ -200,6 +220,8 @@ try {
       agent_info: { agent_group: 'default' },
       dist_cache: { bind_addr: `127.0.0.1:${a.dc}`, memberlist_bind_addr: `127.0.0.1:${a.ml}` },
       service_discovery: { static: { entities: [{ ip_address: '127.0.0.1', uid: 'demo-app-0', name: 'demo-app-0', namespace: 'demo', services: ['demo-app.demo.svc.cluster.local'] }] } },
+      // Agent functions: the agents dial the controller, which reaches them for sluicectl's previews.
+      agent_functions: { endpoints: [`127.0.0.1:${controllerPort}`], client: { grpc: { insecure: true, backoff: { base_delay: '200ms', max_delay: '2s' } } } },
     }, null, 2));
   }
   writeFileSync(join(work, 'controller.yaml'), JSON.stringify({
@@ -237,6 +259,7 @@ try {
       '--agent', `127.0.0.1:${a.port}`, '--control-point', 'ingress', '--admin', `127.0.0.1:${a.admin}`, '--check-timeout', CHECK_TIMEOUT]);
   }
   const controller = `http://127.0.0.1:${controllerPort}`;
+  controllerUrl = controller;
   await waitFor('controller', `${controller}/v1/status/system/readiness`);
   for (const a of agents) {
     await waitFor(a.name, `http://127.0.0.1:${a.port}/v1/status/system/readiness`);
@@ -244,6 +267,7 @@ try {
     await waitFor(`tap-${a.name.slice(-1)}`, `http://127.0.0.1:${a.admin}/healthz`);
   }
   for (const a of agents) await waitFor(`${a.name} synced with etcd`, `http://127.0.0.1:${a.port}/v1/policies/enforced`, 30_000, async (r) => (await r.json()).synced === true);
+  await waitFor('both agents connected to the controller', `${controller}/v1/agents`, 30_000, async (r) => (await r.json()).agents?.length === 2);
   console.log(`controller  ${controller}  (gRPC + HTTP: the policy API)`);
   for (const a of agents) {
     const x = a.name.slice(-1);
@@ -265,22 +289,22 @@ try {
 
   const flux = policySpec(FLUX_FILE);
   const limit = policySpec(POLICY_FILE);
-  step(`applying two policies through the controller's API: POST ${controller}/v1/policies/{name} {"policy": <spec>}`);
-  const fluxReply = await call('POST', `${controller}/v1/policies/${flux.name}`, { policy: flux.spec });
-  console.log(`${flux.name} (${FLUX_FILE}, a flux meter timing every ingress flow): status ${fluxReply.status}`);
-  if (fluxReply.status !== 200) throw new Error(`POST ${flux.name} answered ${fluxReply.status}: ${JSON.stringify(fluxReply.body)}`);
+  step('applying two policies through the controller with sluicectl (the policy API: POST /v1/policies/{name})');
+  const fluxReply = await sluicectl(['apply', 'policy', '-f', FLUX_FILE]);
+  if (fluxReply.code !== 0) throw new Error(`sluicectl apply policy -f ${FLUX_FILE} failed: ${fluxReply.err}`);
+  console.log(`(${flux.name}: a flux meter timing every ingress flow)`);
   const limiter = limit.spec.circuit.components[0].flow_control.rate_limiter;
   console.log(`${limit.name} (${POLICY_FILE}): ${limiter.in_ports.fill_amount.constant_signal.value} requests per ${limiter.parameters.interval} `
     + `per value of ${limiter.parameters.label_key}, bursts of ${limiter.in_ports.bucket_capacity.constant_signal.value}, on control point ingress`);
+  await sluicectl(['compile', '-f', POLICY_FILE, '--svg', join(work, `${limit.name}.svg`)]);
   const applied = Date.now();
-  const limitReply = await call('POST', `${controller}/v1/policies/${limit.name}`, { policy: limit.spec });
-  console.log(`${limit.name}: status ${limitReply.status}, hash ${String(limitReply.body.hash).slice(0, 12)}…, components ${JSON.stringify(limitReply.body.components)}`);
-  if (limitReply.status !== 200) throw new Error(`POST ${limit.name} answered ${limitReply.status}`);
+  const limitReply = await sluicectl(['apply', 'policy', '-f', POLICY_FILE]);
+  if (limitReply.code !== 0) throw new Error(`sluicectl apply policy -f ${POLICY_FILE} failed: ${limitReply.err}`);
   for (const a of agents) {
     await waitFor(`${a.name} enforcing ${limit.name}`, `http://127.0.0.1:${a.port}/v1/policies/enforced`, 15_000,
       async (r) => (await r.json()).components.some((c) => c.policy_name === limit.name));
   }
-  console.log(`both agents list ${limit.name} in GET /v1/policies/enforced ${Date.now() - applied} ms after the POST`);
+  console.log(`both agents list ${limit.name} in GET /v1/policies/enforced ${Date.now() - applied} ms after sluicectl applied it`);
   console.log('(a kubectl user applies the same file instead: see "with kubectl" below)');
 
   await sleep(500);
@@ -289,30 +313,28 @@ try {
   console.log(limited.length > 0 ? `rejected with 429: ${limited.join(', ')}` : 'no user was rejected (see the agents\' logs)');
 
   const agentBase = `http://127.0.0.1:${agentA}`;
-  step(`preview of the ingress control point on agent-a, narrowed to crawler-7's POSTs: POST ${agentBase}/v1/flowcontrol/preview/http_requests/ingress?samples=1`);
-  const filter = { match_labels: { 'http.request.header.user': 'crawler-7', 'http.method': 'POST' } };
-  console.log(`filter: ${JSON.stringify(filter)}`);
-  const preview = await call('POST', `${agentBase}/v1/flowcontrol/preview/http_requests/ingress?samples=1`, filter);
-  console.log(`status ${preview.status}`);
-  console.log(JSON.stringify(preview.body, null, 2));
+  step('the agents, through the controller (they dial it: agent_functions.endpoints)');
+  await sluicectl(['agents']);
+  await sluicectl(['flow-control', 'control-points', '--agent-group', 'default']);
 
-  step(`flow labels of gold users (what label_key and label_matcher can use): POST ${agentBase}/v1/flowcontrol/preview/labels/ingress?samples=1`);
-  const labels = await call('POST', `${agentBase}/v1/flowcontrol/preview/labels/ingress?samples=1`, { match_labels: { 'http.request.header.user_tier': 'gold' } });
-  console.log(`status ${labels.status}: ${JSON.stringify(labels.body)}`);
+  step('preview of the ingress control point on the agents of group default, narrowed to crawler-7\'s POSTs');
+  const preview = await sluicectl(['-o', 'json', 'flow-control', 'preview', 'ingress', '--samples', '1', '--match', 'http.request.header.user=crawler-7', '--match', 'http.method=POST']);
+  if (preview.code !== 0) throw new Error(`the preview failed: ${preview.err}`);
+
+  step('flow labels of gold users (what label_key and label_matcher can use)');
+  await sluicectl(['flow-control', 'preview', 'ingress', '--labels', '--samples', '1', '--match', 'http.request.header.user_tier=gold']);
 
   step('a bad policy is refused with the path of the field at fault, and nothing else changes');
   const bad = structuredClone(limit.spec);
   bad.circuit.components[0].flow_control.rate_limiter.in_ports.bucket_capacity.constant_signal.value = -1;
-  const refused = await call('POST', `${controller}/v1/policies/broken`, { policy: bad });
-  console.log(`status ${refused.status}: ${refused.body.message ?? JSON.stringify(refused.body)}`);
+  const badFile = join(work, 'broken.json');
+  writeFileSync(badFile, JSON.stringify({ policy: bad }, null, 2));
+  const refused = await sluicectl(['apply', 'policy', '-f', badFile, '--name', 'broken']);
+  console.log(`exit status ${refused.code}`);
 
   step('where to look');
-  const list = await call('GET', `${controller}/v1/policies`);
-  console.log(`GET ${controller}/v1/policies`);
-  for (const p of list.body.policies ?? []) console.log(`  ${p.name}: status ${p.status}, hash ${String(p.hash).slice(0, 12)}…`);
-  console.log(`GET ${controller}/v1/decisions/rate_limiter`);
-  const decisions = await call('GET', `${controller}/v1/decisions/rate_limiter`);
-  for (const d of decisions.body.decisions ?? []) console.log(`  ${d.key}: ${JSON.stringify(d.decision)}`);
+  await sluicectl(['policies']);
+  await sluicectl(['decisions', 'rate_limiter']);
   console.log(`GET ${agentBase}/v1/policies/enforced`);
   const enforced = await call('GET', `${agentBase}/v1/policies/enforced`);
   console.log(`  agent_group ${enforced.body.agent_group}, etcd ${enforced.body.etcd_state}, synced ${enforced.body.synced}: `
@@ -348,9 +370,10 @@ try {
     'make kube-api                      # a test Kubernetes API server; prints its kubeconfig',
     'export KUBECONFIG=.kube-api/kubeconfig',
     'kubectl apply -f crds/ && kubectl apply -f deploy/examples/rate-limit.yaml',
+    'bin/sluicectl --kube apply policy -f deploy/examples/rate-limit.yaml   # the same, with sluicectl',
     'SLUICE_CONTROLLER_POLICIES_CR_WATCHER_ENABLED=true bin/sluice-controller --config <work>/controller.yaml',
     'kubectl get policies               # status uploaded, or failed with the field at fault',
-    'Guide: docs/guides/policies.md; the language: docs/policies.md',
+    'Guides: docs/guides/policies.md, docs/guides/sluicectl.md; the language: docs/policies.md',
   ].map((l) => `  ${l}`).join('\n'));
 
   if (interactive) {

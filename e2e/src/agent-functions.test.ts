@@ -4,12 +4,12 @@
 // preview included; a route that is no agent function is refused; a controller restart on the same
 // port is survived (the agents dial again); an agent that is gone is named.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { apertureCheckHttpRequest, post } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
-import { ROOT, startAgent, startController, until } from './support/processes.js';
+import { processEnv, ROOT, startAgent, startController, tempDir, until, writeFile } from './support/processes.js';
 
 interface Agent { agent_group: string; agent_name: string; address: string; version: string }
 
@@ -105,4 +105,18 @@ test('agents dial the controller; their routes, a preview and a group fan-out th
   await a2.exited;
   await until(async () => (await agents()).length === 1, 60_000, 'the killed agent left the list');
   assert.equal((await json(`${controller.base}/v1/agents/green/v1/policies/enforced`)).status, 404);
+});
+
+test('an agent whose agent_functions.token_file cannot be read or holds no token exits 2 naming it', { timeout: 60_000 }, (t) => {
+  const dir = tempDir(t);
+  const run = (file: string) => spawnSync(join(ROOT, 'bin', 'sluice-agent'), [], {
+    cwd: ROOT, encoding: 'utf8', timeout: 40_000,
+    env: processEnv('agent', { SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS: '["127.0.0.1:9"]', SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE: file, SLUICE_AGENT_DIST_CACHE_AUTH_INSECURE: 'true' }),
+  });
+  const missing = run(join(dir, 'absent'));
+  assert.equal(missing.status, 2, missing.stderr);
+  assert.match(missing.stderr, /^sluice-agent: agent_functions\.token_file "[^"]*absent" cannot be read: ENOENT$/m);
+  const empty = run(writeFile(dir, 'token', '# none yet\n'));
+  assert.equal(empty.status, 2, empty.stderr);
+  assert.match(empty.stderr, /^sluice-agent: agent_functions\.token_file "[^"]*token" holds no token$/m);
 });

@@ -28,8 +28,9 @@ test('agent: ports, downward API and discovery RBAC', () => {
   // (The helper's tap port is rendered in sidecar mode only, where the agent serves the tap.)
   assert.match(defines(template(agent, '_helpers.tpl')).get('sluice-agent.container') ?? '', /\{\{- if eq \.Values\.mode "sidecar" \}\}\n\s+- name: tap\n/);
   assert.deepEqual(pick(at(helper, 'ports')).filter(([name]) => name !== 'tap'), pick(ctr.ports));
-  // The TLS Secret's mount is there only with tls.secretName.
+  // The TLS Secret's mount is there only with tls.secretName; the controller's CA by default (controller.tls).
   assert.deepEqual(arr(at(helper, 'volumeMounts'), 'mounts').filter((m) => obj(m, 'm').name !== 'tls'), ctr.volumeMounts);
+  assert.ok(arr(ctr.volumeMounts, 'mounts').some((m) => obj(m, 'm').name === 'controller-ca'));
   // $(VAR) only refers to variables declared before it; the pod IP is advertised to peers.
   const env = arr(ctr.env, 'env').map((e) => obj(e, 'env var'));
   const declared: string[] = [];

@@ -1,7 +1,8 @@
 // `make demo`'s script run the way CI runs it (CI set, no terminal): real etcd,
 // Prometheus, controller, two agents, taps and traffic. It must apply the
-// rate-limit policy, show the heavy user rejected and the others not, print a
-// preview, exit 0 by itself, and leave nothing running.
+// rate-limit policy with sluicectl, show the heavy user rejected and the others
+// not, print a preview through the controller, exit 0 by itself, and leave
+// nothing running.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -45,8 +46,8 @@ test('the local demo applies the per-user rate limit, rejects only the heavy use
   assert.deepEqual([...before.keys()].sort(), ['alice', 'bob', 'crawler-7']);
   assert.ok((before.get('crawler-7')?.sent ?? 0) > 0, 'traffic flowed before the policy');
   for (const [user, row] of before) assert.equal(row.rejected, 0, `${user} is not limited before the policy`);
-  assert.match(out, /rate-limit-per-user: status 200/);
-  assert.match(out, /both agents list rate-limit-per-user in GET \/v1\/policies\/enforced \d+ ms after the POST/);
+  assert.match(out, /^\$ sluicectl apply policy -f deploy\/examples\/rate-limit\.yaml\npolicy rate-limit-per-user applied \(deploy\/examples\/rate-limit\.yaml\)$/m);
+  assert.match(out, /both agents list rate-limit-per-user in GET \/v1\/policies\/enforced \d+ ms after sluicectl applied it/);
   const after = table(out, 'with the policy');
   const crawler = after.get('crawler-7');
   assert.ok(crawler !== undefined && crawler.rejected > 0 && crawler.accepted > 0, `crawler-7 limited, not blocked:\n${out}`);
@@ -54,16 +55,22 @@ test('the local demo applies the per-user rate limit, rejects only the heavy use
   assert.equal(after.get('bob')?.rejected, 0);
   assert.match(out, /^rejected with 429: crawler-7$/m);
 
-  // The preview narrowed to crawler-7's POSTs printed a matching sample.
-  const preview = /narrowed to crawler-7's POSTs[^\n]*\nfilter: [^\n]*\nstatus 200\n(\{[\s\S]*?\n\})\n/.exec(out);
+  // sluicectl lists both agents, which dialled the controller.
+  assert.match(out, /^\$ sluicectl agents\n[\s\S]*?default[^\n]*\n[^\n]*default/m);
+  // The preview narrowed to crawler-7's POSTs, through the controller, printed matching samples.
+  const preview = /narrowed to crawler-7's POSTs[^\n]*\n\$ sluicectl [^\n]*\n(\{[\s\S]*?\n\})\n/.exec(out);
   assert.ok(preview !== null, `no preview in:\n${out}`);
-  const samples = (JSON.parse(preview[1] ?? '{}') as { samples: { attributes: { request: { http: { method: string; headers: Record<string, string> } } } }[] }).samples;
-  assert.equal(samples.length, 1);
-  assert.equal(samples[0]?.attributes.request.http.method, 'POST');
-  assert.equal(samples[0]?.attributes.request.http.headers.user, 'crawler-7');
+  type Sample = { attributes: { request: { http: { method: string; headers: Record<string, string> } } } };
+  const answers = (JSON.parse(preview[1] ?? '{}') as { answers: Array<{ status: number; body: { samples: Sample[] } }> }).answers;
+  const samples = answers.flatMap((a) => (a.status === 200 ? a.body.samples : []));
+  assert.ok(samples.length >= 1, preview[1]);
+  for (const sample of samples) {
+    assert.equal(sample.attributes.request.http.method, 'POST');
+    assert.equal(sample.attributes.request.http.headers.user, 'crawler-7');
+  }
 
-  assert.match(out, /status 400: [^\n]*bucket_capacity/);
-  assert.match(out, /rate-limit-per-user: status running/);
+  assert.match(out, /^sluicectl: [^\n]*bucket_capacity[^\n]*\n(?:[^\n]*\n)*?exit status 1$/m);
+  assert.match(out, /rate-limit-per-user\s*│\s*running/);
   assert.match(out, /etcd connected, synced true: [^\n]*rate-limit-per-user\/root\.0/);
   assert.match(out, /flux_meter_count\{flux_meter_name="demo-ingress"/);
   assert.match(out, /^everything the demo started is stopped; logs and configuration are kept in /m);

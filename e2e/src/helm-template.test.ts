@@ -51,12 +51,36 @@ function injectedPod(o: InjectOptions): Obj {
   const patched = fastJsonPatch.applyPatch(pod, plan.action === 'inject' ? plan.patch as fastJsonPatch.Operation[] : [], true, false).newDocument;
   return { kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop' }, spec: { template: { spec: patched.spec } } };
 }
+/** The env of the agent the controller of a render injects (sidecar mode), with the controller's own TLS. */
+function injectedAgentEnv(r: Rendered): Record<string, string> {
+  const c = cfg(r, 'controller');
+  const pod = injectedPod(injectOptionsOf(get(c, 'injector') as InjectorConfig, { tls: get(c, 'server', 'tls', 'enabled') === true }));
+  const agent = (get(pod, 'spec', 'template', 'spec', 'containers') as Obj[]).find((x) => x.name === 'sluice-agent') ?? assert.fail('an agent is injected');
+  return Object.fromEntries((agent.env as Obj[]).filter((e) => typeof e.value === 'string').map((e) => [String(e.name), String(e.value)]));
+}
 const SHOP_KEY: Obj = { ...TEAM_KEY, metadata: { name: 'sluice-agent-dist-cache-key', namespace: 'shop' }, data: { keys: Buffer.from('0123456789abcdef0123456789abcdef\n').toString('base64') } };
 
 const ROWS: Row[] = [
   { name: 'agent: defaults (daemonset, TLS off)', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
     assert.equal(get(cfg(r, 'agent'), 'server', 'tls', 'enabled'), false);
     assert.equal(get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'hostNetwork'), false);
+    // Agent functions: the agents dial the controller chart's Service over TLS, with its CA mounted.
+    assert.deepEqual(get(cfg(r, 'agent'), 'agent_functions', 'endpoints'), [`sluice-controller.${NS}.svc.cluster.local:8080`]);
+    assert.equal(get(cfg(r, 'agent'), 'agent_functions', 'client', 'grpc', 'insecure'), false);
+    assert.equal(get(cfg(r, 'agent'), 'agent_functions', 'client', 'grpc', 'tls', 'ca_file'), '/etc/sluice/agent/controller-ca/ca.crt');
+    const spec = get(one(r, 'DaemonSet'), 'spec', 'template', 'spec');
+    assert.deepEqual(get((get(spec, 'volumes') as Obj[]).find((v) => v.name === 'controller-ca'), 'secret'), { secretName: 'sluice-controller-webhook-tls', optional: true, items: [{ key: 'ca.crt', path: 'ca.crt' }] });
+    assert.ok((get(spec, 'containers', 0, 'volumeMounts') as Obj[]).some((m) => m.name === 'controller-ca' && m.mountPath === '/etc/sluice/agent/controller-ca'));
+  } },
+  { name: 'agent: a plaintext controller elsewhere', chart: 'agent', release: 'edge', values: { controller: { namespace: 'ops', serviceName: 'brain-sluice-controller', port: 9000, tls: false } }, expect: (r) => {
+    assert.deepEqual(get(cfg(r, 'agent'), 'agent_functions', 'endpoints'), ['brain-sluice-controller.ops.svc.cluster.local:9000']);
+    assert.equal(get(cfg(r, 'agent'), 'agent_functions', 'client', 'grpc', 'insecure'), true);
+    assert.ok(!(get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'volumes') as Obj[]).some((v) => v.name === 'controller-ca'));
+  } },
+  { name: 'agent: agent functions off, and a token file', chart: 'agent', release: 'edge', values: { 'config.agent_functions': { endpoints: [], token_file: '/etc/sluice/agent/token/token' } }, expect: (r) => {
+    assert.deepEqual(get(cfg(r, 'agent'), 'agent_functions', 'endpoints'), []);
+    assert.equal(get(cfg(r, 'agent'), 'agent_functions', 'token_file'), '/etc/sluice/agent/token/token');
+    assert.ok(!(get(one(r, 'DaemonSet'), 'spec', 'template', 'spec', 'volumes') as Obj[]).some((v) => v.name === 'controller-ca'));
   } },
   { name: 'agent: the chart\'s group key Secret', chart: 'agent', release: 'edge', values: {}, expect: (r) => {
     const secret = one(r, 'Secret', 'edge-sluice-agent-dist-cache-key');
@@ -132,6 +156,16 @@ const ROWS: Row[] = [
   { name: 'controller: sidecar injection with the group key Secret', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar' }, existing: [SHOP_KEY], expect: (r) => {
     assert.equal(get(cfg(r, 'controller'), 'injector', 'mode'), 'sidecar');
     assert.equal(get(cfg(r, 'controller'), 'injector', 'sidecar_agent_key_secret'), 'sluice-agent-dist-cache-key');
+    // The injected agents dial this release's Service for agent functions (TLS: the controller serves it).
+    assert.equal(get(cfg(r, 'controller'), 'injector', 'controller_address'), `brain-sluice-controller.${NS}.svc.cluster.local:8080`);
+    const injected = injectedAgentEnv(r);
+    assert.equal(injected.SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS, `["brain-sluice-controller.${NS}.svc.cluster.local:8080"]`);
+    assert.equal(injected.SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE, undefined);
+  } },
+  { name: 'controller: sidecar injection, plaintext controller', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar', 'config.server.tls': { enabled: false }, 'webhook.enabled': false }, existing: [SHOP_KEY], expect: (r) => {
+    const injected = injectedAgentEnv(r);
+    assert.equal(injected.SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS, `["brain-sluice-controller.${NS}.svc.cluster.local:8080"]`);
+    assert.equal(injected.SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE, 'true');
   } },
   { name: 'controller: sidecar injection with another key Secret', chart: 'controller', release: 'brain', values: { 'config.injector.mode': 'sidecar', 'config.injector.sidecar_agent_key_secret': 'shop-key' },
     existing: [{ ...SHOP_KEY, metadata: { name: 'shop-key', namespace: 'shop' } }] },

@@ -36,7 +36,7 @@ test('every blueprint\'s example generates a policy the controller accepts and r
   const listed = await sluicectl(['-o', 'json', 'blueprints', 'list']);
   assert.equal(listed.code, 0, listed.err);
   const names = (JSON.parse(listed.out) as Array<{ name: string }>).map((b) => b.name);
-  assert.deepEqual(names, ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling']);
+  assert.deepEqual(names, ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling', 'quota-scheduling']);
 
   const applied: string[] = [];
   for (const name of names) {

@@ -5,6 +5,7 @@ import { registerPreviewService } from '@sluice/preview';
 import { createProcessRuntime } from '@sluice/runtime';
 import { readFileSync } from 'node:fs';
 import { installAgentFunctions } from './agent-functions.js';
+import { AgentFunctionsTokenError } from '@sluice/agentfunctions';
 import { installFlowEnds } from './flow-ends.js';
 import { installKubernetes, KubeConfigError } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
@@ -79,7 +80,7 @@ try {
   }
 } catch (err) {
   // A bad limiters file, an unreadable kubeconfig, dist-cache keys missing or bad or a tap address it cannot use is a configuration problem: exit 2, like the key tree's, before any port is bound.
-  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err) || err instanceof TapConfigError) exitCode = 2;
+  if (err instanceof LocalLimitersFileError || err instanceof KubeConfigError || isDistCacheKeyProblem(err) || err instanceof TapConfigError || err instanceof AgentFunctionsTokenError) exitCode = 2;
   runtime.logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
   // Anything else is a fatal error: reported (crash_report) before the exit.
   if (exitCode !== 2) {

@@ -31,7 +31,7 @@ try {
   runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
-  installAdmissionWebhooks(runtime, config.injector, policies.check, runtime.logger);
+  installAdmissionWebhooks(runtime, config.injector, config.server.tls.enabled, policies.check, runtime.logger);
   // Agent functions: agents (agent_functions.endpoints) hold a stream to this controller; their read-only
   // routes are served under /v1/agents (GET /v1/agents lists them). At shutdown the streams end first.
   const agents = new AgentHub(runtime.logger);

@@ -14,8 +14,9 @@ export const POLICY_VALIDATION_PATH = '/v1/admission/validate/policy';
  *   (what is injected is the `injector` configuration, checked with the rest of it before start-up);
  * - Policy validation: `POST /v1/admission/validate/policy`, the policy API's compiler on each Policy created or updated.
  */
-export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult, logger: Logger): void {
-  const inject = new AdmissionWebhook({ inject: injectOptionsOf(injector), registry: runtime.registry, logger });
+export function installAdmissionWebhooks(runtime: ProcessRuntime, injector: InjectorConfig, controllerTls: boolean, check: (name: string, spec: unknown, dynamicConfig?: unknown) => PolicyCheckResult, logger: Logger): void {
+  // Injected agents dial injector.controller_address for agent functions, over TLS when this controller serves it.
+  const inject = new AdmissionWebhook({ inject: injectOptionsOf(injector, { tls: controllerTls }), registry: runtime.registry, logger });
   const validate = new PolicyValidationWebhook({ check, registry: runtime.registry, logger });
   const routes = [
     ['/v1/admission/inject', admissionRoute(inject.handler(false))],

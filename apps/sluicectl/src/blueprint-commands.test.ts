@@ -30,7 +30,7 @@ test('blueprints list names every blueprint, as a table or JSON', async () => {
   const table = await run('blueprints', 'list');
   assert.match(table.out, /NAME +│ DESCRIPTION[\s\S]*rate-limiting[\s\S]*workload-prioritization[\s\S]*load-based-auto-scaling/);
   const json = JSON.parse((await run('-o', 'json', 'blueprints', 'list')).out) as Array<{ name: string; description: string }>;
-  assert.deepEqual(json.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling']);
+  assert.deepEqual(json.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling', 'quota-scheduling']);
   assert.ok(json.every((b) => b.description.length > 10));
 });
 

@@ -8,6 +8,9 @@ import { readPolicyFile } from './policy-file.js';
 import { completionScript } from './completion.js';
 import { addBlueprintCommands } from './blueprint-commands.js';
 import { addWhatIfCommand } from './what-if-command.js';
+import { kubeApply, kubeDelete, kubeList } from './kube/commands.js';
+import { addDynamicConfigCommand } from './dynamic-config-command.js';
+import { drawSvgs } from './svg-files.js';
 
 /** Where a command writes (the process's stdout and stderr, or a test's buffers). */
 export interface Io {
@@ -18,6 +21,9 @@ export interface Io {
 
 interface GlobalOptions {
   controller: string;
+  kube?: boolean;
+  context?: string;
+  namespace?: string;
   token?: string;
   caFile?: string;
   certFile?: string;
@@ -29,7 +35,9 @@ interface GlobalOptions {
 
 /** One preview sample on a line: the request's method and target, or its flow labels. */
 function sampleText(sample: Record<string, unknown>): string {
-  const req = sample.request as { method?: string; path?: string; host?: string } | undefined;
+  // An HTTP request sample: Envoy's attribute context (attributes.request.http), or a plain request.
+  const attrs = sample.attributes as { request?: { http?: { method?: string; path?: string; host?: string } } } | undefined;
+  const req = attrs?.request?.http ?? (sample.request as { method?: string; path?: string; host?: string } | undefined);
   if (req !== undefined) return `${req.method ?? ''} ${req.host ?? ''}${req.path ?? ''}`.trim();
   const labels = (sample.labels ?? sample.flow_labels ?? sample) as Record<string, unknown>;
   return Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(' ');
@@ -73,6 +81,19 @@ export function buildProgram(io: Io): Command {
     .option('--insecure-skip-verify', 'accept any server certificate (testing only)')
     .option('--timeout <duration>', 'how long one request to the controller may take', '10s')
     .option('-o, --output <format>', 'table, json or yaml', 'table')
+    .option('--kube', 'apply policy, delete policy and policies act on the Policy resources of the cluster of the current kubeconfig (KUBECONFIG) instead of the controller\'s API')
+    .option('--context <name>', 'with --kube: a kubeconfig context other than the current one')
+    .option('-n, --namespace <namespace>', 'with --kube: the namespace (default: the context\'s, else default)')
+    .addHelpText('after', `
+Examples:
+  sluicectl --controller https://sluice-controller:8080 --token "$TOKEN" policies
+  sluicectl apply policy -f deploy/examples/rate-limit.yaml
+  sluicectl --kube -n shop apply policy -f deploy/examples/rate-limit.yaml
+  sluicectl flow-control preview ingress --agent-group default --match http.method=POST
+  sluicectl compile -f deploy/examples/adaptive-load.yaml --svg circuit.svg
+  sluicectl blueprints values quota-scheduling --output-file values.yaml
+
+Exit status: 0 done, 1 the command failed, 2 the command line is wrong.`)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .exitOverride();
@@ -80,6 +101,15 @@ export function buildProgram(io: Io): Command {
   const global = (): GlobalOptions & { format: OutputFormat } => {
     const o = program.opts<GlobalOptions>();
     return { ...o, format: outputFormat(o.output) };
+  };
+  /** The --kube options, or undefined without --kube (--context and --namespace alone are usage errors). */
+  const kube = (): { context?: string; namespace?: string } | undefined => {
+    const o = program.opts<GlobalOptions>();
+    if (o.kube !== true) {
+      if (o.context !== undefined || o.namespace !== undefined) throw new UsageError('--context and --namespace go with --kube');
+      return undefined;
+    }
+    return { ...(o.context !== undefined ? { context: o.context } : {}), ...(o.namespace !== undefined ? { namespace: o.namespace } : {}) };
   };
   const withClient = async <T>(fn: (c: ControllerClient, format: OutputFormat) => Promise<T>, minTimeoutMs = 0): Promise<T> => {
     const o = global();
@@ -99,16 +129,22 @@ export function buildProgram(io: Io): Command {
     .description('Apply the policies of a file: Policy resources (several YAML documents allowed), {"policy": <spec>} or a bare spec')
     .requiredOption('-f, --file <file>', 'YAML or JSON file')
     .option('--name <name>', 'name of a policy given without a resource around it (default: the file\'s name)')
-    .addHelpText('after', '\nExamples:\n  sluicectl apply policy --file deploy/examples/rate-limit.yaml\n  sluicectl --controller https://ctl:8080 --ca-file ca.pem apply policy -f policy.json --name checkout-limit')
+    .addHelpText('after', '\nExamples:\n  sluicectl apply policy --file deploy/examples/rate-limit.yaml\n  sluicectl --controller https://ctl:8080 --ca-file ca.pem apply policy -f policy.json --name checkout-limit\n  sluicectl --kube -n shop apply policy -f deploy/examples/rate-limit.yaml   # the Policy resource, as kubectl apply')
     .action(async (opts: { file: string; name?: string }) => {
       const docs = readPolicyFile(opts.file, opts.name);
+      const k = kube();
+      if (k !== undefined) {
+        await kubeApply(io, k, docs, global().format);
+        return;
+      }
       await withClient(async (c, format) => {
         const applied: unknown[] = [];
         for (const d of docs) {
           const reply = await c.call('POST', `/v1/policies/${encodeURIComponent(d.name)}`, { policy: d.spec });
           applied.push(reply);
-          if (d.dynamicConfig !== undefined) io.err(`sluicectl: ${d.source}: the dynamicConfig of ${d.name} was not applied (the policy API takes the spec only)\n`);
-          if (format === 'table') io.out(`policy ${d.name} applied (${d.source})\n`);
+          // The resource's dynamicConfig goes to the dynamic configuration API, as the Policy watcher does.
+          if (d.dynamicConfig !== undefined) await c.call('POST', `/v1/dynamic-configs/${encodeURIComponent(d.name)}`, { dynamic_config: d.dynamicConfig });
+          if (format === 'table') io.out(`policy ${d.name} applied${d.dynamicConfig !== undefined ? ' with its dynamicConfig' : ''} (${d.source})\n`);
         }
         if (format !== 'table') io.out(render(applied.length === 1 ? applied[0] : applied, format));
       });
@@ -118,7 +154,13 @@ export function buildProgram(io: Io): Command {
   del.command('policy')
     .description('Delete a policy: the agents stop enforcing it')
     .argument('<name>', 'policy name')
+    .addHelpText('after', '\nExamples:\n  sluicectl delete policy rate-limit-per-user\n  sluicectl --kube -n shop delete policy rate-limit-per-user   # the Policy resource')
     .action(async (name: string) => {
+      const k = kube();
+      if (k !== undefined) {
+        await kubeDelete(io, k, name);
+        return;
+      }
       await withClient(async (c) => {
         await c.call('DELETE', `/v1/policies/${encodeURIComponent(name)}`);
         io.out(`policy ${name} deleted\n`);
@@ -126,8 +168,16 @@ export function buildProgram(io: Io): Command {
     });
 
   program.command('policies')
-    .description('List the controller\'s policies and their status')
-    .action(async () => {
+    .description('List the controller\'s policies and their status (--kube: the Policy resources)')
+    .option('-A, --all-namespaces', 'with --kube: the Policy resources of every namespace')
+    .addHelpText('after', '\nExamples:\n  sluicectl policies\n  sluicectl --kube policies -A')
+    .action(async (opts: { allNamespaces?: boolean }) => {
+      const k = kube();
+      if (k !== undefined) {
+        await kubeList(io, k, opts.allNamespaces === true, global().format);
+        return;
+      }
+      if (opts.allNamespaces === true) throw new UsageError('--all-namespaces goes with --kube');
       await withClient(async (c, format) => io.out(render(await c.call('GET', '/v1/policies'), format, policyRows)));
     });
 
@@ -217,9 +267,11 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--mermaid', 'print the circuit as a Mermaid flowchart').conflicts('dot'))
     .option('--dot', 'print the circuit as Graphviz DOT')
     .option('--out <file>', 'write the graph to this file instead of standard output')
-    .addHelpText('after', '\nExamples:\n  sluicectl compile -f deploy/examples/rate-limit.yaml\n  sluicectl compile -f policy.yaml --mermaid --out circuit.mmd')
-    .action(async (opts: { file: string; name?: string; mermaid?: boolean; dot?: boolean; out?: string }) => {
+    .option('--svg <file>', 'draw the circuit as an SVG picture into this file (several policies: <file stem>-<policy>.svg)')
+    .addHelpText('after', '\nExamples:\n  sluicectl compile -f deploy/examples/rate-limit.yaml\n  sluicectl compile -f policy.yaml --mermaid --out circuit.mmd\n  sluicectl compile -f deploy/examples/adaptive-load.yaml --svg circuit.svg')
+    .action(async (opts: { file: string; name?: string; mermaid?: boolean; dot?: boolean; out?: string; svg?: string }) => {
       const docs = readPolicyFile(opts.file, opts.name);
+      if (opts.svg !== undefined) await drawSvgs(opts.svg, docs, io);
       // The compiler (and its schema) loads only for this command: the others start in a fraction of the time.
       const { circuitPicture, toDot, toMermaid } = await import('./graph.js');
       let failed = 0;
@@ -242,6 +294,7 @@ export function buildProgram(io: Io): Command {
       if (failed > 0) throw new CliError(`${failed} of ${plural(docs.length, 'policy').replace(/policys$/, 'policies')} ${failed === 1 ? 'does' : 'do'} not compile`);
     });
 
+  addDynamicConfigCommand(apply, io, withClient);
   addBlueprintCommands(program, io, () => global().format);
   addWhatIfCommand(program, io, withClient);
 

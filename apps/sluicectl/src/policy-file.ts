@@ -8,6 +8,10 @@ export interface PolicyDocument {
   name: string;
   spec: Record<string, unknown>;
   dynamicConfig?: unknown;
+  /** The resource's namespace, labels and annotations, when it has them (`--kube` keeps them). */
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
   /** Where it came from, for messages: `file.yaml` or `file.yaml (document 2)`. */
   source: string;
 }
@@ -31,7 +35,17 @@ export function policiesOf(doc: unknown, source: string, fallbackName: string | 
     const name = isObject(doc.metadata) ? doc.metadata.name : undefined;
     if (typeof name !== 'string' || name === '') throw new CliError(`${source}: a Policy resource needs metadata.name`);
     if (!isObject(doc.spec)) throw new CliError(`${source}: Policy ${name} has no spec object`);
-    return [{ name, spec: doc.spec, source, ...(doc.dynamicConfig !== undefined ? { dynamicConfig: doc.dynamicConfig } : {}) }];
+    const meta = doc.metadata as Record<string, unknown>;
+    const strings = (v: unknown): Record<string, string> | undefined => (isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) : undefined);
+    const labels = strings(meta.labels);
+    const annotations = strings(meta.annotations);
+    return [{
+      name, spec: doc.spec, source,
+      ...(doc.dynamicConfig !== undefined ? { dynamicConfig: doc.dynamicConfig } : {}),
+      ...(typeof meta.namespace === 'string' && meta.namespace !== '' ? { namespace: meta.namespace } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+      ...(annotations !== undefined ? { annotations } : {}),
+    }];
   }
   const spec = isObject(doc.policy) && Object.keys(doc).length === 1 ? doc.policy : doc;
   if (!('circuit' in spec) && !('resources' in spec)) {

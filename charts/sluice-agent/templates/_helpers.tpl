@@ -79,6 +79,14 @@ the chart's appVersion.
 {{- end }}
 
 {{/*
+"true" when the agents dial the controller's Service over TLS with the CA of controller.caSecret
+mounted at /etc/sluice/agent/controller-ca (daemonset mode, agent_functions.endpoints left out).
+*/}}
+{{- define "sluice-agent.controllerCa" -}}
+{{- if and (eq .Values.mode "daemonset") .Values.controller.tls .Values.controller.caSecret (not (hasKey (dig "agent_functions" dict .Values.config) "endpoints")) }}true{{ end }}
+{{- end }}
+
+{{/*
 A Service's DNS name in the controller's namespace, from (list $ <service>).
 */}}
 {{- define "sluice-agent.controllerHost" -}}
@@ -88,7 +96,8 @@ A Service's DNS name in the controller's namespace, from (list $ <service>).
 
 {{/*
 The configuration file: .Values.config with etcd.endpoints and prometheus.address, when left out,
-the controller chart's (its Services etcd and prometheus), and the TLS files of the mounted
+the controller chart's (its Services etcd and prometheus), agent_functions.endpoints the
+controller's Service (plaintext unless controller.tls), and the TLS files of the mounted
 Secret (tls.secretName) when server.tls is on without them.
 */}}
 {{- define "sluice-agent.config" -}}
@@ -100,6 +109,20 @@ Secret (tls.secretName) when server.tls is on without them.
 {{- if not (hasKey $config "prometheus") }}{{ $_ := set $config "prometheus" dict }}{{ end }}
 {{- if not $config.prometheus.address }}
 {{- $_ := set $config.prometheus "address" (printf "http://%s:9090" (include "sluice-agent.controllerHost" (list . "prometheus"))) }}
+{{- end }}
+{{- if not (hasKey $config "agent_functions") }}{{ $_ := set $config "agent_functions" dict }}{{ end }}
+{{- if not (hasKey $config.agent_functions "endpoints") }}
+{{- /* Agent functions: the agents dial the controller's Service, which then reaches them (previews, control points). */}}
+{{- $_ := set $config.agent_functions "endpoints" (list (printf "%s:%v" (include "sluice-agent.controllerHost" (list . .Values.controller.serviceName)) .Values.controller.port)) }}
+{{- if not (hasKey $config.agent_functions "client") }}{{ $_ := set $config.agent_functions "client" dict }}{{ end }}
+{{- if not (hasKey $config.agent_functions.client "grpc") }}{{ $_ := set $config.agent_functions.client "grpc" dict }}{{ end }}
+{{- $grpc := $config.agent_functions.client.grpc }}
+{{- if not .Values.controller.tls }}
+{{- if not (hasKey $grpc "insecure") }}{{ $_ := set $grpc "insecure" true }}{{ end }}
+{{- else if eq (include "sluice-agent.controllerCa" .) "true" }}
+{{- if not (hasKey $grpc "tls") }}{{ $_ := set $grpc "tls" dict }}{{ end }}
+{{- if not $grpc.tls.ca_file }}{{ $_ := set $grpc.tls "ca_file" "/etc/sluice/agent/controller-ca/ca.crt" }}{{ end }}
+{{- end }}
 {{- end }}
 {{- if eq (include "sluice-agent.tls" .) "true" }}
 {{- $tls := $config.server.tls }}
@@ -281,6 +304,11 @@ volumeMounts:
     mountPath: /etc/sluice/agent/dist-cache
     readOnly: true
   {{- end }}
+  {{- if eq (include "sluice-agent.controllerCa" .) "true" }}
+  - name: controller-ca
+    mountPath: /etc/sluice/agent/controller-ca
+    readOnly: true
+  {{- end }}
   {{- with .Values.extraVolumeMounts }}
   {{- toYaml . | nindent 2 }}
   {{- end }}
@@ -359,6 +387,16 @@ The pod volumes the agent container mounts.
     items:
       - key: {{ .Values.distCache.auth.secretKey }}
         path: keys
+{{- end }}
+{{- if eq (include "sluice-agent.controllerCa" .) "true" }}
+- name: controller-ca
+  secret:
+    secretName: {{ .Values.controller.caSecret }}
+    # Optional: without it the agents still start (agent functions then fail to verify the controller and say so).
+    optional: true
+    items:
+      - key: ca.crt
+        path: ca.crt
 {{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}

@@ -112,8 +112,9 @@ The agent chart's full name and namespace (values `agent`), as that chart names 
 
 {{/*
 The configuration file: .Values.config with the addresses it leaves out derived from the
-release: etcd.endpoints, prometheus.address, injector.agent_address, injector.tap_image and
-agent_image, and the sidecar agents' etcd and Prometheus variables.
+release: etcd.endpoints, prometheus.address, injector.agent_address, injector.controller_address
+(this release's Service), injector.tap_image and agent_image, and the sidecar agents' etcd and
+Prometheus variables.
 */}}
 {{- define "sluice-controller.config" -}}
 {{- $config := deepCopy .Values.config }}
@@ -139,6 +140,10 @@ agent_image, and the sidecar agents' etcd and Prometheus variables.
 {{- if not $injector.agent_image }}{{ $_ := set $injector "agent_image" (include "sluice-controller.image" (dict "image" .Values.injector.agentImage "root" .)) }}{{ end }}
 {{- if not $injector.agent_address }}
 {{- $_ := set $injector "agent_address" (printf "%s:%v" (include "sluice-controller.serviceHost" (list . (include "sluice-controller.agentFullname" .) (include "sluice-controller.agentNamespace" .))) .Values.agent.port) }}
+{{- end }}
+{{- if not (hasKey $injector "controller_address") }}
+{{- /* Injected agents dial this release's Service for agent functions. */}}
+{{- $_ := set $injector "controller_address" (printf "%s:%v" (include "sluice-controller.serviceHost" (list . (include "sluice-controller.fullname" .) .Release.Namespace)) .Values.service.port) }}
 {{- end }}
 {{- $env := deepCopy ($injector.sidecar_agent_env | default dict) }}
 {{- if not (hasKey $env "SLUICE_AGENT_ETCD_ENDPOINTS") }}{{ $_ := set $env "SLUICE_AGENT_ETCD_ENDPOINTS" (toJson $config.etcd.endpoints) }}{{ end }}

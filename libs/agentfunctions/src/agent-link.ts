@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import { Backoff, grpcClientOptions, type GRPCClientConfig, type ProxyConfig } from '@sluice/clients';
 import { jsonToStruct, structToJson, type JsonObject } from '@sluice/proto';
 import type { InjectReply, InjectRequest, Logger } from '@sluice/server';
@@ -20,6 +20,11 @@ export interface AgentLinkOptions {
   /** Runs a request through the agent's own HTTP routes (the server's `inject`). */
   inject(r: InjectRequest): Promise<InjectReply>;
   logger?: Logger;
+  /**
+   * The bearer token presented on each stream (`authorization: Bearer <token>`, for a controller
+   * with server.auth), read at each connection so a rotated token is picked up; undefined: none.
+   */
+  token?(): string | undefined;
   /** A result larger than this (JSON bytes) is answered with RESOURCE_EXHAUSTED (default 3 MiB). */
   maxResultBytes?: number;
 }
@@ -29,6 +34,7 @@ const INVALID_ARGUMENT = 3;
 const UNIMPLEMENTED = 12;
 const PERMISSION_DENIED = 7;
 const INTERNAL = 13;
+const UNAUTHENTICATED = 16;
 /** A session that lasted this long counts as a success: the next failure starts the backoff over. */
 const STABLE_MS = 10_000;
 
@@ -114,7 +120,10 @@ export class AgentLink {
   /** One stream: hello, then calls answered until it ends; answers why it ended. */
   private session(client: grpc.Client, endpoint: string): Promise<string> {
     return new Promise((resolve) => {
-      const stream = (client as unknown as { Connect(): Stream }).Connect();
+      const metadata = new grpc.Metadata();
+      const token = this.opts.token?.();
+      if (token !== undefined && token !== '') metadata.set('authorization', `Bearer ${token}`);
+      const stream = (client as unknown as { Connect(m: grpc.Metadata): Stream }).Connect(metadata);
       this.streams.add(stream);
       let done = false;
       const end = (why: string): void => {
@@ -137,7 +146,12 @@ export class AgentLink {
           this.opts.logger?.info('agent functions: connected', { endpoint });
         }
       });
-      stream.on('error', (err: grpc.ServiceError) => end(err.details || err.message));
+      stream.on('error', (err: grpc.ServiceError) => {
+        if (err.code === UNAUTHENTICATED) {
+          this.opts.logger?.error('agent functions: the controller refused the stream\'s bearer token (agent_functions.token_file or token)', { endpoint, error: err.details });
+        }
+        end(err.details || err.message);
+      });
       stream.on('end', () => end('the controller ended the stream'));
       stream.write({ hello: { ...(this.opts.hello() as Omit<AgentHello, 'functions'>), functions: [HTTP_FUNCTION] } });
     });

@@ -1,6 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { createServer, type InjectRequest } from '@sluice/server';
@@ -23,17 +26,17 @@ const SERVER_CONFIG = {
   tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
 };
 
-async function startHub(t: TestContext): Promise<{ hub: AgentHub; endpoint: string }> {
+async function startHub(t: TestContext, tokenFile?: string): Promise<{ hub: AgentHub; endpoint: string }> {
   const hub = new AgentHub();
-  const server = createServer(SERVER_CONFIG, { registry: new Registry() });
+  const server = createServer({ ...SERVER_CONFIG, ...(tokenFile !== undefined ? { auth: { token_file: tokenFile } } : {}) }, { registry: new Registry() });
   server.addService(agentFunctionsService().service, hub.serviceImpl());
   await server.start();
   t.after(() => server.shutdown(2000));
   return { hub, endpoint: `127.0.0.1:${server.address().port}` };
 }
 
-function link(t: TestContext, endpoint: string, name: string, inject: (r: InjectRequest) => Promise<{ status: number; body: unknown }>): AgentLink {
-  const l = new AgentLink({ endpoints: [endpoint], grpc: TEST_GRPC_CLIENT, hello: () => ({ agent_group: 'g', agent_name: name, address: '127.0.0.1:1', version: '9' }), inject });
+function link(t: TestContext, endpoint: string, name: string, inject: (r: InjectRequest) => Promise<{ status: number; body: unknown }>, token?: () => string | undefined): AgentLink {
+  const l = new AgentLink({ endpoints: [endpoint], grpc: TEST_GRPC_CLIENT, hello: () => ({ agent_group: 'g', agent_name: name, address: '127.0.0.1:1', version: '9' }), inject, ...(token !== undefined ? { token } : {}) });
   l.start();
   t.after(() => l.shutdown());
   return l;
@@ -93,4 +96,31 @@ test('the agent routes the controller may call: reads and previews only', () => 
   for (const [m, p] of [['POST', '/v1/flowcontrol/checkhttp'], ['GET', '/metrics'], ['POST', '/v1/policies/enforced'], ['GET', '/v1/flowcontrol/../policies'], ['GET', '/debug/pprof/heap']]) {
     assert.equal(allowedAgentRoute(m as string, p as string), false, `${m} ${p}`);
   }
+});
+
+test('a controller with bearer tokens takes the agent that presents one of them and refuses the others; a rotated token is used at the next connection', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentfn-token-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const tokens = join(dir, 'tokens');
+  writeFileSync(tokens, '# the agents\nagents-token\n');
+  const { hub, endpoint } = await startHub(t, tokens);
+  const answer = async (): Promise<{ status: number; body: unknown }> => ({ status: 200, body: 'ok' });
+  link(t, endpoint, 'none', answer);
+  link(t, endpoint, 'wrong', answer, () => 'guess');
+  const good = link(t, endpoint, 'good', answer, () => 'agents-token');
+  await until(() => hub.list().length === 1);
+  assert.deepEqual(hub.list().map((a) => a.agent_name), ['good']);
+  assert.deepEqual(await hub.call('g', 'good', HTTP_FUNCTION, { method: 'GET', path: '/v1/peers' }, 5000), { status: 200, body: 'ok' });
+  // The others keep being refused (they retry with their backoff).
+  await new Promise((r) => setTimeout(r, 700));
+  assert.deepEqual(hub.list().map((a) => a.agent_name), ['good'], 'no token, or a wrong one: refused');
+  assert.deepEqual(good.connectedEndpoints(), [endpoint]);
+  // Rotation: the controller's file now holds a new token alone; new streams need it.
+  writeFileSync(tokens, 'rotated-token\n');
+  await new Promise((r) => setTimeout(r, 1100)); // the server looks at its file at most once a second
+  link(t, endpoint, 'stale', answer, () => 'agents-token');
+  link(t, endpoint, 'rotated', answer, () => 'rotated-token');
+  await until(() => hub.list().some((a) => a.agent_name === 'rotated'));
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(hub.list().map((a) => a.agent_name), ['good', 'rotated'], 'the old token no longer opens a stream');
 });

@@ -3,3 +3,4 @@ export { AgentHub, AgentCallError, type ConnectedAgent } from './hub.js';
 export { agentFunctionsRouter, type AgentRoutesOptions } from './routes.js';
 export { agentFunctionsService, AGENT_FUNCTIONS_SERVICE, HTTP_FUNCTION } from './protocol.js';
 export { allowedAgentRoute, AGENT_FUNCTION_ROUTES } from './routes-allowed.js';
+export { agentFunctionsToken, tokenOfFile, AgentFunctionsTokenError } from './token.js';

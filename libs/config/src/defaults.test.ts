@@ -62,7 +62,7 @@ const controllerOtel = { enable_high_cardinality_platform_metrics: false, batch_
 const peerDiscovery = { advertisement_addr: '', kubernetes_service: 'sluice-agent-peers' };
 const injector = {
   mode: 'daemonset' as const, tap_image: 'sluice/tap:0.1.0', agent_image: 'sluice/agent:0.1.0', image_pull_policy: 'IfNotPresent' as const,
-  tap_port: 8081, control_point: 'ingress', agent_address: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecar_agent_port: 8090,
+  tap_port: 8081, control_point: 'ingress', agent_address: 'sluice-agent.sluice-system.svc.cluster.local:8080', controller_address: 'sluice-controller.sluice-system.svc.cluster.local:8080', sidecar_agent_port: 8090,
   sidecar_agent_config_map: 'sluice-agent-sidecar', sidecar_agent_env: {},
   tap_admin_port: 9091, agent_tls_secret: '', agent_tls_client_cert: false, sidecar_agent_key_secret: '', sidecar_agent_memory_limit: '256Mi',
 };
@@ -107,7 +107,7 @@ const OBJECTS: Array<[string, TSchema, unknown]> = [
   ['ProxyConfig', S.ProxyConfigSchema, proxy],
   ['CrashReportConfig', S.CrashReportConfigSchema, crashReport],
   ['AgentInfoConfig', S.AgentInfoConfigSchema, { agent_group: 'default' }],
-  ['AgentFunctionsConfig', S.AgentFunctionsConfigSchema, { endpoints: [], client }],
+  ['AgentFunctionsConfig', S.AgentFunctionsConfigSchema, { endpoints: [], client, token_file: '', token: '' }],
   ['AgentOTelConfig', S.AgentOTelConfigSchema, agentOtel],
   ['ControllerOTelConfig', S.ControllerOTelConfigSchema, controllerOtel],
   ['AutoScaleKubernetesConfig', S.AutoScaleKubernetesConfigSchema, { enabled: true }],
@@ -136,7 +136,7 @@ const AGENT: AgentConfig = {
   etcd,
   flow_control: { preview_service: { enabled: true } },
   cloudext,
-  agent_functions: { endpoints: [], client },
+  agent_functions: { endpoints: [], client, token_file: '', token: '' },
   kubernetes_client: { http_client: httpClient },
   liveness: health,
   log,

@@ -26,7 +26,7 @@ function refusal(fn: () => unknown): string {
 }
 
 test('every blueprint\'s example values generate a Policy resource the compiler accepts', () => {
-  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling']);
+  assert.deepEqual(BLUEPRINTS.map((b) => b.name), ['rate-limiting', 'service-protection-average-latency', 'service-protection-promql', 'workload-prioritization', 'load-ramping', 'load-based-auto-scaling', 'quota-scheduling']);
   for (const b of BLUEPRINTS) {
     const p = generatePolicy(b, b.example, 'example');
     assert.equal(p.apiVersion, 'fluxninja.com/v1alpha1');
@@ -138,4 +138,21 @@ test('the sluicectl guide holds each blueprint\'s fields table as `describe --ma
   }
   const paths = fieldsOf(named('service-protection-average-latency').schema).map((f) => f.path);
   for (const p of ['policy_name', 'latency_baseliner.latency_tolerance_multiplier', 'load_scheduling.workloads.parameters.priority', 'load_scheduling.gradient.slope']) assert.ok(paths.includes(p), p);
+});
+
+test('quota-scheduling: the values are the quota scheduler\'s, defaults filled in; bad values name their field', () => {
+  const b = named('quota-scheduling');
+  const p = generatePolicy(b, { policy_name: 'q', quota_scheduler: { bucket_capacity: 6, fill_amount: 6, limit_by_label_key: 'tenant', workloads: [{ label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 100 } }] } }, 'v');
+  const qs = (p.spec.circuit as { components: Array<{ flow_control: { quota_scheduler: Record<string, unknown> } }> }).components[0]?.flow_control.quota_scheduler;
+  assert.deepEqual(qs, {
+    in_ports: { bucket_capacity: { constant_signal: { value: 6 } }, fill_amount: { constant_signal: { value: 6 } } },
+    selectors: [{ control_point: 'ingress', agent_group: 'default', service: 'any' }],
+    rate_limiter: { interval: '1s', continuous_fill: true, limit_by_label_key: 'tenant' },
+    scheduler: { workloads: [{ label_matcher: { match_labels: { tier: 'gold' } }, parameters: { priority: 100 } }], default_workload_parameters: {} },
+  });
+  compilePolicy('q', p.spec);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'q', quota_scheduler: { fill_amount: 1 } }, 'v')), /quota_scheduler\.bucket_capacity: is required/);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'q', quota_scheduler: { bucket_capacity: -1, fill_amount: 1 } }, 'v')), /quota_scheduler\.bucket_capacity: must be >= 0/);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'q', quota_scheduler: { bucket_capacity: 1, fill_amount: 1, interval: 'soon' } }, 'v')), /quota_scheduler\.interval: "soon" is not a duration/);
+  assert.match(refusal(() => generatePolicy(b, { policy_name: 'q', quota_scheduler: { bucket_capacity: 1, fill_amount: 1, label_key: 'x' } }, 'v')), /quota_scheduler\.label_key: is not a field here/);
 });

@@ -2,6 +2,7 @@
 import type { Blueprint } from './blueprint.js';
 import { loadRamping } from './load-ramping.js';
 import { loadBasedAutoScaling } from './load-based-auto-scaling.js';
+import { quotaScheduling } from './quota-scheduling.js';
 import { rateLimiting } from './rate-limiting.js';
 import { serviceProtectionAverageLatency } from './service-protection-average-latency.js';
 import { serviceProtectionPromql } from './service-protection-promql.js';
@@ -12,7 +13,7 @@ export { generatePolicy, readValuesFile, valuesProblems, exampleValuesYaml } fro
 export { fieldsOf, blueprintMarkdown, fieldsText, type Field } from './fields.js';
 
 /** Every blueprint, by name. */
-export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization, loadRamping, loadBasedAutoScaling];
+export const BLUEPRINTS: readonly Blueprint[] = [rateLimiting, serviceProtectionAverageLatency, serviceProtectionPromql, workloadPrioritization, loadRamping, loadBasedAutoScaling, quotaScheduling];
 
 /** The blueprint called `name`, or undefined. */
 export function findBlueprint(name: string): Blueprint | undefined {

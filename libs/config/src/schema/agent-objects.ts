@@ -7,8 +7,10 @@ export const AgentInfoConfigSchema = Type.Object({
 }, { additionalProperties: false });
 
 export const AgentFunctionsConfigSchema = Type.Object({
-  endpoints: stringList('RPC servers to connect to, which may call agent functions (JSON list in the env variable).'),
+  endpoints: stringList('RPC servers to connect to, which may call agent functions (JSON list in the env variable). The sluice-agent chart and the sidecar injector set the controller\'s Service address unless it is set.'),
   client: ClientConfigSchema,
+  token_file: str('', 'File holding the bearer token the agent presents on its agent functions streams (`authorization: Bearer <token>`), for a controller with server.auth.token_file; the first line that is not empty or a # comment; re-read at every connection (rotation without restart). A Sluice addition.'),
+  token: secret('The bearer token the agent presents on its agent functions streams, when token_file is empty (for the env variable). A Sluice addition.'),
 }, { additionalProperties: false });
 
 export const AutoScaleKubernetesConfigSchema = Type.Object({

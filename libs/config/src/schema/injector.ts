@@ -23,6 +23,8 @@ export const InjectorConfigSchema = Type.Object({
   }), 'SLUICE_INJECTOR_CONTROL_POINT'),
   agent_address: oldEnv(address('hostname_port', 'sluice-agent.sluice-system.svc.cluster.local:8080',
     'The agent\'s address in daemonset mode (the node-local agent Service).'), 'SLUICE_INJECTOR_AGENT_ADDRESS'),
+  controller_address: address('empty|hostname_port', 'sluice-controller.sluice-system.svc.cluster.local:8080',
+    'The controller\'s gRPC address (its Service) that injected agents (sidecar mode) dial for agent functions: their agent_functions.endpoints, unless sidecar_agent_env sets SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS; plaintext or TLS as the controller\'s own server.tls.enabled. Empty: none. A Sluice addition (the sluice-controller chart sets its own Service).'),
   sidecar_agent_port: oldEnv(port(8090, 'Port of the injected agent (sidecar mode): its gRPC and HTTP server, metrics and probes; not tap_port.'),
     'SLUICE_INJECTOR_SIDECAR_AGENT_PORT'),
   sidecar_agent_config_map: formatted('dns_subdomain', 'sluice-agent-sidecar',

@@ -145,10 +145,31 @@ test('sidecar mode adds the agent with its config volume, serving the tap itself
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_SERVER_LISTENER_ADDR' && e.value === ':8095'));
   assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_ETCD_ENDPOINTS' && e.value === '["http://etcd:2379"]'));
   assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.map((v) => v.name), ['data', 'sluice-agent-config', 'sluice-agent-tmp']);
+  // Agent functions: the agent dials the controller's Service, plaintext as the controller serves.
+  assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS' && e.value === '["sluice-controller.sluice-system.svc.cluster.local:8080"]'));
+  assert.ok(agentEnv.some((e) => e.name === 'SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE' && e.value === 'true'));
   // Without volumes the list is created.
   const bare = pod({ 'sluice.dev/inject': 'true' });
   const out2 = patched(bare, responseOf(webhook(o).review(review(bare), false).body));
   assert.equal((out2.spec as { volumes: Obj[] }).volumes.length, 2);
+});
+
+test('sidecar agents dial the controller for agent functions: its address, TLS as it serves, the env\'s endpoints win, empty for none', () => {
+  const envOf = (o: InjectOptions): Record<string, unknown> => {
+    const p = pod({ 'sluice.dev/inject': 'true' });
+    const out = patched(p, responseOf(webhook(o).review(review(p), false).body));
+    return Object.fromEntries((containers(out)[1].env as Obj[]).filter((e) => String(e.name).startsWith('SLUICE_AGENT_AGENT_FUNCTIONS_')).map((e) => [e.name, e.value]));
+  };
+  const sidecar = { SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar' };
+  assert.deepEqual(envOf(injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: 'brain.ops.svc:9000' })), {
+    SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS: '["brain.ops.svc:9000"]', SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE: 'true',
+  });
+  const tls = injectOptionsOf(resolveConfig({ process: 'controller', env: sidecar, requireKeys: [] }).injector, { tls: true });
+  assert.deepEqual(envOf(tls), { SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS: '["sluice-controller.sluice-system.svc.cluster.local:8080"]' }, 'TLS: no insecure');
+  assert.deepEqual(envOf(injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS":"[\\"other:1\\"]"}' })),
+    { SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS: '["other:1"]' }, 'the env\'s endpoints are kept, nothing added');
+  assert.deepEqual(envOf(injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: '' })), {}, 'empty: no agent functions');
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: 'no port' }), /injector\.controller_address/);
 });
 
 test('pods it cannot inject are admitted unchanged with a warning, and counted', async () => {
@@ -229,6 +250,7 @@ test('injector options from the controller configuration; bad values are refused
     mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
     agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
     controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentKeySecret: '', sidecarAgentMemoryLimit: '256Mi',
+    controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false,
   });
   assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);
   const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '9999', SLUICE_CONTROLLER_INJECTOR_CONTROL_POINT: 'edge',

@@ -32,13 +32,18 @@ export interface InjectOptions {
   sidecarAgentMemoryLimit: string;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
   sidecarAgentEnv: Record<string, string>;
+  /** The controller's gRPC address the sidecar agents dial for agent functions; '' for none. */
+  controllerAddress: string;
+  /** The controller serves TLS (its own server.tls.enabled): the sidecar agents dial it over TLS. */
+  controllerTls: boolean;
 }
 
 /**
  * The options of a loaded `injector` configuration. Its schema (libs/config) has checked every value:
  * image references, ports 1..65535 and apart, the modes and pull policies, the variable names.
+ * `controller.tls` is the controller's own server.tls.enabled (how its agents dial it).
  */
-export function injectOptionsOf(c: InjectorConfig): InjectOptions {
+export function injectOptionsOf(c: InjectorConfig, controller: { tls: boolean } = { tls: false }): InjectOptions {
   return {
     mode: c.mode,
     tapImage: c.tap_image,
@@ -55,6 +60,8 @@ export function injectOptionsOf(c: InjectorConfig): InjectOptions {
     sidecarAgentKeySecret: c.sidecar_agent_key_secret,
     sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
+    controllerAddress: c.controller_address,
+    controllerTls: controller.tls,
   };
 }
 

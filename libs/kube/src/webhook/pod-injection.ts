@@ -190,6 +190,7 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
         .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP') && !(o.sidecarAgentKeySecret !== '' && name === KEY_FILE_ENV))
         .map(([name, value]) => ({ name, value })),
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE', value: `${AGENT_KEY_DIR}/keys` }]),
+      ...agentFunctionsEnv(o),
       { name: 'SLUICE_NODE_FLAGS', value: `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)}` },
     ],
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }, { name: tap.portName, containerPort: o.tapPort, protocol: 'TCP' }],
@@ -204,6 +205,21 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
     securityContext: SECURITY_CONTEXT,
   };
 }
+
+/**
+ * Agent functions: the sidecar agent dials the controller (injector.controller_address), so the
+ * controller reaches it without being told its address; plaintext unless the controller serves TLS.
+ * Left to sidecar_agent_env when that sets the endpoints.
+ */
+function agentFunctionsEnv(o: InjectOptions): Obj[] {
+  if (o.controllerAddress === '' || ENDPOINTS_ENV in o.sidecarAgentEnv) return [];
+  return [
+    { name: ENDPOINTS_ENV, value: JSON.stringify([o.controllerAddress]) },
+    ...(o.controllerTls || INSECURE_ENV in o.sidecarAgentEnv ? [] : [{ name: INSECURE_ENV, value: 'true' }]),
+  ];
+}
+const ENDPOINTS_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS';
+const INSECURE_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE';
 
 /** Variables of the sidecar agent the injector sets itself. */
 const OWN_AGENT_ENV = new Set([
