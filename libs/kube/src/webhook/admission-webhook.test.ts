@@ -169,6 +169,19 @@ test('sidecar agents dial the controller for agent functions: its address, TLS a
   assert.deepEqual(envOf(injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS":"[\\"other:1\\"]"}' })),
     { SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS: '["other:1"]' }, 'the env\'s endpoints are kept, nothing added');
   assert.deepEqual(envOf(injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: '' })), {}, 'empty: no agent functions');
+  // A token Secret: mounted, and its file is the agent's token file.
+  const withToken = injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_TOKEN_SECRET: 'agents-token' });
+  assert.equal(envOf(withToken).SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE, '/etc/sluice/agent/agent-functions/token');
+  const p = pod({ 'sluice.dev/inject': 'true' });
+  const out = patched(p, responseOf(webhook(withToken).review(review(p), false).body));
+  assert.deepEqual((out.spec as { volumes: Obj[] }).volumes.find((v) => v.name === 'sluice-agent-functions-token'),
+    { name: 'sluice-agent-functions-token', secret: { secretName: 'agents-token', defaultMode: 0o444, items: [{ key: 'token', path: 'token' }] } });
+  assert.ok((containers(out)[1].volumeMounts as Obj[]).some((m) => m.name === 'sluice-agent-functions-token' && m.mountPath === '/etc/sluice/agent/agent-functions' && m.readOnly === true));
+  // The mounted file wins over a token file of sidecar_agent_env (no variable twice).
+  const both = injectorOf({ ...sidecar, SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_TOKEN_SECRET: 'agents-token', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE":"/x"}' });
+  const bothOut = patched(p, responseOf(webhook(both).review(review(p), false).body));
+  assert.deepEqual((containers(bothOut)[1].env as Obj[]).filter((e) => e.name === 'SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE').map((e) => e.value), ['/etc/sluice/agent/agent-functions/token']);
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_TOKEN_SECRET: 'Not_A_Name' }), /injector\.sidecar_agent_token_secret/);
   assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: 'no port' }), /injector\.controller_address/);
 });
 
@@ -250,7 +263,7 @@ test('injector options from the controller configuration; bad values are refused
     mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
     agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
     controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentKeySecret: '', sidecarAgentMemoryLimit: '256Mi',
-    controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false,
+    controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false, sidecarAgentTokenSecret: '',
   });
   assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);
   const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '9999', SLUICE_CONTROLLER_INJECTOR_CONTROL_POINT: 'edge',

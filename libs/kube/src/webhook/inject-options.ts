@@ -28,6 +28,8 @@ export interface InjectOptions {
   agentTlsClientCert: boolean;
   /** Secret (pod's namespace) with the sidecar agents' dist cache group keys (data key `keys`); '' for none. */
   sidecarAgentKeySecret: string;
+  /** Secret (pod's namespace) with the sidecar agents' agent functions bearer token (data key `token`); '' for none. */
+  sidecarAgentTokenSecret: string;
   /** Memory limit of the sidecar agent, e.g. 256Mi. */
   sidecarAgentMemoryLimit: string;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
@@ -58,6 +60,7 @@ export function injectOptionsOf(c: InjectorConfig, controller: { tls: boolean } 
     agentTlsSecret: c.agent_tls_secret,
     agentTlsClientCert: c.agent_tls_client_cert,
     sidecarAgentKeySecret: c.sidecar_agent_key_secret,
+    sidecarAgentTokenSecret: c.sidecar_agent_token_secret,
     sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
     controllerAddress: c.controller_address,

@@ -45,6 +45,9 @@ const TAP_PORT_NAME = 'sluice-tap';
 const AGENT_CONFIG_VOLUME = 'sluice-agent-config';
 const TAP_TLS_VOLUME = 'sluice-agent-tls';
 const AGENT_KEY_VOLUME = 'sluice-agent-dist-cache-key';
+/** The sidecar agent's agent functions token (injector.sidecar_agent_token_secret). */
+export const AGENT_TOKEN_DIR = '/etc/sluice/agent/agent-functions';
+const AGENT_TOKEN_VOLUME = 'sluice-agent-functions-token';
 /** The injected agent's /tmp: its root filesystem is read-only, and its HTTP gateway makes its sockets under /tmp. */
 const AGENT_TMP_VOLUME = 'sluice-agent-tmp';
 const TAP_ADMIN_PORT_NAME = 'sluice-admin';
@@ -187,7 +190,8 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
       ...(group === undefined ? [] : [{ name: 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP', value: group }]),
       ...tapEnv(o, tap),
       ...Object.entries(o.sidecarAgentEnv)
-        .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP') && !(o.sidecarAgentKeySecret !== '' && name === KEY_FILE_ENV))
+        .filter(([name]) => !OWN_AGENT_ENV.has(name) && !(group !== undefined && name === 'SLUICE_AGENT_AGENT_INFO_AGENT_GROUP') && !(o.sidecarAgentKeySecret !== '' && name === KEY_FILE_ENV)
+          && !(o.sidecarAgentTokenSecret !== '' && name === 'SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE'))
         .map(([name, value]) => ({ name, value })),
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE', value: `${AGENT_KEY_DIR}/keys` }]),
       ...agentFunctionsEnv(o),
@@ -198,6 +202,7 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
       { name: AGENT_CONFIG_VOLUME, mountPath: '/etc/sluice/agent/config', readOnly: true },
       { name: AGENT_TMP_VOLUME, mountPath: '/tmp' },
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: AGENT_KEY_VOLUME, mountPath: AGENT_KEY_DIR, readOnly: true }]),
+      ...(o.sidecarAgentTokenSecret === '' ? [] : [{ name: AGENT_TOKEN_VOLUME, mountPath: AGENT_TOKEN_DIR, readOnly: true }]),
     ],
     livenessProbe: probe('/v1/status/system/liveness'),
     readinessProbe: probe('/v1/status/system/readiness'),
@@ -209,13 +214,16 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
 /**
  * Agent functions: the sidecar agent dials the controller (injector.controller_address), so the
  * controller reaches it without being told its address; plaintext unless the controller serves TLS.
- * Left to sidecar_agent_env when that sets the endpoints.
+ * Left to sidecar_agent_env when that sets the endpoints. With sidecar_agent_token_secret, the
+ * mounted token is the agent's token file.
  */
 function agentFunctionsEnv(o: InjectOptions): Obj[] {
-  if (o.controllerAddress === '' || ENDPOINTS_ENV in o.sidecarAgentEnv) return [];
+  const token = o.sidecarAgentTokenSecret === '' ? [] : [{ name: 'SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE', value: `${AGENT_TOKEN_DIR}/token` }];
+  if (o.controllerAddress === '' || ENDPOINTS_ENV in o.sidecarAgentEnv) return token;
   return [
     { name: ENDPOINTS_ENV, value: JSON.stringify([o.controllerAddress]) },
     ...(o.controllerTls || INSECURE_ENV in o.sidecarAgentEnv ? [] : [{ name: INSECURE_ENV, value: 'true' }]),
+    ...token,
   ];
 }
 const ENDPOINTS_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS';
@@ -327,6 +335,9 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
     // workload's (maybe none), and only the agent container mounts the volume.
     if (o.sidecarAgentKeySecret !== '') {
       volumes.push({ name: AGENT_KEY_VOLUME, secret: { secretName: o.sidecarAgentKeySecret, defaultMode: 0o444, items: [{ key: 'keys', path: 'keys' }] } });
+    }
+    if (o.sidecarAgentTokenSecret !== '') {
+      volumes.push({ name: AGENT_TOKEN_VOLUME, secret: { secretName: o.sidecarAgentTokenSecret, defaultMode: 0o444, items: [{ key: 'token', path: 'token' }] } });
     }
   }
   // The separate tap's TLS to its agent; an in-process tap asks no one over the network.
