@@ -1,4 +1,4 @@
-import type { ClientTLSConfig, HTTPClientConfig, GRPCClientConfig, ClientConfig, ProxyConfig } from '@sluice/config';
+import type { ClientTLSConfig, HTTPClientConfig, GRPCClientConfig, ProxyConfig } from '@sluice/config';
 
 // The outgoing clients' configuration objects (ClientTLSConfig, ProxyConfig, HTTPClientConfig,
 // BackoffConfig, GRPCClientConfig, ClientConfig), as @sluice/config validates them: durations are Go
