@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import * as grpc from '@grpc/grpc-js';
+import { agentsService } from '@sluice/agentfunctions';
+import { valueToJson, type ProtoValue } from '@sluice/proto';
 import { apertureCheckHttpRequest, post } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { processEnv, ROOT, startAgent, startController, tempDir, until, writeFile } from './support/processes.js';
@@ -49,6 +52,16 @@ test('agents dial the controller; their routes, a preview and a group fan-out th
   assert.equal(fan.status, 200);
   assert.deepEqual((fan.body.answers as Array<{ agent_name: string; status: number; body: { agent_group: string } }>).map((a) => [a.agent_name, a.status, a.body.agent_group]), [[blue.agent_name, 200, 'blue']]);
   assert.deepEqual(fan.body.missing, []);
+
+  // The same over gRPC (sluice.agentfunctions.v1.AgentsService on the controller's port).
+  const Agents = agentsService();
+  const grpcClient = new Agents(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as grpc.Client & Record<'ListAgents' | 'CallAgents', (req: unknown, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void>;
+  t.after(() => grpcClient.close());
+  const unary = <T>(method: 'ListAgents' | 'CallAgents', req: unknown): Promise<T> =>
+    new Promise((resolve, reject) => grpcClient[method].call(grpcClient, req, (err, res) => (err ? reject(err) : resolve(res as T))));
+  assert.deepEqual((await unary<{ agents: Agent[] }>('ListAgents', {})).agents.map((a) => a.agent_group).sort(), ['blue', 'green']);
+  const overGrpc = await unary<{ answers: Array<{ agent_name: string; status: number; body: ProtoValue }>; missing: unknown[] }>('CallAgents', { agent_group: 'blue', method: 'GET', path: '/v1/flowcontrol/controlpoints' });
+  assert.deepEqual(overGrpc.answers.map((a) => [a.agent_name, a.status, (valueToJson(a.body) as { control_points: Array<{ control_point: string }> }).control_points.map((c) => c.control_point)]), [[blue.agent_name, 200, ['ingress']]]);
 
   // A preview through the controller, with traffic arriving at the agent meanwhile.
   const preview = json(`${controller.base}/v1/agents/blue/${blue.agent_name}/v1/flowcontrol/preview/http_requests/ingress?samples=2`, {

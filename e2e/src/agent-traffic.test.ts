@@ -208,7 +208,9 @@ test('sluice-agent with sluice-tap in front of a workload', { timeout: 60_000 },
     }
     const r = await pending;
     assert.equal(r.status, 200);
-    assert.deepEqual(JSON.parse(r.text), { samples: [{ labels: { user: 'carol' } }] });
+    const sampled = JSON.parse(r.text) as { samples: Array<{ labels: Record<string, string>; arrival_unix_ms: number }> };
+    assert.deepEqual(sampled.samples.map((x) => x.labels), [{ user: 'carol' }]);
+    assert.ok(Math.abs((sampled.samples[0]?.arrival_unix_ms ?? 0) - Date.now()) < 60_000, 'each sample says when the agent saw it');
     const cps = (await (await fetch(`${agent.base}/v1/flowcontrol/controlpoints`)).json()) as { control_points: { control_point: string; type: string }[] };
     assert.ok(cps.control_points.some((c) => c.control_point === 'awesome-feature'), JSON.stringify(cps));
   });

@@ -5,7 +5,7 @@ import {
 } from '@sluice/distcache';
 import { UnavailableError, ErrorCode } from '@sluice/errors';
 import type { ProcessRuntime } from '@sluice/runtime';
-import { startKubernetesPeers } from './kube.js';
+import type { KubePeerSink } from '@sluice/kube';
 
 export interface AgentDistCache {
   readonly cache: DistCache;
@@ -27,6 +27,7 @@ export interface AgentDistCache {
  */
 export function installDistCache(
   runtime: ProcessRuntime, etcd: PeerEtcd, agentGroup: string, listenerAddr: string, dc: DistCacheConfig, pd: PeerDiscoveryConfig,
+  kubePeers: (sink: KubePeerSink) => Promise<{ stop(): void } | undefined>,
 ): AgentDistCache {
   const listener = splitHostPort(listenerAddr);
   const advertisementAddr = advertised(pd.advertisement_addr, listener.host, listener.port);
@@ -65,7 +66,7 @@ export function installDistCache(
     },
   });
   let source: EtcdPeerSource | undefined;
-  let kubePeers: { stop(): void } | undefined;
+  let kubePeerSource: { stop(): void } | undefined;
   runtime.lifecycle.add({
     name: 'dist-cache',
     start: async () => {
@@ -81,11 +82,11 @@ export function installDistCache(
       });
       await source.start(cache);
       // With a Kubernetes API, the peers Service's ready endpoints seed membership too (source `kubernetes`).
-      kubePeers = await startKubernetesPeers(runtime, agentGroup, cache);
+      kubePeerSource = await kubePeers(cache);
       runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr, authenticated: keys !== undefined, keys: keys?.keys.length ?? 0 });
     },
     shutdown: async () => {
-      kubePeers?.stop();
+      kubePeerSource?.stop();
       await cache.shutdown();
       await source?.stop();
     },

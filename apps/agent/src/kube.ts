@@ -1,7 +1,7 @@
 import type { AgentConfig } from '@sluice/config';
 import type { EntityCache } from '@sluice/discovery';
-import type { KubeClient, KubePeerSink } from '@sluice/kube';
-import { discoveryScope, entitiesPage, kubeConfigSource } from '@sluice/kube/light';
+import type { KubePeerSink } from '@sluice/kube';
+import { discoveryScope, entitiesPage, type ProcessKube } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 
 /** A kubeconfig that cannot be read: a configuration problem (exit 2). */
@@ -15,20 +15,17 @@ export { KubeConfigError } from '@sluice/kube/light';
  * Service informers. Outside a pod with no kubeconfig the agent says so once and goes on. The
  * Kubernetes client (@sluice/kube with @kubernetes/client-node, seconds and tens of MB) is imported only then.
  */
-export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCache, config: AgentConfig, env: NodeJS.ProcessEnv = process.env): Promise<KubeClient | undefined> {
-  const ctx: KubeContext = { config, env };
-  contexts.set(runtime, ctx);
+export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCache, config: AgentConfig, kube: ProcessKube, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   runtime.server.app.get('/v1/discovery/entities', (req, res) => {
     res.json(entitiesPage(cache, req.query as Record<string, unknown>));
   });
-  if (!config.service_discovery.kubernetes.enabled) return undefined;
-  if (kubeConfigSource({ env }) === undefined) {
+  if (!config.service_discovery.kubernetes.enabled) return;
+  if (!kube.available()) {
     runtime.logger.info('Kubernetes service discovery skipped: not in a pod and no KUBECONFIG or ~/.kube/config (service_discovery.kubernetes.enabled)');
-    return undefined;
+    return;
   }
-  const { KubeClient, KubernetesDiscovery } = await import('@sluice/kube');
-  const client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
-  ctx.client = client;
+  const { KubernetesDiscovery } = await import('@sluice/kube');
+  const client = await kube.client();
   const { scope, describe } = discoveryScope(env, config.cloudext.installation_mode);
   const discovery = new KubernetesDiscovery({ client, cache, scope, logger: runtime.logger, registry: runtime.registry });
   const job = client.readinessJob();
@@ -36,65 +33,52 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
   client.onStateChange(() => runtime.status.set(`readiness/service/${job.name}`, client.readinessStatus()));
   runtime.lifecycle.add({
     name: 'kubernetes-discovery',
-    start: () => {
+    start: async () => {
+      await kube.hold();
       discovery.start();
-      client.start();
       runtime.logger.info('Kubernetes service discovery started', { server: client.loaded.server, source: client.loaded.source, scope: describe });
     },
     shutdown: () => {
       discovery.shutdown();
-      client.shutdown();
+      kube.release();
     },
   });
-  return client;
 }
-
-interface KubeContext {
-  config: AgentConfig;
-  env: NodeJS.ProcessEnv;
-  /** The process's client, when service discovery made one. */
-  client?: KubeClient;
-}
-
-const contexts = new WeakMap<ProcessRuntime, KubeContext>();
 
 /**
  * Dist-cache peers from the Kubernetes API (source `kubernetes`): the ready endpoints of the peers
  * Service (`peer_discovery.kubernetes_service`, default `sluice-agent-peers`) in POD_NAMESPACE, through the
- * client service discovery made (the same shared informers), else a client of its own started here.
+ * process's one Kubernetes client (the same shared informers as service discovery).
  * Undefined when no Kubernetes API is usable, POD_NAMESPACE is not set or the agent is a sidecar
- * (cloudext.installation_mode KUBERNETES_SIDECAR: its peers are in etcd). Call it after installKubernetes.
+ * (cloudext.installation_mode KUBERNETES_SIDECAR: its peers are in etcd).
  */
-export async function startKubernetesPeers(runtime: ProcessRuntime, group: string, sink: KubePeerSink): Promise<{ stop(): void } | undefined> {
-  const ctx = contexts.get(runtime);
-  if (ctx === undefined || kubeConfigSource({ env: ctx.env }) === undefined) return undefined;
-  if (ctx.config.cloudext.installation_mode === 'KUBERNETES_SIDECAR') {
+export async function startKubernetesPeers(runtime: ProcessRuntime, config: AgentConfig, kube: ProcessKube, group: string, sink: KubePeerSink, env: NodeJS.ProcessEnv = process.env): Promise<{ stop(): void } | undefined> {
+  if (!kube.available()) return undefined;
+  if (config.cloudext.installation_mode === 'KUBERNETES_SIDECAR') {
     // Injected beside a workload: no peers Service is made for it; etcd (<namespace>/peers/<group>/) names its peers.
     runtime.logger.info('Kubernetes peer discovery skipped: a sidecar agent (cloudext.installation_mode KUBERNETES_SIDECAR) finds its peers through etcd');
     return undefined;
   }
-  const namespace = ctx.env.POD_NAMESPACE;
+  const namespace = env.POD_NAMESPACE;
   if (namespace === undefined || namespace === '') {
     runtime.logger.info('Kubernetes peer discovery skipped: POD_NAMESPACE is not set');
     return undefined;
   }
-  const service = ctx.config.peer_discovery.kubernetes_service;
-  const { KubeClient, KubernetesPeerSource } = await import('@sluice/kube');
-  const own = ctx.client === undefined ? KubeClient.load({ env: ctx.env, httpClient: ctx.config.kubernetes_client.http_client }, { logger: runtime.logger }) : undefined;
-  const client = ctx.client ?? own!;
+  const service = config.peer_discovery.kubernetes_service;
+  const { KubernetesPeerSource } = await import('@sluice/kube');
+  const client = await kube.hold();
   const source = new KubernetesPeerSource({
     informer: KubernetesPeerSource.informerFor(client, namespace, service),
     group,
-    selfIp: ctx.env.POD_IP,
+    selfIp: env.POD_IP,
     onSkip: (reason, slice) => runtime.logger.warn('peers EndpointSlice data skipped', { reason, slice }),
   });
   source.start(sink);
-  own?.start();
   runtime.logger.info('Kubernetes peer discovery started', { namespace, service, server: client.loaded.server });
   return {
     stop: () => {
       source.stop();
-      own?.shutdown();
+      kube.release();
     },
   };
 }

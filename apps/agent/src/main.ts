@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { installAgentFunctions } from './agent-functions.js';
 import { AgentFunctionsTokenError } from '@sluice/agentfunctions';
 import { installFlowEnds } from './flow-ends.js';
-import { installKubernetes, KubeConfigError } from './kube.js';
+import { ProcessKube } from '@sluice/kube/light';
+import { installKubernetes, KubeConfigError, startKubernetesPeers } from './kube.js';
 import { installLocalLimiters, LocalLimitersFileError } from './local-limiters.js';
 import { installDistCache, isDistCacheKeyProblem } from './distcache.js';
 import { installPodScaler } from './pod-scaler.js';
@@ -52,12 +53,15 @@ try {
     runtime.logger.info('local limiters installed', { file: limitersFile, count: n });
   }
   // Entities from Kubernetes (EndpointSlices, Services) beside the static ones; GET /v1/discovery/entities.
-  const kube = await installKubernetes(runtime, discovery, config);
+  // The process's one Kubernetes client, loaded when something needs it (discovery, peers, pod scalers, the scraper).
+  const kube = new ProcessKube({ env: process.env, httpClient: config.kubernetes_client.http_client, logger: runtime.logger });
+  await installKubernetes(runtime, discovery, config, kube);
   // etcd first (it starts first and stops last), then the distributed counter cache, whose stores
   // hold the buckets of the published rate limiters, then the policies published for this agent's group.
   const etcd = installEtcd(runtime, config.etcd);
   const group = config.agent_info.agent_group;
-  const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery);
+  const distCache = installDistCache(runtime, etcd, group, config.server.listener.addr, config.dist_cache, config.peer_discovery,
+    (sink) => startKubernetesPeers(runtime, config, kube, group, sink));
   const { enforcement } = installPolicies(runtime, engine, etcd, group, { tokenBucketStore: distCache.storeFactory });
   // Heartbeats to cloudext.endpoint while cloudext.api_key is set.
   installHeartbeats(runtime, config, engine, enforcement);

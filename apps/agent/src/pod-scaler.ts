@@ -3,7 +3,7 @@ import type { AgentConfig } from '@sluice/config';
 import { parseComponent, parseDecision } from '@sluice/enforcement';
 import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { KubeClient } from '@sluice/kube';
-import { kubeConfigSource, PodScalers, type PodScalerObservation, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
+import { PodScalers, type ProcessKube, type PodScalerObservation, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
 import { configPrefix, decisionPrefix, podScalerReportKey, type PodScalerReport } from '@sluice/policies';
 import type { ProcessRuntime } from '@sluice/runtime';
 
@@ -49,19 +49,12 @@ function reportOf(agent: string, spec: PodScalerSpec, o: PodScalerObservation): 
  * etcd lease, only when it changes: `<ns>/reports/<group>/<policy>/<component>/<identity>`.
  * The Kubernetes client's modules are imported only when the scalers are on.
  */
-export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
-  let client = kube;
-  let own = false;
+export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: ProcessKube, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
+  let client: KubeClient | undefined;
   let disabledReason: string | undefined;
   if (!config.auto_scale.kubernetes.enabled) disabledReason = 'auto_scale.kubernetes.enabled is false';
-  else if (client === undefined) {
-    if (kubeConfigSource({ env }) === undefined) disabledReason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
-    else {
-      const { KubeClient } = await import('@sluice/kube');
-      client = KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger });
-      own = true;
-    }
-  }
+  else if (!kube.available()) disabledReason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
+  else client = await kube.client();
   const enabled = disabledReason === undefined && client !== undefined;
   let apis: Pick<PodScalersOptions, 'scale' | 'leases'> = {};
   if (enabled && client) {
@@ -93,8 +86,8 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
   let watches: PrefixWatch[] = [];
   runtime.lifecycle.add({
     name: 'pod-scaler',
-    start: () => {
-      if (own) client?.start();
+    start: async () => {
+      if (client !== undefined) await kube.hold();
       watches = (['config', 'decision'] as const).map((which) => {
         const m = sources[which];
         const id = (k: string) => k.slice(prefixes[which].length);
@@ -109,7 +102,7 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
     shutdown: async () => {
       for (const w of watches) w.stop();
       await scalers.shutdown();
-      if (own) client?.shutdown();
+      if (client !== undefined) kube.release();
     },
   });
   runtime.server.app.get('/v1/autoscale/pod-scalers', (_req, res) => {

@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import type { AgentConfig } from '@sluice/config';
 import { decisionCounter, LIMITER_DECISIONS_HELP, LIMITER_DECISIONS_METRIC, type CheckDecision, type Engine } from '@sluice/flowcontrol';
-import type { KubeClient } from '@sluice/kube';
-import { kubeConfigSource } from '@sluice/kube/light';
+import type { ProcessKube } from '@sluice/kube/light';
 import type { ProcessRuntime } from '@sluice/runtime';
 import { batchSettingsOf } from '@sluice/telemetry';
 import { createFlowRollup, observeGaugePoints, rolledSeriesSink, type SeriesCell } from '@sluice/telemetry/otel';
@@ -41,19 +40,18 @@ export function installFlowTelemetry(runtime: ProcessRuntime, engine: Engine, co
  * replicas, pod counts and container requests through the pipeline. Through the discovery's
  * client when there is one, else one of its own.
  */
-export async function installKubernetesScraper(runtime: ProcessRuntime, config: AgentConfig, kube: KubeClient | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function installKubernetesScraper(runtime: ProcessRuntime, config: AgentConfig, kube: ProcessKube, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const route = '/v1/telemetry/kubernetes-scraper';
   let reason: string | undefined;
   if (config.otel.disable_kubernetes_scraper) reason = 'otel.disable_kubernetes_scraper is true';
-  else if (kube === undefined && kubeConfigSource({ env }) === undefined) reason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
+  else if (!kube.available()) reason = 'no Kubernetes API: not in a pod and no KUBECONFIG or ~/.kube/config';
   if (reason !== undefined) {
     const off = { enabled: false, reason };
     runtime.server.app.get(route, (_req, res) => { res.json(off); });
     return;
   }
   const mod = await import('@sluice/kube');
-  const own = kube === undefined ? mod.KubeClient.load({ env, httpClient: config.kubernetes_client.http_client }, { logger: runtime.logger }) : undefined;
-  const client = kube ?? own!;
+  const client = await kube.client();
   const group = config.agent_info.agent_group;
   const intervalMs = runtime.telemetry.exportIntervalMs;
   const scraper = new mod.KubernetesScraper({
@@ -70,7 +68,7 @@ export async function installKubernetesScraper(runtime: ProcessRuntime, config: 
   runtime.server.app.get(route, (_req, res) => { res.json({ enabled: true, ...scraper.status() }); });
   runtime.lifecycle.add({
     name: 'kubernetes-scraper',
-    start: () => { own?.start(); scraper.start(); },
-    shutdown: async () => { await scraper.shutdown(); own?.shutdown(); },
+    start: async () => { await kube.hold(); scraper.start(); },
+    shutdown: async () => { await scraper.shutdown(); kube.release(); },
   });
 }

@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@sluice/config';
 import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJob } from '@sluice/controller';
-import { AgentHub, agentFunctionsRouter, agentFunctionsService } from '@sluice/agentfunctions';
+import { AgentHub, agentFunctionsRouter, agentFunctionsService, agentsService, agentsServiceImpl } from '@sluice/agentfunctions';
 import { createEtcd, etcdReadinessJob } from '@sluice/etcd';
 import { compilePolicy } from '@sluice/policies';
 import { createProcessRuntime } from '@sluice/runtime';
@@ -36,6 +36,7 @@ try {
   // routes are served under /v1/agents (GET /v1/agents lists them). At shutdown the streams end first.
   const agents = new AgentHub(runtime.logger);
   runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
+  runtime.server.addService(agentsService().service, agentsServiceImpl(agents));
   runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
   runtime.lifecycle.add({ name: 'agent-functions', start: () => undefined, shutdown: () => { agents.close(); } });
   // What-if: POST /v1/whatif replays a policy, compiled as applying it would be, over live samples from those agents.

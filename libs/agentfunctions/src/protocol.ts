@@ -52,13 +52,22 @@ export interface HttpCallResult {
 }
 
 type ServiceCtor = grpc.ServiceClientConstructor;
-let ctor: ServiceCtor | undefined;
+let pkg: grpc.GrpcObject | undefined;
 
-/** The service's client constructor (its `.service` is the server-side definition). */
-export function agentFunctionsService(): ServiceCtor {
-  if (ctor === undefined) {
+function agentFunctionsPackage(): grpc.GrpcObject {
+  if (pkg === undefined) {
     const def = grpc.loadPackageDefinition(protoLoader.loadSync(join(PROTO_DIR, AGENT_FUNCTIONS_PROTO_FILE), LOADER_OPTIONS));
-    ctor = (((def.sluice as grpc.GrpcObject).agentfunctions as grpc.GrpcObject).v1 as grpc.GrpcObject).AgentFunctionsService as ServiceCtor;
+    pkg = ((def.sluice as grpc.GrpcObject).agentfunctions as grpc.GrpcObject).v1 as grpc.GrpcObject;
   }
-  return ctor;
+  return pkg;
+}
+
+/** The agents' service's client constructor (its `.service` is the server-side definition). */
+export function agentFunctionsService(): ServiceCtor {
+  return agentFunctionsPackage().AgentFunctionsService as ServiceCtor;
+}
+
+/** The controller's fan-out service (`sluice.agentfunctions.v1.AgentsService`). */
+export function agentsService(): ServiceCtor {
+  return agentFunctionsPackage().AgentsService as ServiceCtor;
 }

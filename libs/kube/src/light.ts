@@ -12,3 +12,4 @@ export { PolicyValidationWebhook, POLICY_VALIDATION_GROUP, POLICY_VALIDATION_KIN
 export { injectOptionsOf, DEFAULT_INJECT_OPTIONS, type InjectOptions, type InjectMode } from './webhook/inject-options.js';
 export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOptions, type PodScalerObservation } from './scale/pod-scalers.js';
 export { apiStatus } from './scale/api-status.js';
+export { ProcessKube } from './process-kube.js';

@@ -1,9 +1,6 @@
 import type { Registry } from 'prom-client';
-/** `FlowPreviewConfig` (`flow_control.preview_service`). */
-export interface FlowPreviewConfig {
-  /** Enables the flow preview service. Default true. */
-  enabled: boolean;
-}
+/** `FlowPreviewConfig` (`flow_control.preview_service`): `enabled` turns the flow preview service on. */
+export type { FlowPreviewConfig } from '@sluice/config';
 
 export interface PreviewServiceOptions {
   /**
