@@ -37,6 +37,8 @@ export const InjectorConfigSchema = Type.Object({
     'Secret in the pod\'s namespace whose data key `keys` holds the dist cache group keys (one a line, the first signs) of injected agents (sidecar mode): mounted at /etc/sluice/agent/dist-cache/ and set as their dist_cache.auth.key_file. Every namespace of an agent group needs the same keys. Empty: none (injected agents bind the dist cache ports beyond loopback, so without keys from sidecar_agent_env they refuse to start).'),
   sidecar_agent_token_secret: formatted('empty|dns_subdomain', '',
     'Secret in the pod\'s namespace whose data key `token` holds the bearer token injected agents (sidecar mode) present on their agent functions streams (a controller with server.auth): mounted at /etc/sluice/agent/agent-functions/ and set as their agent_functions.token_file. Empty: none. A Sluice addition.'),
+  sidecar_agent_controller_ca_configmap: formatted('empty|dns_subdomain', '',
+    'ConfigMap in the pod\'s namespace whose data key `ca.crt` holds the CA of the controller\'s TLS certificate, for injected agents (sidecar mode) dialing a controller that serves TLS: mounted at /etc/sluice/agent/controller-ca/ and set as their agent_functions.client.grpc.tls.ca_file (without it they verify the controller against the system CAs). Empty: none. A Sluice addition.'),
   sidecar_agent_memory_limit: formatted('memory_limit', '256Mi',
     'Memory limit of the injected agent (sidecar mode), in Mi or Gi; its V8 old generation is bounded at 75% of it (SLUICE_NODE_FLAGS=--max-old-space-size).'),
   sidecar_agent_env: oldEnv(Type.Record(Type.String(), Type.String(), {

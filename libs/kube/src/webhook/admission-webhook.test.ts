@@ -182,6 +182,20 @@ test('sidecar agents dial the controller for agent functions: its address, TLS a
   const bothOut = patched(p, responseOf(webhook(both).review(review(p), false).body));
   assert.deepEqual((containers(bothOut)[1].env as Obj[]).filter((e) => e.name === 'SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE').map((e) => e.value), ['/etc/sluice/agent/agent-functions/token']);
   assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_TOKEN_SECRET: 'Not_A_Name' }), /injector\.sidecar_agent_token_secret/);
+  // The controller's CA from a ConfigMap: mounted and set as the CA file when the controller serves TLS; not for a plaintext one.
+  const caOf = (env: Record<string, string>, controllerTls: boolean): InjectOptions => injectOptionsOf(resolveConfig({ process: 'controller', env: { ...sidecar, ...env }, requireKeys: [] }).injector, { tls: controllerTls });
+  const withCa = caOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_CONTROLLER_CA_CONFIGMAP: 'controller-ca' }, true);
+  assert.equal(envOf(withCa).SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_TLS_CA_FILE, '/etc/sluice/agent/controller-ca/ca.crt');
+  const caOut = patched(p, responseOf(webhook(withCa).review(review(p), false).body));
+  assert.deepEqual((caOut.spec as { volumes: Obj[] }).volumes.find((v) => v.name === 'sluice-controller-ca'),
+    { name: 'sluice-controller-ca', configMap: { name: 'controller-ca', defaultMode: 0o444, items: [{ key: 'ca.crt', path: 'ca.crt' }] } });
+  assert.ok((containers(caOut)[1].volumeMounts as Obj[]).some((m) => m.name === 'sluice-controller-ca' && m.mountPath === '/etc/sluice/agent/controller-ca' && m.readOnly === true));
+  const plainCa = caOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_CONTROLLER_CA_CONFIGMAP: 'controller-ca' }, false);
+  assert.equal(envOf(plainCa).SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_TLS_CA_FILE, undefined, 'a plaintext controller: no CA');
+  assert.equal(((patched(p, responseOf(webhook(plainCa).review(review(p), false).body)).spec as { volumes: Obj[] }).volumes).some((v) => v.name === 'sluice-controller-ca'), false);
+  const ownCa = caOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_CONTROLLER_CA_CONFIGMAP: 'controller-ca', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_ENV: '{"SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_TLS_CA_FILE":"/mine/ca.pem"}' }, true);
+  assert.deepEqual((containers(patched(p, responseOf(webhook(ownCa).review(review(p), false).body)))[1].env as Obj[]).filter((e) => e.name === 'SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_TLS_CA_FILE').map((e) => e.value), ['/mine/ca.pem'], 'the env\'s CA file wins, once');
+  assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_CONTROLLER_CA_CONFIGMAP: 'Not_A_Name' }), /injector\.sidecar_agent_controller_ca_configmap/);
   assert.throws(() => injectorOf({ SLUICE_CONTROLLER_INJECTOR_CONTROLLER_ADDRESS: 'no port' }), /injector\.controller_address/);
 });
 
@@ -263,7 +277,7 @@ test('injector options from the controller configuration; bad values are refused
     mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
     agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
     controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentKeySecret: '', sidecarAgentMemoryLimit: '256Mi',
-    controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false, sidecarAgentTokenSecret: '',
+    controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false, sidecarAgentTokenSecret: '', sidecarAgentControllerCaConfigMap: '',
   });
   assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);
   const o = injectorOf({ SLUICE_CONTROLLER_INJECTOR_TAP_IMAGE: 'r/tap:1', SLUICE_CONTROLLER_INJECTOR_TAP_PORT: '9999', SLUICE_CONTROLLER_INJECTOR_CONTROL_POINT: 'edge',

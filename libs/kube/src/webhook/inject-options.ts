@@ -30,6 +30,8 @@ export interface InjectOptions {
   sidecarAgentKeySecret: string;
   /** Secret (pod's namespace) with the sidecar agents' agent functions bearer token (data key `token`); '' for none. */
   sidecarAgentTokenSecret: string;
+  /** ConfigMap (pod's namespace) with the controller's CA (data key `ca.crt`) for sidecar agents dialing a TLS controller; '' for none. */
+  sidecarAgentControllerCaConfigMap: string;
   /** Memory limit of the sidecar agent, e.g. 256Mi. */
   sidecarAgentMemoryLimit: string;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
@@ -61,6 +63,7 @@ export function injectOptionsOf(c: InjectorConfig, controller: { tls: boolean } 
     agentTlsClientCert: c.agent_tls_client_cert,
     sidecarAgentKeySecret: c.sidecar_agent_key_secret,
     sidecarAgentTokenSecret: c.sidecar_agent_token_secret,
+    sidecarAgentControllerCaConfigMap: c.sidecar_agent_controller_ca_configmap,
     sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
     controllerAddress: c.controller_address,

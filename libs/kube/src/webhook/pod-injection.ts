@@ -48,6 +48,10 @@ const AGENT_KEY_VOLUME = 'sluice-agent-dist-cache-key';
 /** The sidecar agent's agent functions token (injector.sidecar_agent_token_secret). */
 export const AGENT_TOKEN_DIR = '/etc/sluice/agent/agent-functions';
 const AGENT_TOKEN_VOLUME = 'sluice-agent-functions-token';
+/** The controller's CA for a sidecar agent dialing a TLS controller (injector.sidecar_agent_controller_ca_configmap). */
+export const CONTROLLER_CA_DIR = '/etc/sluice/agent/controller-ca';
+const CONTROLLER_CA_VOLUME = 'sluice-controller-ca';
+const CA_FILE_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_TLS_CA_FILE';
 /** The injected agent's /tmp: its root filesystem is read-only, and its HTTP gateway makes its sockets under /tmp. */
 const AGENT_TMP_VOLUME = 'sluice-agent-tmp';
 const TAP_ADMIN_PORT_NAME = 'sluice-admin';
@@ -203,6 +207,7 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
       { name: AGENT_TMP_VOLUME, mountPath: '/tmp' },
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: AGENT_KEY_VOLUME, mountPath: AGENT_KEY_DIR, readOnly: true }]),
       ...(o.sidecarAgentTokenSecret === '' ? [] : [{ name: AGENT_TOKEN_VOLUME, mountPath: AGENT_TOKEN_DIR, readOnly: true }]),
+      ...(controllerCa(o) ? [{ name: CONTROLLER_CA_VOLUME, mountPath: CONTROLLER_CA_DIR, readOnly: true }] : []),
     ],
     livenessProbe: probe('/v1/status/system/liveness'),
     readinessProbe: probe('/v1/status/system/readiness'),
@@ -215,7 +220,8 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
  * Agent functions: the sidecar agent dials the controller (injector.controller_address), so the
  * controller reaches it without being told its address; plaintext unless the controller serves TLS.
  * Left to sidecar_agent_env when that sets the endpoints. With sidecar_agent_token_secret, the
- * mounted token is the agent's token file.
+ * mounted token is the agent's token file; with sidecar_agent_controller_ca_configmap and a TLS
+ * controller, the mounted CA is the one the agent verifies the controller against.
  */
 function agentFunctionsEnv(o: InjectOptions): Obj[] {
   const token = o.sidecarAgentTokenSecret === '' ? [] : [{ name: 'SLUICE_AGENT_AGENT_FUNCTIONS_TOKEN_FILE', value: `${AGENT_TOKEN_DIR}/token` }];
@@ -223,8 +229,15 @@ function agentFunctionsEnv(o: InjectOptions): Obj[] {
   return [
     { name: ENDPOINTS_ENV, value: JSON.stringify([o.controllerAddress]) },
     ...(o.controllerTls || INSECURE_ENV in o.sidecarAgentEnv ? [] : [{ name: INSECURE_ENV, value: 'true' }]),
+    ...(controllerCa(o) ? [{ name: CA_FILE_ENV, value: `${CONTROLLER_CA_DIR}/ca.crt` }] : []),
     ...token,
   ];
+}
+
+/** The controller's CA is mounted: a TLS controller the injected agent dials, and a ConfigMap holding its CA, unless the env sets a CA file. */
+function controllerCa(o: InjectOptions): boolean {
+  return o.sidecarAgentControllerCaConfigMap !== '' && o.controllerTls && o.controllerAddress !== ''
+    && !(ENDPOINTS_ENV in o.sidecarAgentEnv) && !(CA_FILE_ENV in o.sidecarAgentEnv);
 }
 const ENDPOINTS_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_ENDPOINTS';
 const INSECURE_ENV = 'SLUICE_AGENT_AGENT_FUNCTIONS_CLIENT_GRPC_INSECURE';
@@ -338,6 +351,9 @@ export function planInjection(pod: unknown, ctx: InjectionContext, o: InjectOpti
     }
     if (o.sidecarAgentTokenSecret !== '') {
       volumes.push({ name: AGENT_TOKEN_VOLUME, secret: { secretName: o.sidecarAgentTokenSecret, defaultMode: 0o444, items: [{ key: 'token', path: 'token' }] } });
+    }
+    if (controllerCa(o)) {
+      volumes.push({ name: CONTROLLER_CA_VOLUME, configMap: { name: o.sidecarAgentControllerCaConfigMap, defaultMode: 0o444, items: [{ key: 'ca.crt', path: 'ca.crt' }] } });
     }
   }
   // The separate tap's TLS to its agent; an in-process tap asks no one over the network.
