@@ -6,30 +6,15 @@ import { createServer, type InjectRequest } from '@sluice/server';
 import { jsonToValue, valueToJson, type ProtoValue } from '@sluice/proto';
 import { AgentHub, AgentLink, agentFunctionsService, agentsService, agentsServiceImpl } from './index.js';
 import { TEST_GRPC_CLIENT } from './testdata/grpc-client.js';
-
-const SERVER_CONFIG = {
-  listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' as const },
-  grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 100, 1000] },
-  http: { disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 100, 1000], max_header_bytes: 1048576, read_header_timeout: '10s', read_timeout: '10s', write_timeout: '45s' },
-  grpc_gateway: { grpc_server_address: '' },
-  tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
-};
+import { TEST_SERVER_CONFIG, until } from './testdata/server.js';
 
 interface Answer { agent_group: string; answers: Array<{ agent_name: string; status: number; body: ProtoValue }>; missing: Array<{ agent_name: string; error: string }> }
 type Unary = (req: unknown, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
 
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** A controller's server with both services, `agents` linked agents of group g, and a client of the fan-out. */
 async function setup(t: TestContext, agents: Record<string, (r: InjectRequest) => Promise<{ status: number; body: unknown }>>) {
   const hub = new AgentHub();
-  const server = createServer(SERVER_CONFIG, { registry: new Registry() });
+  const server = createServer(TEST_SERVER_CONFIG, { registry: new Registry() });
   server.addService(agentFunctionsService().service, hub.serviceImpl());
   server.addService(agentsService().service, agentsServiceImpl(hub, { timeoutMs: 1500 }));
   await server.start();
