@@ -1,0 +1,41 @@
+import { Registry } from 'prom-client';
+import { createServer, type ServerConfig, type SluiceServer } from '@sluice/server';
+import type { LimiterKind } from '../check/component.js';
+import { SCHEDULER_INFO } from '../limiters/limiter-details.js';
+import { RATE_LIMITER_KIND } from '../limiters/rate-limiter.js';
+import { SAMPLER_KIND } from '../limiters/sampler.js';
+
+/** Test and benchmark support: a server config with the documented defaults on 127.0.0.1:0. */
+export function testServerConfig(writeTimeout = '45s'): ServerConfig {
+  return {
+    listener: { addr: '127.0.0.1:0', keep_alive: '180s', network: 'tcp' },
+    grpc: { connection_timeout: '120s', enable_reflection: false, latency_buckets_ms: [10, 25, 100, 250, 1000] },
+    http: {
+      disable_http_keep_alives: false, idle_timeout: '30s', latency_buckets_ms: [10, 25, 100, 250, 1000], max_header_bytes: 1048576,
+      read_header_timeout: '10s', read_timeout: '10s', write_timeout: writeTimeout,
+    },
+    grpc_gateway: { grpc_server_address: '' },
+    tls: { allowed_cn: '', cert_file: '', client_ca_file: '', key_file: '', enabled: false },
+  };
+}
+
+/** Create a real server, let `setup` register services, start it. */
+export async function startTestServer(setup: (server: SluiceServer) => void, writeTimeout?: string): Promise<{ server: SluiceServer; grpcAddress: string; base: string }> {
+  const server = createServer(testServerConfig(writeTimeout), { registry: new Registry() });
+  setup(server);
+  await server.start();
+  const { port } = server.address();
+  return { server, grpcAddress: `127.0.0.1:${port}`, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A scheduler's kind for this lib's tests (the load scheduler's own is in @sluice/scheduler, which
+ * depends on this lib): the last group, 503 NO_TOKENS, SchedulerInfo; it reads everything.
+ */
+export const TEST_SCHEDULER_KIND: LimiterKind = {
+  name: 'load_scheduler', group: 2, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, counter: 'workload', details: SCHEDULER_INFO,
+  reads: (_limiter, into) => { into.all = true; },
+};
+
+/** The limiter kinds by a short name, for fixtures. */
+export const TEST_KINDS = { sampler: SAMPLER_KIND, rate_limiter: RATE_LIMITER_KIND, scheduler: TEST_SCHEDULER_KIND } as const;
