@@ -6,7 +6,7 @@
  * Prints decisions/s, p99 take latency and CPU time per decision of each
  * side and their ratios (with ÷ without).
  */
-import { HarnessProcess } from '@sluice/distcache';
+import { HarnessProcess } from '@sluice/distcache/testing';
 import { loadAverage } from './support/ab-rounds.js';
 import { printResult } from './support/result-line.js';
 

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { HarnessProcess } from '@sluice/distcache';
+import { HarnessProcess } from '@sluice/distcache/testing';
 import { processCpuMs } from './support/proc-cpu.js';
 import { loadAverage } from './support/ab-rounds.js';
 import { printResult } from './support/result-line.js';

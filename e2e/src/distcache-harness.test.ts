@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HarnessProcess } from '@sluice/distcache';
+import { HarnessProcess } from '@sluice/distcache/testing';
 
 /**
  * Fault tests of the distributed counter cache with real processes (one

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { DistCache, type DistCacheOptions } from './dist-cache.js';
-import { Keyring } from './auth/index.js';
-import { SelfHealth, AUTH_PROBLEM_MS, REFUTE_LIMIT } from './self-health.js';
+import { Keyring } from './transport/auth/index.js';
+import { SelfHealth, AUTH_PROBLEM_MS, REFUTE_LIMIT } from './membership/self-health.js';
 import { DistCacheMetrics } from './metrics.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
@@ -82,9 +82,9 @@ test('self health: refutations that do not hold, and peers whose packets all fai
 });
 
 test('with admission, members that answer probes but discovery does not list are never learnt: no minority, no ring', async (t) => {
-  const { GossipTransport } = await import('./gossip-transport.js');
-  const { Membership } = await import('./membership.js');
-  const { decodePacket, encodePacket } = await import('./wire.js');
+  const { GossipTransport } = await import('./membership/gossip-transport.js');
+  const { Membership } = await import('./membership/membership.js');
+  const { decodePacket, encodePacket } = await import('./membership/wire.js');
   const a = await node('a', undefined, { admitOnlyPeers: true });
   const b = await node('b', undefined, { admitOnlyPeers: true });
   t.after(() => Promise.all([a, b].map((c) => c.shutdown())));

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { MembershipOptions } from './membership.js';
-import type { Keyring } from './auth/index.js';
+import type { MembershipOptions } from './membership/membership.js';
+import type { Keyring } from './transport/auth/index.js';
 
 /** Membership timings a member may override (tests and benches shorten them). */
 export type MembershipTimings = Pick<MembershipOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'indirectChecks' | 'suspicionTimeoutMs' | 'syncIntervalMs' | 'reapAfterMs'>;

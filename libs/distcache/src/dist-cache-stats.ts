@@ -1,7 +1,7 @@
-import type { MemberState } from './member.js';
-import type { Membership } from './membership.js';
-import type { Ring } from './ring.js';
-import type { BucketTable } from './bucket-table.js';
+import type { MemberState } from './membership/member.js';
+import type { Membership } from './membership/membership.js';
+import type { Ring } from './ring/ring.js';
+import type { BucketTable } from './store/bucket-table.js';
 import type { CacheCounters } from './cache-counters.js';
 
 /** A member as this one sees it, itself included. */

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { DistCache, TIMED_LOCAL_TAKE_EVERY, type DistCacheOptions } from './dist-cache.js';
-import { DistributedTokenBucketStore } from './distributed-store.js';
-import { LazySyncStore } from './lazy-sync-store.js';
-import { encodePacket } from './wire.js';
+import { DistributedTokenBucketStore } from './store/distributed-store.js';
+import { LazySyncStore } from './store/lazy-sync-store.js';
+import { encodePacket } from './membership/wire.js';
 import dgram from 'node:dgram';
 import { splitHostPort } from './address.js';
 

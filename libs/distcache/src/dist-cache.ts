@@ -1,32 +1,32 @@
 import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
-import { Membership } from './membership.js';
-import { holdsBuckets } from './member.js';
-import type { GossipTransport } from './gossip-transport.js';
-import type { OpsServer } from './ops-server.js';
+import { Membership } from './membership/membership.js';
+import { holdsBuckets } from './membership/member.js';
+import type { GossipTransport } from './membership/gossip-transport.js';
+import type { OpsServer } from './transport/ops-server.js';
 import { listen } from './listeners.js';
-import { PeerCalls, isTimeout } from './peer-calls.js';
+import { PeerCalls, isTimeout } from './transport/peer-calls.js';
 import { CacheCounters } from './cache-counters.js';
-import { BucketTable } from './bucket-table.js';
-import { Ring } from './ring.js';
+import { BucketTable } from './store/bucket-table.js';
+import { Ring } from './ring/ring.js';
 import { DistCacheMetrics } from './metrics.js';
-import type { PeerRecord, PeerSink } from './peers.js';
+import type { PeerRecord, PeerSink } from './membership/peers.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
 import { collectStats, type DistCacheStats } from './dist-cache-stats.js';
-import type { RemoteTake, Unreached } from './take-outcome.js';
-import { Handover } from './handover.js';
+import type { RemoteTake, Unreached } from './handover/take-outcome.js';
+import { Handover } from './handover/handover.js';
 import { PeerOpsHandler } from './op-handler.js';
-import { PeerRegistry, type PeerView } from './peer-registry.js';
-import { MembershipWiring } from './membership-wiring.js';
-import { PacketSealer } from './auth/index.js';
-import { SelfHealth } from './self-health.js';
-import { INCARNATION_MODULUS } from './member.js';
+import { PeerRegistry, type PeerView } from './membership/peer-registry.js';
+import { MembershipWiring } from './membership/membership-wiring.js';
+import { PacketSealer } from './transport/auth/index.js';
+import { SelfHealth } from './membership/self-health.js';
+import { INCARNATION_MODULUS } from './membership/member.js';
 
 /** One local take in this many is timed into sluice_distcache_operation_duration_seconds{op="take",target="local"}. */
 export const TIMED_LOCAL_TAKE_EVERY = 64;
 
 export type { DistCacheOptions, DistCacheLimits, MembershipTimings } from './dist-cache-options.js';
 export type { DistCacheStats, MemberInfo } from './dist-cache-stats.js';
-export type { RemoteTake, Unreached } from './take-outcome.js';
+export type { RemoteTake, Unreached } from './handover/take-outcome.js';
 
 /**
  * One agent's member of the distributed counter cache: membership (SWIM over

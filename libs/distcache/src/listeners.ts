@@ -1,6 +1,6 @@
-import { OpsServer, type OpHandler, type OpsRefusal } from './ops-server.js';
-import { HelloVerifier } from './auth/index.js';
-import { GossipTransport } from './gossip-transport.js';
+import { OpsServer, type OpHandler, type OpsRefusal } from './transport/ops-server.js';
+import { HelloVerifier } from './transport/auth/index.js';
+import { GossipTransport } from './membership/gossip-transport.js';
 import { advertised, bindHost, splitHostPort } from './address.js';
 import { DistCacheBindError } from './bind-error.js';
 import type { DistCacheOptions } from './dist-cache-options.js';

@@ -1,9 +1,9 @@
 import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
-import type { Op, OpResult } from './ops.js';
-import type { BucketTable } from './bucket-table.js';
+import type { Op, OpResult } from './transport/ops.js';
+import type { BucketTable } from './store/bucket-table.js';
 import type { CacheCounters } from './cache-counters.js';
 import type { DistCacheMetrics } from './metrics.js';
-import type { Handover } from './handover.js';
+import type { Handover } from './handover/handover.js';
 
 /** What serving other members' operations uses of this member. */
 export interface PeerOpsHandlerHost {

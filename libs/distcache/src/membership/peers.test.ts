@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EtcdPeerSource, type PeerEtcd } from './peers-etcd.js';
 import { parsePeerRecord, peerRecordJson, type PeerRecord, type PeerSink } from './peers.js';
-import { distributedStoreFactory } from './store-factory.js';
-import { DistCache } from './dist-cache.js';
-import { DistributedTokenBucketStore } from './distributed-store.js';
-import { LazySyncStore } from './lazy-sync-store.js';
+import { distributedStoreFactory } from '../store/store-factory.js';
+import { DistCache } from '../dist-cache.js';
+import { DistributedTokenBucketStore } from '../store/distributed-store.js';
+import { LazySyncStore } from '../store/lazy-sync-store.js';
 import type { PublishedRateLimiter } from '@sluice/policies';
 
 const rec = (id: string, group = 'g1'): PeerRecord => ({ id, group, advertisementAddr: `${id}:8080`, distCache: { bindAddr: `${id}:3320`, memberlistAddr: `${id}:3322` } });

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { UnavailableError, DeadlineExceededError, InvalidArgumentError, ErrorCode } from '@sluice/errors';
 import { FrameBuilder, FrameDecoder, encodeFrame } from './frame.js';
 import { MAX_BATCH, RequestEncoder, parseResponse, type Op, type OpResult } from './ops.js';
-import { splitHostPort } from './address.js';
+import { splitHostPort } from '../address.js';
 import { clientHello, type Keyring, type OpsChannel } from './auth/index.js';
 
 /** A batch sent, waiting for its answer: one entry per call, in the order of its operations. */

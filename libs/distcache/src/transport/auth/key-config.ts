@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { InvalidArgumentError, ErrorCode } from '@sluice/errors';
-import { splitHostPort } from '../address.js';
+import { splitHostPort } from '../../address.js';
 import { Keyring, parseKeys } from './keyring.js';
 
 /** `dist_cache.auth` and the addresses it guards. */

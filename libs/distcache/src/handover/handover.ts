@@ -1,9 +1,9 @@
 import type { TokenBucketParams } from '@sluice/tokenbucket';
-import type { OpResult } from './ops.js';
-import type { BucketTable, BucketSnapshot } from './bucket-table.js';
-import { Ring } from './ring.js';
-import type { CacheCounters } from './cache-counters.js';
-import { isTimeout, type PeerCalls } from './peer-calls.js';
+import type { OpResult } from '../transport/ops.js';
+import type { BucketTable, BucketSnapshot } from '../store/bucket-table.js';
+import { Ring } from '../ring/ring.js';
+import type { CacheCounters } from '../cache-counters.js';
+import { isTimeout, type PeerCalls } from '../transport/peer-calls.js';
 import type { Pulled } from './take-outcome.js';
 
 /** What the handover uses of its member (the id and the ring change: at start, on membership changes). */

@@ -1,6 +1,6 @@
 import type { TokenBucketParams, TokenBucketStore } from '@sluice/tokenbucket';
 import type { PublishedRateLimiter } from '@sluice/policies';
-import type { DistCache } from './dist-cache.js';
+import type { DistCache } from '../dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 import { LazySyncStore } from './lazy-sync-store.js';
 

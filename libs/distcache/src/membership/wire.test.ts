@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decodePacket, encodePacket } from './wire.js';
-import { FrameDecoder, FrameTooLargeError, encodeFrame } from './frame.js';
+import { FrameDecoder, FrameTooLargeError, encodeFrame } from '../transport/frame.js';
 
 const from = { id: 'a1', gossipAddr: '127.0.0.1:1' };
 const upd = { id: 'b', gossipAddr: '127.0.0.1:2', opsAddr: '127.0.0.1:3', incarnation: 5, state: 'suspect' as const };

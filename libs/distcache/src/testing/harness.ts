@@ -11,10 +11,10 @@
 import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TakeResult, TokenBucketParams, TokenBucketStore } from '@sluice/tokenbucket';
-import { DistCache, type MembershipTimings } from './dist-cache.js';
-import { DistributedTokenBucketStore } from './distributed-store.js';
-import { LazySyncStore } from './lazy-sync-store.js';
-import { Keyring } from './auth/index.js';
+import { DistCache, type MembershipTimings } from '../dist-cache.js';
+import { DistributedTokenBucketStore } from '../store/distributed-store.js';
+import { LazySyncStore } from '../store/lazy-sync-store.js';
+import { Keyring } from '../transport/auth/index.js';
 
 interface HarnessConfig {
   id: string;

@@ -3,13 +3,13 @@ import { holdsBuckets, type MemberState } from './member.js';
 import type { Outbound, Sender } from './messages.js';
 import { decodePacket, encodePacket } from './wire.js';
 import type { GossipTransport } from './gossip-transport.js';
-import type { BucketTable } from './bucket-table.js';
-import type { Ring } from './ring.js';
-import type { DistCacheMetrics } from './metrics.js';
-import type { CacheCounters } from './cache-counters.js';
-import type { PeerCalls } from './peer-calls.js';
+import type { BucketTable } from '../store/bucket-table.js';
+import type { Ring } from '../ring/ring.js';
+import type { DistCacheMetrics } from '../metrics.js';
+import type { CacheCounters } from '../cache-counters.js';
+import type { PeerCalls } from '../transport/peer-calls.js';
 import type { PeerRegistry } from './peer-registry.js';
-import { claimedSender, type PacketSealer } from './auth/index.js';
+import { claimedSender, type PacketSealer } from '../transport/auth/index.js';
 import type { SelfHealth } from './self-health.js';
 
 /** What the membership wiring uses of its member. */

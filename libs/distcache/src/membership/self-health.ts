@@ -1,4 +1,4 @@
-import type { DistCacheMetrics } from './metrics.js';
+import type { DistCacheMetrics } from '../metrics.js';
 
 /** Refutations within REFUTE_WINDOW_MS past which this member says its refutations do not hold. */
 export const REFUTE_LIMIT = 5;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { INCARNATION_MODULUS, laterIncarnation, nextIncarnation, type MemberUpdate } from './member.js';
-import { SimNetwork, seededRandom } from './sim-network.js';
+import { SimNetwork, seededRandom } from '../testing/sim-network.js';
 import type { Sender } from './messages.js';
 
 // Property tests of the membership against a hostile member on the simulated network: every message

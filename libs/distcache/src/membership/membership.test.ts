@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Membership, accepts } from './membership.js';
-import { SimNetwork, seededRandom } from './sim-network.js';
+import { SimNetwork, seededRandom } from '../testing/sim-network.js';
 
 const netArb = fc.record({
   seed: fc.integer(),

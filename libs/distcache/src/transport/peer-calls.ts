@@ -1,6 +1,6 @@
 import { PeerClient } from './ops-client.js';
 import type { Op, OpResult } from './ops.js';
-import type { DistCacheMetrics } from './metrics.js';
+import type { DistCacheMetrics } from '../metrics.js';
 import type { Keyring } from './auth/index.js';
 import { ErrorCode } from '@sluice/errors';
 

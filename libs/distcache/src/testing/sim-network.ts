@@ -1,6 +1,6 @@
-import { Membership, type MembershipOptions } from './membership.js';
-import type { MembershipMessage, Sender } from './messages.js';
-import { decodePacket, encodePacket } from './wire.js';
+import { Membership, type MembershipOptions } from '../membership/membership.js';
+import type { MembershipMessage, Sender } from '../membership/messages.js';
+import { decodePacket, encodePacket } from '../membership/wire.js';
 
 /** A simulated network for membership tests: packets are dropped, delayed and so reordered, on a simulated clock. */
 export interface SimNetworkOptions {

@@ -1,5 +1,5 @@
 import { giveBack, newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
-import type { DistCache } from './dist-cache.js';
+import type { DistCache } from '../dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 
 export interface LazySyncStoreOptions {

@@ -1,7 +1,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { FrameDecoder, encodeFrame } from './frame.js';
-import { splitHostPort } from './address.js';
+import { FrameDecoder, encodeFrame } from '../transport/frame.js';
+import { splitHostPort } from '../address.js';
 
 export interface GossipTransportOptions {
   host: string;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { PeerClient } from './ops-client.js';
 import { OpsServer } from './ops-server.js';
 import { MAX_BATCH, MAX_KEY, type OpResult } from './ops.js';
-import { HarnessProcess } from './harness-client.js';
+import { HarnessProcess } from '../testing/harness-client.js';
 
 const PARAMS = { capacity: 10, fillAmount: 10, intervalMs: 1000, continuousFill: true };
 

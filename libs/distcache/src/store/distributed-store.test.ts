@@ -3,10 +3,10 @@ import dgram from 'node:dgram';
 import test, { type TestContext } from 'node:test';
 import { Registry } from 'prom-client';
 import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
-import { DistCache, type RemoteTake } from './dist-cache.js';
-import { splitHostPort } from './address.js';
-import { Ring } from './ring.js';
-import { encodePacket } from './wire.js';
+import { DistCache, type RemoteTake } from '../dist-cache.js';
+import { splitHostPort } from '../address.js';
+import { Ring } from '../ring/ring.js';
+import { encodePacket } from '../membership/wire.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
 
 interface FakeOwner {

@@ -1,5 +1,5 @@
 import type { TokenBucketParams } from '@sluice/tokenbucket';
-import type { BucketSnapshot } from './bucket-table.js';
+import type { BucketSnapshot } from '../store/bucket-table.js';
 import { FrameReader, type FrameBuilder } from './frame.js';
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TokenBucketParams } from '@sluice/tokenbucket';
-import type { DistCache } from './dist-cache.js';
+import type { DistCache } from '../dist-cache.js';
 import { LazySyncStore } from './lazy-sync-store.js';
 
 interface FakeGroup { known: number; minority: boolean; left: number; consumed: number[]; cache: DistCache }

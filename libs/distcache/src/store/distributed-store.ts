@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
-import type { DistCache } from './dist-cache.js';
+import type { DistCache } from '../dist-cache.js';
 
 export interface DistributedStoreOptions {
   /** The rate limiter's identity in the group (policy + component): keys are `<limiter>|<label value>`. */
