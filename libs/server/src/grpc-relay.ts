@@ -6,7 +6,7 @@ import { duplexPair } from './duplex-pair.js';
 import { PEER_HEADER, peerHeaderValue } from './forwarded-peer.js';
 import type { Logger } from './types.js';
 
-const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_FLAG_END_STREAM } = http2.constants;
+const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
 /** Request headers not sent on: connection-specific ones (RFC 9113 §8.2.2), `host` (sent as :authority) and the peer header. */
 const DROPPED_REQUEST = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'http2-settings', 'host', PEER_HEADER]);
@@ -104,10 +104,10 @@ export class GrpcRelay {
     req.once('close', () => {
       stream.unpipe(req);
       if (stream.closed || stream.destroyed) return;
+      // Closed before grpc-js answered (its connection failed or was cut at shutdown): the client
+      // sees UNAVAILABLE, as when a server connection drops.
       if (!responded) {
-        const code = req.rstCode ?? NGHTTP2_NO_ERROR;
-        if (code === NGHTTP2_NO_ERROR || code === NGHTTP2_REFUSED_STREAM) answerUnavailable(stream);
-        else stream.close(code);
+        answerUnavailable(stream);
         return;
       }
       if (req.rstCode !== undefined && req.rstCode !== NGHTTP2_NO_ERROR && !stream.writableEnded) stream.close(req.rstCode);
