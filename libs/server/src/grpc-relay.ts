@@ -90,19 +90,18 @@ export class GrpcRelay {
         req.close(NGHTTP2_CANCEL);
         return;
       }
-      if (!end) req.pipe(stream);
+      if (end) req.resume();
+      else req.pipe(stream);
     });
     req.on('trailers', (t) => { trailers = t; });
     stream.on('wantTrailers', () => {
       stream.sendTrailers(trailers === undefined ? {} : responseHeaders(trailers));
     });
-    // The call is over once grpc-js has answered: a client still sending (it never half-closed) is
-    // asked to stop without error, as RFC 9113 §8.1 lets a server do after a complete response.
-    req.once('end', () => {
-      if (!stream.readableEnded && !stream.closed) stream.close(NGHTTP2_NO_ERROR);
-    });
     req.once('close', () => {
+      // What the client still sends has nowhere to go: it is read and dropped. The client stream
+      // stays open as grpc-js left it, until the client ends it or its session ends.
       stream.unpipe(req);
+      stream.resume();
       if (stream.closed || stream.destroyed) return;
       // Closed before grpc-js answered (its connection failed or was cut at shutdown): the client
       // sees UNAVAILABLE, as when a server connection drops.
@@ -140,5 +139,5 @@ function answerUnavailable(stream: http2.ServerHttp2Stream): void {
     'grpc-status': String(GrpcCode.UNAVAILABLE),
     'grpc-message': 'the gRPC server could not be reached',
   }, { endStream: true });
-  if (!stream.readableEnded) stream.close(NGHTTP2_NO_ERROR);
+  stream.resume();
 }
