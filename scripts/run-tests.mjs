@@ -59,7 +59,7 @@ if (unit.length === 0 && e2e.length === 0) {
 }
 
 // A guard against a hung run, not a target: the whole run is stopped after 60 minutes (the tests
-// take ~17 on 2 cores), whatever is running then is killed.
+// take ~18 on 2 cores), whatever is running then is killed.
 const deadline = Date.now() + 60 * 60 * 1000;
 const totals = { pass: 0, fail: 0 };
 const TICKS = 100; // clock ticks per second in /proc/<pid>/stat on Linux
@@ -160,6 +160,7 @@ async function runE2e(slots) {
       while (queue.length > 0 && active < slots()) {
         const file = queue.shift();
         active += 1;
+        console.log(`# e2e start: ${file} (${active} running)`);
         void nodeTest(file, ['--test-timeout=900000', '--test-reporter=tap', file], false).then((r) => {
           active -= 1;
           process.stdout.write(r.out.endsWith('\n') || r.out === '' ? r.out : `${r.out}\n`);
