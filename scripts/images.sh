@@ -33,7 +33,9 @@ pick_tool() {
 size_of() {
   case "$1" in
     docker) docker image inspect --format '{{.Size}}' "$2" | awk '{ printf "%.0f MB\n", $1 / 1e6 }' ;;
-    *) "$1" images --format '{{.Size}}' "$2" | head -n 1 ;;
+    # One line per name of the image; sed reads them all (head would leave the tool writing to a
+    # closed pipe, which pipefail turns into a failure).
+    *) "$1" images --format '{{.Size}}' "$2" | sed -n 1p ;;
   esac
 }
 

@@ -120,25 +120,32 @@ test('images: built from the repository on a local base, each entrypoint runs in
   const prometheus = await startPrometheus(t, []);
   const tag = `${process.pid}-${Date.now()}`;
 
-  const agent = await runImage(t, ref('agent'), `sluice-e2e-agent-${tag}`, [], {
-    SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcdServer), SLUICE_AGENT_SERVER_LISTENER_ADDR: '127.0.0.1:0',
-    SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0', SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
-  });
-  const agentPort = await servingPort(agent);
-  await waitReady(`http://127.0.0.1:${agentPort}`, 60_000);
-  assert.equal(uidOf(agent.nodePid()), 65532, 'the agent runs as the image\'s user');
-  t.diagnostic('agent ready in its image');
-
-  const controller = await runImage(t, ref('controller'), `sluice-e2e-controller-${tag}`, [], {
-    SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcdServer), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: prometheus.url,
-    // Its own etcd namespace: the controller owns <namespace>/config and /decisions and removes keys no
-    // policy of its own holds, such as the limiter this test writes for the agent below.
-    SLUICE_CONTROLLER_ETCD_NAMESPACE: 'sluice-images-controller',
-    SLUICE_CONTROLLER_SERVER_LISTENER_ADDR: '127.0.0.1:0',
-  });
-  await waitReady(`http://127.0.0.1:${await servingPort(controller)}`, 60_000);
-  assert.equal(uidOf(controller.nodePid()), 65532);
-  t.diagnostic('controller ready in its image');
+  // The agent and the controller start side by side (each waits on its own start-up).
+  const startAgentImage = async (): Promise<[InImage, number]> => {
+    const p = await runImage(t, ref('agent'), `sluice-e2e-agent-${tag}`, [], {
+      SLUICE_AGENT_ETCD_ENDPOINTS: endpointsJson(etcdServer), SLUICE_AGENT_SERVER_LISTENER_ADDR: '127.0.0.1:0',
+      SLUICE_AGENT_DIST_CACHE_BIND_ADDR: '127.0.0.1:0', SLUICE_AGENT_DIST_CACHE_MEMBERLIST_BIND_ADDR: '127.0.0.1:0',
+    });
+    const port = await servingPort(p);
+    await waitReady(`http://127.0.0.1:${port}`, 60_000);
+    assert.equal(uidOf(p.nodePid()), 65532, 'the agent runs as the image\'s user');
+    t.diagnostic('agent ready in its image');
+    return [p, port];
+  };
+  const startControllerImage = async (): Promise<InImage> => {
+    const p = await runImage(t, ref('controller'), `sluice-e2e-controller-${tag}`, [], {
+      SLUICE_CONTROLLER_ETCD_ENDPOINTS: endpointsJson(etcdServer), SLUICE_CONTROLLER_PROMETHEUS_ADDRESS: prometheus.url,
+      // Its own etcd namespace: the controller owns <namespace>/config and /decisions and removes keys no
+      // policy of its own holds, such as the limiter this test writes for the agent below.
+      SLUICE_CONTROLLER_ETCD_NAMESPACE: 'sluice-images-controller',
+      SLUICE_CONTROLLER_SERVER_LISTENER_ADDR: '127.0.0.1:0',
+    });
+    await waitReady(`http://127.0.0.1:${await servingPort(p)}`, 60_000);
+    assert.equal(uidOf(p.nodePid()), 65532, 'the controller runs as the image\'s user');
+    t.diagnostic('controller ready in its image');
+    return p;
+  };
+  const [[agent, agentPort], controller] = await Promise.all([startAgentImage(), startControllerImage()]);
 
   // The tap in front of a loopback workload, asking the agent, which enforces a limiter of one request.
   await publishLimiter(etcd, 1);

@@ -74,7 +74,7 @@ test('every blueprint\'s example generates a policy the controller accepts and r
     return rl.decisions.some((d) => d.policy_name === 'rate-limit-per-user' && d.decision.bucket_capacity === 20)
       && ls.decisions.some((d) => d.policy_name === 'api-priorities' && d.decision.load_multiplier === 0.9)
       && sm.decisions.some((d) => d.policy_name === 'new-checkout-rollout' && d.decision.accept_percentage === 1);
-  }, 30_000, 'decisions of the generated policies');
+  }, 30_000, 'decisions of the generated policies', 500); // each poll starts three sluicectl processes
 
   // A bad values file: exit 1, the field's path, no stack; nothing applied.
   const bad = join(dir, 'bad.yaml');

@@ -40,11 +40,17 @@ export interface ImageInfo {
   size: string;
 }
 
-export async function inspectImage(ref: string): Promise<ImageInfo> {
+/** An image's configuration (buildah inspect). */
+export async function imageConfig(ref: string): Promise<Omit<ImageInfo, 'size'>> {
   const r = await runOk('buildah', ['inspect', '--type', 'image', ref]);
   const config = (JSON.parse(r.out) as { OCIv1: { config: { Entrypoint?: string[]; User?: string; Env?: string[]; Labels?: Record<string, string> } } }).OCIv1.config;
-  const size = (await runOk('bash', ['scripts/images.sh', 'size', ref], { env: { CONTAINER_TOOL: 'buildah' } })).out.trim();
-  return { entrypoint: config.Entrypoint ?? [], user: config.User ?? '', env: config.Env ?? [], labels: config.Labels ?? {}, size };
+  return { entrypoint: config.Entrypoint ?? [], user: config.User ?? '', env: config.Env ?? [], labels: config.Labels ?? {} };
+}
+
+/** An image's configuration and its size as scripts/images.sh prints it. */
+export async function inspectImage(ref: string): Promise<ImageInfo> {
+  const [config, size] = await Promise.all([imageConfig(ref), runOk('bash', ['scripts/images.sh', 'size', ref], { env: { CONTAINER_TOOL: 'buildah' } })]);
+  return { ...config, size: size.out.trim() };
 }
 
 /** Parent pid of every process (Linux /proc). */
@@ -103,7 +109,7 @@ export interface InImage extends Proc {
  */
 export async function runImage(t: TestContext, ref: string, name: string, args: string[], env: Record<string, string>): Promise<InImage> {
   const container = (await runOk('buildah', ['from', '--pull=never', '--name', name, ref])).out.trim().split('\n').pop() ?? name;
-  const { entrypoint } = await inspectImage(ref);
+  const { entrypoint } = await imageConfig(ref);
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
   const child = spawn('buildah', ['run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...entrypoint, ...args], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],

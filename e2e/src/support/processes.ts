@@ -165,12 +165,15 @@ async function waitStatus(base: string, which: 'readiness' | 'liveness', ms = 30
   }, ms, `${base} ${which}`);
 }
 
-/** Polls `cond` every 20 ms until it holds; throws after `ms`. */
-export async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition'): Promise<void> {
+/**
+ * Polls `cond` every `pollMs` (20 ms unless told) until it holds; throws after `ms`. A condition that
+ * starts a process (a CLI) takes a longer `pollMs`, so that waiting does not keep a core busy.
+ */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition', pollMs = 20): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
