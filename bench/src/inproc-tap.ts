@@ -123,6 +123,9 @@ async function main(): Promise<void> {
       portPattern: /PORT (\d+)/, startTimeoutMs: 60_000,
     });
     children.push(bare);
+    // The V8 settings differ: a young generation of 2 x 4 MB for the agent against Node's default (up to 2 x 16 MB)
+    // for the bare proxy, so the agent collects its garbage about 4 times as often for the same allocation.
+    console.log('V8 flags: agents as bin/sluice-agent sets them (--max-semi-space-size=4 --max-old-space-size=384), the separate tap as bin/sluice-tap, the bare proxy Node\'s defaults');
     await new Promise((r) => setTimeout(r, Math.max(0, IDLE_MS - (Date.now() - started))));
     const idle = { inproc: rssMb(inproc.pid), agent: rssMb(agent.pid), tap: rssMb(tap.pid) };
     console.log(`idle RSS: agent serving the tap ${idle.inproc.toFixed(1)} MB; agent ${idle.agent.toFixed(1)} MB + separate tap ${idle.tap.toFixed(1)} MB = ${(idle.agent + idle.tap).toFixed(1)} MB`);
