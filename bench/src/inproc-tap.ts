@@ -5,13 +5,19 @@
  * 200 "ok"). For context, the separate tap (apps/tap, asking a second agent over gRPC) is measured
  * in the same rounds. Every request through a tap is decided by the engine: a local rate limiter
  * on the control point that always has tokens, static discovery giving the loopback destination a
- * service (as in tap-overhead). Each proxy takes 4 s of unmeasured load, then the targets take
- * turns, twice each; figures are the means. Memory: VmRSS of the agent serving the tap, and of an
- * agent plus a separate tap, idle (5 s after start) and after the load.
+ * service (as in tap-overhead). Each proxy takes two turns of 4 s of unmeasured load (JIT, pools,
+ * the heap grown to its working size), then rounds (5 by default) in which every target takes one measured
+ * phase, the order turned round every other round (bare, in-process, separate; then separate,
+ * in-process, bare) so that neither side always runs first after the other's load. The same load
+ * (wrk, same connections and seconds) goes to every target. The ratio is the median of the
+ * per-round ratios (each from phases seconds apart, under the same machine load), CPU per request
+ * the median over rounds; the per-round ratios and the load average before and after are printed,
+ * so a noisy run shows as such. Memory: VmRSS of the agent serving the tap, and of an agent plus a
+ * separate tap, idle (5 s after start) and after the load.
  * Target: in-process tap ≥ 0.85 of the bare proxy.
- * Last line: `RESULT inproc-tap inproc_vs_bare=.. separate_vs_bare=.. inproc_cpu_us=.. bare_cpu_us=.. inproc_rss_mb=.. separate_rss_mb=.. ...`.
+ * Last line: `RESULT inproc-tap inproc_vs_bare=.. inproc_vs_bare_rounds=.. separate_vs_bare=.. inproc_cpu_us=.. bare_cpu_us=.. inproc_rss_mb=.. ...`.
  *
- *   npx tsc -p bench && node scripts/run-bench.mjs inproc-tap      (or node bench/dist/inproc-tap.js [seconds-per-phase=4] [connections=32])
+ *   npx tsc -p bench && node scripts/run-bench.mjs inproc-tap      (or node bench/dist/inproc-tap.js [seconds-per-phase=4] [connections=32] [rounds=5])
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './support/bench-paths.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
-import { combine, measure, ROUNDS, runLoop, runWrk, WARM_UP_S, type Phase } from './support/proxy-load.js';
+import { combine, measure, runLoop, runWrk, WARM_UP_S, type Phase } from './support/proxy-load.js';
 import { printResult } from './support/result-line.js';
 
 const CONTROL_POINT = 'ingress';
@@ -60,11 +66,23 @@ function ratio(a: number, b: number): string {
   return Number.isFinite(a / b) ? (a / b).toFixed(2) : 'n/a';
 }
 
+/** The median of finite values (NaN when there are none). */
+function median(values: readonly number[]): number {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 === 1 ? (v[mid] as number) : ((v[mid - 1] as number) + (v[mid] as number)) / 2;
+}
+
+/** Unmeasured turns of load per proxy before the rounds. */
+const WARM_UP_TURNS = 2;
+
 async function main(): Promise<void> {
   const seconds = Math.min(5, Math.max(1, Number(process.argv[2] ?? 4)));
   const connections = Math.max(1, Number(process.argv[3] ?? 32));
+  const rounds = Math.min(9, Math.max(2, Number(process.argv[4] ?? 5)));
   const wrk = which('wrk');
-  console.log(`in-process tap: ${seconds} s per phase, ${connections} connections, load from ${wrk !== undefined ? 'wrk (2 threads)' : 'an in-process keep-alive loop'}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`in-process tap: ${rounds} rounds of ${seconds} s per phase, ${connections} connections, load from ${wrk !== undefined ? 'wrk (2 threads)' : 'an in-process keep-alive loop'}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const children: ChildServer[] = [];
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'sluice-inproc-tap-bench-'));
   try {
@@ -105,43 +123,61 @@ async function main(): Promise<void> {
       portPattern: /PORT (\d+)/, startTimeoutMs: 60_000,
     });
     children.push(bare);
+    // The V8 settings differ: a young generation of 2 x 4 MB for the agent against Node's default (up to 2 x 16 MB)
+    // for the bare proxy, so the agent collects its garbage about 4 times as often for the same allocation.
+    console.log('V8 flags: agents as bin/sluice-agent sets them (--max-semi-space-size=4 --max-old-space-size=384), the separate tap as bin/sluice-tap, the bare proxy Node\'s defaults');
     await new Promise((r) => setTimeout(r, Math.max(0, IDLE_MS - (Date.now() - started))));
     const idle = { inproc: rssMb(inproc.pid), agent: rssMb(agent.pid), tap: rssMb(tap.pid) };
     console.log(`idle RSS: agent serving the tap ${idle.inproc.toFixed(1)} MB; agent ${idle.agent.toFixed(1)} MB + separate tap ${idle.tap.toFixed(1)} MB = ${(idle.agent + idle.tap).toFixed(1)} MB`);
 
-    for (const port of [bare.port, inproc.port, tap.port]) {
-      await (wrk !== undefined ? runWrk(wrk, `http://127.0.0.1:${port}/`, WARM_UP_S, connections, []) : runLoop(`http://127.0.0.1:${port}/`, WARM_UP_S, connections, []));
+    const targets = [
+      { name: 'bare', port: bare.port, pids: [bare.pid], phases: [] as Phase[] },
+      { name: 'in-process tap', port: inproc.port, pids: [inproc.pid], phases: [] as Phase[] },
+      { name: 'separate tap', port: tap.port, pids: [tap.pid, agent.pid], phases: [] as Phase[] },
+    ];
+    const [bares, inprocs, separates] = targets.map((t) => t.phases) as [Phase[], Phase[], Phase[]];
+    for (let turn = 0; turn < WARM_UP_TURNS; turn++) {
+      for (const { port } of targets) {
+        await (wrk !== undefined ? runWrk(wrk, `http://127.0.0.1:${port}/`, WARM_UP_S, connections, []) : runLoop(`http://127.0.0.1:${port}/`, WARM_UP_S, connections, []));
+      }
     }
-    const bares: Phase[] = [];
-    const inprocs: Phase[] = [];
-    const separates: Phase[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      bares.push(await measure('bare', `http://127.0.0.1:${bare.port}/`, seconds, connections, wrk, [bare.pid]));
-      inprocs.push(await measure('in-process tap', `http://127.0.0.1:${inproc.port}/`, seconds, connections, wrk, [inproc.pid]));
-      separates.push(await measure('separate tap', `http://127.0.0.1:${tap.port}/`, seconds, connections, wrk, [tap.pid, agent.pid]));
+    const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const t of order) t.phases.push(await measure(t.name, `http://127.0.0.1:${t.port}/`, seconds, connections, wrk, t.pids));
     }
+    const perRound = inprocs.map((p, i) => p.rps / (bares[i] as Phase).rps);
+    const separatePerRound = separates.map((p, i) => p.rps / (bares[i] as Phase).rps);
+    const cpuMedian = (phases: readonly Phase[], i = 0): number => median(phases.map((p) => p.cpuUs[i] ?? NaN));
     const viaBare = combine(bares);
     const viaInproc = combine(inprocs);
     const viaSeparate = combine(separates);
     const loaded = { inproc: rssMb(inproc.pid), agent: rssMb(agent.pid), tap: rssMb(tap.pid) };
     console.log(`RSS after the load: agent serving the tap ${loaded.inproc.toFixed(1)} MB; agent ${loaded.agent.toFixed(1)} MB + separate tap ${loaded.tap.toFixed(1)} MB = ${(loaded.agent + loaded.tap).toFixed(1)} MB`);
-    console.log(`CPU per request: in-process tap (agent) ${viaInproc.cpuUs[0]?.toFixed(0)} us; separate tap ${viaSeparate.cpuUs[0]?.toFixed(0)} us + its agent ${viaSeparate.cpuUs[1]?.toFixed(0)} us; bare proxy ${viaBare.cpuUs[0]?.toFixed(0)} us`);
-    const r = viaInproc.rps / viaBare.rps;
-    console.log(`ratio in-process tap/bare: rps ${r.toFixed(2)} (target >= 0.85: ${r >= 0.85 ? 'met' : 'NOT met'}), p99 ${ratio(viaInproc.p99ms, viaBare.p99ms)}x; separate tap/bare ${ratio(viaSeparate.rps, viaBare.rps)}`);
+    const inprocCpu = cpuMedian(inprocs);
+    const bareCpu = cpuMedian(bares);
+    const separateCpu = cpuMedian(separates, 0) + cpuMedian(separates, 1);
+    console.log(`CPU per request (median of rounds): in-process tap (agent) ${inprocCpu.toFixed(0)} us; separate tap ${cpuMedian(separates, 0).toFixed(0)} us + its agent ${cpuMedian(separates, 1).toFixed(0)} us; bare proxy ${bareCpu.toFixed(0)} us`);
+    const r = median(perRound);
+    console.log(`ratio in-process tap/bare: rps ${r.toFixed(2)} (median of rounds ${perRound.map((x) => x.toFixed(2)).join(' ')}; target >= 0.85: ${r >= 0.85 ? 'met' : 'NOT met'}), `
+      + `mean-rate ratio ${ratio(viaInproc.rps, viaBare.rps)}, p99 ${ratio(viaInproc.p99ms, viaBare.p99ms)}x; separate tap/bare ${median(separatePerRound).toFixed(2)}`);
     console.log(`errors: bare ${viaBare.errors}, in-process ${viaInproc.errors}, separate ${viaSeparate.errors}`);
-    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+    const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`load average before the rounds ${loadBefore}, after ${loadAfter} (${os.cpus().length} cores)`);
     printResult('inproc-tap', {
-      inproc_vs_bare: ratio(viaInproc.rps, viaBare.rps),
-      separate_vs_bare: ratio(viaSeparate.rps, viaBare.rps),
-      inproc_cpu_us: viaInproc.cpuUs[0]?.toFixed(0) ?? 'n/a',
-      separate_cpu_us: ((viaSeparate.cpuUs[0] ?? NaN) + (viaSeparate.cpuUs[1] ?? NaN)).toFixed(0),
-      bare_cpu_us: viaBare.cpuUs[0]?.toFixed(0) ?? 'n/a',
+      inproc_vs_bare: r.toFixed(2),
+      inproc_vs_bare_rounds: perRound.map((x) => x.toFixed(2)).join(','),
+      separate_vs_bare: median(separatePerRound).toFixed(2),
+      inproc_cpu_us: inprocCpu.toFixed(0),
+      separate_cpu_us: separateCpu.toFixed(0),
+      bare_cpu_us: bareCpu.toFixed(0),
       inproc_p99_ms: viaInproc.p99ms.toFixed(2),
       bare_p99_ms: viaBare.p99ms.toFixed(2),
       inproc_rss_mb: loaded.inproc.toFixed(1),
       separate_rss_mb: (loaded.agent + loaded.tap).toFixed(1),
       inproc_idle_rss_mb: idle.inproc.toFixed(1),
       separate_idle_rss_mb: (idle.agent + idle.tap).toFixed(1),
+      load_average: loadAfter.replaceAll(' ', '/'),
     });
   } finally {
     for (const c of children.reverse()) await c.stop();

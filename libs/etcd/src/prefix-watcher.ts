@@ -16,6 +16,15 @@ export interface PrefixWatcherOptions {
   backoff: Backoff;
 }
 
+/**
+ * While etcd is unavailable a watcher retries this many times more slowly: the lease loop probes
+ * with the plain backoff, and its success (the state turning connected) wakes every watcher at once.
+ * Each watcher probing on its own made a new connection attempt per watcher and retry (an agent
+ * without etcd redialled several times a second). The slower retry remains for a client whose
+ * lease loop does not run.
+ */
+export const UNAVAILABLE_SLOWDOWN = 6;
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -24,7 +33,9 @@ function message(err: unknown): string {
  * Level-triggered watch of one prefix: a full get handed to `reset`, then a
  * watch from the next revision passing each put and delete on. Any break
  * (etcd gone, the stream ended, the watch cancelled by compaction) leads to
- * a new full get and `reset`, after a backoff; the handler never sees a gap.
+ * a new full get and `reset`, after a backoff (UNAVAILABLE_SLOWDOWN times
+ * longer while etcd is unavailable, ended when it is reached again); the
+ * handler never sees a gap.
  */
 export class PrefixWatcher implements PrefixWatch {
   private stopped = false;
@@ -33,13 +44,18 @@ export class PrefixWatcher implements PrefixWatch {
   private endWatch: (() => void) | undefined;
   readonly done: Promise<void>;
 
+  private readonly unsubscribe: () => void;
+
   constructor(private readonly o: PrefixWatcherOptions) {
+    // etcd reached again (by the lease loop or any call): resynchronise now rather than at the end of the slow retry.
+    this.unsubscribe = o.state.onChange((state) => { if (state === 'connected') this.sleeper.interrupt(); });
     this.done = this.loop();
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.unsubscribe();
     this.sleeper.cancel();
     this.endWatch?.();
   }
@@ -78,7 +94,8 @@ export class PrefixWatcher implements PrefixWatch {
         if (this.stopped) return;
         this.o.state.failed('watch_get', err);
       }
-      await this.sleeper.sleep(this.o.backoff.next());
+      const delay = this.o.backoff.next();
+      await this.sleeper.sleep(this.o.state.get() === 'unavailable' ? delay * UNAVAILABLE_SLOWDOWN : delay);
     }
   }
 

@@ -21,6 +21,11 @@ export class WakeableSleep {
     });
   }
 
+  /** Ends the sleep under way, if any; unlike kick, nothing is kept for a later sleep. */
+  interrupt(): void {
+    this.wake?.();
+  }
+
   kick(): void {
     if (this.wake !== undefined) this.wake();
     else this.kicked = true;

@@ -7,12 +7,21 @@ export interface EventLoopJob extends Job {
 }
 
 /**
+ * The delay monitor's timer period: a tenth of the limit, 10 to 100 ms. A block is measured short by
+ * at most one period (under a tenth of the limit), and an idle process wakes 10 times a second for
+ * the default 5 s limit rather than 50.
+ */
+export function monitorResolutionMs(maxDelayMs: number): number {
+  return Math.max(10, Math.min(100, Math.floor(maxDelayMs / 10)));
+}
+
+/**
  * Liveness check of the process itself: the event loop's largest delay since the
  * previous run (perf_hooks.monitorEventLoopDelay). Unhealthy when it exceeds `maxDelayMs`.
  */
 export function eventLoopJob(options: { name?: string; maxDelayMs?: number } = {}): EventLoopJob {
   const maxDelayMs = options.maxDelayMs ?? 5000;
-  let histogram: IntervalHistogram | undefined = monitorEventLoopDelay({ resolution: 20 });
+  let histogram: IntervalHistogram | undefined = monitorEventLoopDelay({ resolution: monitorResolutionMs(maxDelayMs) });
   histogram.enable();
   return {
     name: options.name ?? 'event_loop',

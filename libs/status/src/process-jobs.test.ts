@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { predicateJob, registerProcessJobs } from './process-jobs.js';
-import { eventLoopJob } from './event-loop-job.js';
+import { eventLoopJob, monitorResolutionMs } from './event-loop-job.js';
 import { StatusRegistry } from './status-registry.js';
 
 const scheduler = { blocking_execution: false, worker_limit: 0 };
@@ -53,4 +53,10 @@ test('the event-loop job fails when the loop was blocked longer than its limit',
 test('bad job configuration is refused', () => {
   const registry = new StatusRegistry();
   assert.throws(() => registerProcessJobs({ liveness: { scheduler, service: { ...service, execution_period: 'often' } }, readiness: { scheduler, service } }, registry), /execution_period|invalid duration/);
+});
+
+test('the event-loop monitor ticks at a tenth of the limit, between 10 and 100 ms', () => {
+  assert.equal(monitorResolutionMs(5000), 100);
+  assert.equal(monitorResolutionMs(250), 25);
+  assert.equal(monitorResolutionMs(50), 10);
 });

@@ -34,13 +34,23 @@ export interface MembershipWiringHost {
   rebuildRing(): void;
 }
 
+/** The tick while the membership has members, probes or forwards: probe timeouts are hundreds of ms. */
+export const TICK_MS = 20;
+/** The tick of a member alone (Membership.quiet): seeds are looked for every second either way. */
+export const QUIET_TICK_MS = 250;
+
 /**
  * The membership of a started member wired to its gossip transport: packets
  * in and out, the periodic tick (seeds from discovery, reaping), members put
  * in the ring once their counter port answers, and the membership gauges.
+ * A member alone ticks every QUIET_TICK_MS instead of every TICK_MS (an agent
+ * without peers wakes 4 times a second, not 50); a packet, a join or a member
+ * change brings the fast tick back at once.
  */
 export class MembershipWiring {
-  private readonly ticker: NodeJS.Timeout;
+  private ticker: NodeJS.Timeout | undefined;
+  private tickerMs = 0;
+  private stopped = false;
   private readonly probing = new Set<string>();
   private nextSeedMs = 0;
   private knownCount = 1;
@@ -51,8 +61,32 @@ export class MembershipWiring {
     private readonly host: MembershipWiringHost,
   ) {
     membership.onChange((m, prev) => this.onMemberChange(m.id, m.state, prev));
-    this.ticker = setInterval(() => this.tick(), 20);
+    this.schedule();
+  }
+
+  /** The current tick period (TICK_MS or QUIET_TICK_MS; 0 once stopped). */
+  get tickPeriodMs(): number {
+    return this.stopped ? 0 : this.tickerMs;
+  }
+
+  /** Arms the next tick, slow when the membership is quiet. */
+  private schedule(): void {
+    if (this.stopped) return;
+    const ms = this.membership.quiet ? QUIET_TICK_MS : TICK_MS;
+    this.tickerMs = ms;
+    this.ticker = setTimeout(() => {
+      this.ticker = undefined;
+      this.tick();
+      this.schedule();
+    }, ms);
     this.ticker.unref();
+  }
+
+  /** Brings the fast tick back when the slow one is armed and the membership is no longer quiet. */
+  private hurry(): void {
+    if (this.stopped || this.tickerMs === TICK_MS || this.membership.quiet) return;
+    clearTimeout(this.ticker);
+    this.schedule();
   }
 
   /** Members this one counts on: itself and every member not known to have left (alive, suspect, dead until reaped). */
@@ -62,7 +96,9 @@ export class MembershipWiring {
 
   /** Stop ticking and leave the group (members learn it at once, not by timeout). */
   leave(): void {
-    clearInterval(this.ticker);
+    this.stopped = true;
+    clearTimeout(this.ticker);
+    this.ticker = undefined;
     this.dispatch(this.membership.leave(this.host.now()));
   }
 
@@ -86,6 +122,7 @@ export class MembershipWiring {
       return;
     }
     this.dispatch(this.membership.receive(d.msg, d.from, this.host.now()));
+    this.hurry();
   }
 
   /** Who a packet that failed authentication claims to come from: this member, or a peer discovery lists. */
@@ -98,6 +135,7 @@ export class MembershipWiring {
   }
 
   dispatch(out: Outbound[]): void {
+    if (out.length === 0) return;
     const from = this.host.sender();
     for (const o of out) {
       const plain = encodePacket(this.host.group, from, o.msg);
@@ -137,6 +175,7 @@ export class MembershipWiring {
   }
 
   private onMemberChange(id: string, state: MemberState, _prev: MemberState | undefined): void {
+    this.hurry();
     if (holdsBuckets(state)) {
       if (!this.host.ready.has(id)) this.probeReady(id);
     } else {

@@ -111,6 +111,15 @@ export class Membership {
     this.listeners.push(cb);
   }
 
+  /**
+   * Whether time alone changes nothing soon: no other member known, no probe out and no ping-req
+   * being forwarded (tombstones and the push-pull schedule keep for seconds at least). A member in
+   * this state may tick slowly; a packet or a join can end it.
+   */
+  get quiet(): boolean {
+    return this.members.size === 0 && this.probe === undefined && this.forwards.size === 0;
+  }
+
   /** Every other member this node knows, in any state. */
   view(): MemberView[] {
     return [...this.members.values()];

@@ -251,7 +251,9 @@ export class Engine {
     for (let gi = from; gi < groups.length; gi++) {
       const groupStart = st.results.length;
       let pending: Promise<void>[] | undefined;
-      for (const e of groups[gi]) {
+      const group = groups[gi];
+      for (let li = 0; li < group.length; li++) {
+        const e = group[li];
         const limiter = e.component;
         if (e.matcher !== undefined && !e.matcher.matches(st.labels)) continue;
         if (st.set.repeatsLimiter && st.limiters.includes(limiter)) continue;
@@ -320,12 +322,11 @@ export class Engine {
     if (!accepted) {
       for (let i = 0; i < st.results.length && kind === undefined; i++) if (!st.results[i].accepted) kind = st.limiters[i].kind;
     }
-    const decision: CheckDecision = {
+    const decision: { -readonly [K in keyof CheckDecision]: CheckDecision[K] } = {
       controlPoint: st.request.controlPoint,
       services: st.request.services,
       labels: st.labels,
       addedLabels: st.addedLabels,
-      ...(st.hiddenLabels === undefined ? {} : { hiddenLabels: st.hiddenLabels }),
       startMs: st.ctx.nowMs,
       endMs: this.now(),
       accepted,
@@ -336,6 +337,8 @@ export class Engine {
       classifiers: st.classifiers,
       fluxMeters: st.fluxMeters,
     };
+    // Set only when there are such labels (no spread of a temporary object on every check).
+    if (st.hiddenLabels !== undefined) decision.hiddenLabels = st.hiddenLabels;
     const listeners = this.decisionListeners;
     for (let i = 0; i < listeners.length; i++) {
       try {

@@ -32,7 +32,9 @@ export function httpFlowLabels(req: Partial<HttpRequest__Output> | null | undefi
   let authority: string | undefined;
   let grpc = false;
   if (headers !== null && headers !== undefined && typeof headers === 'object') {
-    for (const name of Object.keys(headers)) {
+    const names = Object.keys(headers);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       const value = headers[name];
       if (typeof value !== 'string') continue;
       if (name.charCodeAt(0) === 0x3a /* : */) {
@@ -42,7 +44,8 @@ export function httpFlowLabels(req: Partial<HttpRequest__Output> | null | undefi
       if (name.length === 7 && name.toLowerCase() === 'baggage') parseBaggage(value, labels);
       else if (name.length === 12 && name.toLowerCase() === 'content-type') grpc = isGrpcContentType(value);
     }
-    for (const name of Object.keys(headers)) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       const value = headers[name];
       if (typeof value !== 'string' || name.length === 0 || name.charCodeAt(0) === 0x3a) continue;
       setLabel(labels, headerLabelKey(name), value);
