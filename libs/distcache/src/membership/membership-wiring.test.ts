@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { DistCache } from './dist-cache.js';
+import { DistCache } from '../dist-cache.js';
 import { QUIET_TICK_MS, TICK_MS, type MembershipWiring } from './membership-wiring.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
