@@ -14,7 +14,7 @@ export {
 export { parseBaggage, BAGGAGE_MAX_ENTRIES, BAGGAGE_MAX_LENGTH } from './baggage.js';
 export { httpFlavor } from './http-flavor.js';
 export { RateLimiter, RATE_LIMITER_KIND, tokensOf, type RateLimiterOptions } from './rate-limiter.js';
-export { RATE_LIMITER_INFO, SCHEDULER_INFO, SAMPLER_INFO, tokensWire, tokensOutput, type LimiterDetails } from './limiter-details.js';
+export { RATE_LIMITER_INFO, SCHEDULER_INFO, QUOTA_SCHEDULER_INFO, SAMPLER_INFO, tokensWire, tokensOutput, type LimiterDetails } from './limiter-details.js';
 export { noReads, readLabel, readLabelMatcher, headerInterestName, type FlowReads } from './flow-reads.js';
 export { rateLimiterMetrics, BUCKET_EVICTIONS_METRIC, type RateLimiterMetrics } from './rate-limiter-metrics.js';
 export { loadLocalLimiters, validateLocalLimiters, LocalLimitersError, type LocalLimiterSpec } from './local-limiters-config.js';

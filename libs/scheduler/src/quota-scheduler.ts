@@ -1,4 +1,4 @@
-import { readLabel, tokensOutput, tokensWire, type ComponentIdentity, type Limiter, type LimiterDetails, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
+import { QUOTA_SCHEDULER_INFO, readLabel, type ComponentIdentity, type Limiter, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
 import { type TakeResult, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
@@ -7,16 +7,6 @@ import type { SchedulerDecideContext } from './load-scheduler.js';
 import { parseSchedulerParameters, type SchedulerParameters } from './parameters.js';
 import { readSchedulerParameters } from './scheduler-kind.js';
 import { labelOf, WorkloadTable, type MatchedWorkload } from './workloads.js';
-
-/** QuotaSchedulerInfo: the bucket's label, the workload, its priority and the token counts. */
-const QUOTA_SCHEDULER_INFO: LimiterDetails = {
-  field: 'quota_scheduler_info',
-  message: 'QuotaSchedulerInfo',
-  wire: (r) => ({ label: r.label, workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
-  output: (r) => ({
-    quota_scheduler_info: { label: r.label ?? '', workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 },
-  }),
-};
 
 /**
  * The quota scheduler's kind: with the schedulers (last group), 503 NO_TOKENS, QuotaSchedulerInfo;
