@@ -27,7 +27,7 @@ export { checkHttpServiceImpl, toCheckHTTPResponse } from './checkhttp-service.j
 export { apertureCheckHttpServiceImpl, fromApertureRequest, toApertureResponse, CHECK_RESPONSE_METADATA_KEY } from './aperture-checkhttp.js';
 export { decideCheckHttp, decideCheckHttpAs, okResponseHeaders, type CheckHttpDeps, type CheckHttpShape } from './checkhttp-decide.js';
 export type { HeaderInterest } from './header-interest.js';
-export type { CheckHTTPAnswer } from './check-response-wire.js';
+export { checkAnswer, encodeCheckAnswer, type CheckHTTPAnswer, type CheckAnswer } from './check-response-wire.js';
 export {
   checkHttpStreamHandler, CHECKHTTP_STREAM_MAX_IN_FLIGHT,
   type CheckHttpStreamOptions, type CheckHttpStreamStats,
