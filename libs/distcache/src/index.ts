@@ -3,6 +3,7 @@
 export { DistCache, type DistCacheOptions, type DistCacheStats } from './dist-cache.js';
 export { DistCacheBindError, type DistCacheAddressKey } from './bind-error.js';
 export { distributedStoreFactory, type DistributedStoreFactoryOptions } from './store/store-factory.js';
+export { DistributedTokenBucketStore } from './store/distributed-store.js';
 export { registerDistCacheRoutes, type RouteApp } from './routes.js';
 export { EtcdPeerSource, type EtcdPeerSourceOptions, type PeerEtcd } from './membership/peers-etcd.js';
 export type { PeerRecord, PeerSink, PeerSource } from './membership/peers.js';

@@ -1,4 +1,4 @@
-import { readLabel, tokensOutput, tokensWire, type ComponentIdentity, type Limiter, type LimiterDetails, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
+import { QUOTA_SCHEDULER_INFO, readLabel, type ComponentIdentity, type Limiter, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
 import { type TakeResult, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
@@ -7,16 +7,6 @@ import type { SchedulerDecideContext } from './load-scheduler.js';
 import { parseSchedulerParameters, type SchedulerParameters } from './parameters.js';
 import { readSchedulerParameters } from './scheduler-kind.js';
 import { labelOf, WorkloadTable, type MatchedWorkload } from './workloads.js';
-
-/** QuotaSchedulerInfo: the bucket's label, the workload, its priority and the token counts. */
-const QUOTA_SCHEDULER_INFO: LimiterDetails = {
-  field: 'quota_scheduler_info',
-  message: 'QuotaSchedulerInfo',
-  wire: (r) => ({ label: r.label, workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
-  output: (r) => ({
-    quota_scheduler_info: { label: r.label ?? '', workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 },
-  }),
-};
 
 /**
  * The quota scheduler's kind: with the schedulers (last group), 503 NO_TOKENS, QuotaSchedulerInfo;
@@ -52,6 +42,12 @@ export interface QuotaSchedulerOptions {
   maxWaitMs?: number;
   /** Admit every flow (until the first decision). Default true. */
   passThrough?: boolean;
+  /**
+   * A flow admitted at once (nobody waits for its bucket, which has its tokens) gets its result
+   * without the queued flow the other paths make. Default true; false sends every flow down the
+   * general path (tests hold the two to the same decisions).
+   */
+  fastPath?: boolean;
 }
 
 interface Pending {
@@ -69,6 +65,7 @@ interface KeyQueue {
 }
 
 const PASS: LimiterResult = Object.freeze({ accepted: true, waitMs: 0 });
+const DEFAULT_KEY = 'default';
 const KEY_NOT_FOUND: LimiterResult = Object.freeze({ accepted: true, waitMs: 0, keyNotFound: true });
 const MIN_DEADLINE_MARGIN_MS = 15;
 
@@ -92,6 +89,7 @@ export class QuotaScheduler implements Limiter {
   private readonly maxWaitMs: number;
   private readonly marginMs: number;
   private readonly queues = new Map<string, KeyQueue>();
+  private readonly fastPath: boolean;
   private closed = false;
 
   constructor(opts: QuotaSchedulerOptions) {
@@ -104,6 +102,7 @@ export class QuotaScheduler implements Limiter {
     this.maxWaitMs = opts.maxWaitMs ?? 900;
     this.marginMs = Math.max(MIN_DEADLINE_MARGIN_MS, this.parameters.decision_deadline_margin_ms);
     this.passThrough = opts.passThrough ?? true;
+    this.fastPath = opts.fastPath ?? true;
   }
 
   /** Pass-through on or off; turning it on admits every waiting flow, any change lets the heads try again. */
@@ -129,7 +128,7 @@ export class QuotaScheduler implements Limiter {
 
   decide(labels: FlowLabels, ctx: SchedulerDecideContext): LimiterResult | Promise<LimiterResult> {
     if (this.passThrough || this.closed) return PASS;
-    let key = 'default';
+    let key = DEFAULT_KEY;
     if (this.labelKey !== undefined) {
       const v = labelOf(labels, this.labelKey);
       if (v === undefined) return KEY_NOT_FOUND;
@@ -137,22 +136,38 @@ export class QuotaScheduler implements Limiter {
     }
     const now = this.clock.now();
     const w = this.workloads.classify(labels);
-    const priority = this.priorityOf(labels, w);
     const tokens = this.tokensOf(labels, w, ctx);
-    const byDeadline = ctx.deadlineMs === undefined ? Infinity : ctx.deadlineMs - this.marginMs - now;
-    const budget = Math.min(w.parameters.queue_timeout_ms ?? Infinity, byDeadline, this.maxWaitMs);
-    const fairnessKey = w.parameters.fairness_key === undefined ? w.index : `${w.index}\u0000${labelOf(labels, w.parameters.fairness_key) ?? ''}`;
-    const flow = { priority, tokens, workloadIndex: w.index, enqueuedMs: now, deadlineMs: now + Math.max(0, budget), fairnessKey };
-    const q = this.queueOf(key);
-    if (q.queue.length > 0 || q.busy) return this.wait(q, flow, budget, ctx);
+    const q = this.queues.get(key);
+    if (q !== undefined && (q.queue.length > 0 || q.busy)) {
+      const budget = this.budgetOf(w, ctx, now);
+      return this.wait(q, this.flowOf(labels, w, tokens, now, budget), budget, ctx);
+    }
     // Nobody waits for this bucket: take at once; short, wait for it if the refill comes within the budget.
     const r = this.store.take(key, tokens, now);
+    if (this.fastPath && !isPromise(r) && r.ok) {
+      // admitted at once (the common case): no queued flow is made for it
+      return { accepted: true, waitMs: 0, tokens, label: key, remaining: r.remaining, current: r.current, workloadIndex: w.index, priority: this.priorityOf(labels, w) };
+    }
+    const budget = this.budgetOf(w, ctx, now);
+    const flow = this.flowOf(labels, w, tokens, now, budget);
     const first = (t: TakeResult): LimiterResult | Promise<LimiterResult> => {
       if (t.ok) return this.accepted(key, flow, t, 0);
       if (t.waitMs <= 0 || t.waitMs > budget || this.closed) return this.rejected(key, flow, t.waitMs);
-      return this.wait(q, flow, budget, ctx, t.waitMs);
+      return this.wait(this.queueOf(key), flow, budget, ctx, t.waitMs);
     };
     return isPromise(r) ? r.then(first, () => ({ accepted: true, waitMs: 0, failedOpen: true })) : first(r);
+  }
+
+  /** How long a flow of `w` may wait from `now`: its queue timeout, the caller's deadline less the margin, the scheduler's longest wait. */
+  private budgetOf(w: MatchedWorkload, ctx: SchedulerDecideContext, now: number): number {
+    const byDeadline = ctx.deadlineMs === undefined ? Infinity : ctx.deadlineMs - this.marginMs - now;
+    return Math.min(w.parameters.queue_timeout_ms ?? Infinity, byDeadline, this.maxWaitMs);
+  }
+
+  /** A flow as it waits in a queue (or would have). */
+  private flowOf(labels: FlowLabels, w: MatchedWorkload, tokens: number, now: number, budget: number): Parameters<FairQueue['enqueue']>[0] {
+    const fairnessKey = w.parameters.fairness_key === undefined ? w.index : `${w.index}\u0000${labelOf(labels, w.parameters.fairness_key) ?? ''}`;
+    return { priority: this.priorityOf(labels, w), tokens, workloadIndex: w.index, enqueuedMs: now, deadlineMs: now + Math.max(0, budget), fairnessKey };
   }
 
   revert(result: LimiterResult): void {

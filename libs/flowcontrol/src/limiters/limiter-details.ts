@@ -14,6 +14,13 @@ export interface LimiterDetails {
   wire(r: LimiterResult): object;
   /** The member as a client decodes it (every field set). */
   output(r: LimiterResult): Partial<LimiterDecision__Output>;
+  /**
+   * Its message is `label`, `workload_index`, `tokens_info`, `priority` in that order (some may
+   * be absent), and `wire` writes them from the result's label, workloadIndex, counts and
+   * priority: the answer writer keeps the bytes around the counts and writes only the counts
+   * of each decision (limiter-decision-wire.ts). It checks the message's shape.
+   */
+  readonly counted?: boolean;
 }
 
 /** A result's token counts as a TokensInfo in wire shape. */
@@ -27,6 +34,7 @@ export const RATE_LIMITER_INFO: LimiterDetails = {
   message: 'RateLimiterInfo',
   wire: (r) => ({ label: r.label, tokens_info: tokensWire(r) }),
   output: (r) => ({ rate_limiter_info: { label: r.label ?? '', tokens_info: tokensOutput(r) } }),
+  counted: true,
 };
 
 /** SchedulerInfo: the workload, its priority and the token counts. */
@@ -35,6 +43,18 @@ export const SCHEDULER_INFO: LimiterDetails = {
   message: 'SchedulerInfo',
   wire: (r) => ({ workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
   output: (r) => ({ load_scheduler_info: { workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 } }),
+  counted: true,
+};
+
+/** QuotaSchedulerInfo: the bucket's label, the workload, its priority and the token counts. */
+export const QUOTA_SCHEDULER_INFO: LimiterDetails = {
+  field: 'quota_scheduler_info',
+  message: 'QuotaSchedulerInfo',
+  wire: (r) => ({ label: r.label, workload_index: r.workloadIndex, tokens_info: tokensWire(r), priority: r.priority }),
+  output: (r) => ({
+    quota_scheduler_info: { label: r.label ?? '', workload_index: r.workloadIndex ?? '', tokens_info: tokensOutput(r), priority: r.priority ?? 0 },
+  }),
+  counted: true,
 };
 
 /** SamplerInfo: the label the decision was sticky on. */

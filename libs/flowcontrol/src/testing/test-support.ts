@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { createServer, type ServerConfig, type SluiceServer } from '@sluice/server';
 import type { LimiterKind } from '../check/component.js';
-import { SCHEDULER_INFO } from '../limiters/limiter-details.js';
+import { QUOTA_SCHEDULER_INFO, SCHEDULER_INFO } from '../limiters/limiter-details.js';
 import { RATE_LIMITER_KIND } from '../limiters/rate-limiter.js';
 import { SAMPLER_KIND } from '../limiters/sampler.js';
 
@@ -37,5 +37,11 @@ export const TEST_SCHEDULER_KIND: LimiterKind = {
   reads: (_limiter, into) => { into.all = true; },
 };
 
+/** A quota scheduler's kind for this lib's tests (its own is in @sluice/scheduler): QuotaSchedulerInfo; it reads everything. */
+export const TEST_QUOTA_SCHEDULER_KIND: LimiterKind = {
+  name: 'quota_scheduler', group: 2, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, counter: 'workload', details: QUOTA_SCHEDULER_INFO,
+  reads: (_limiter, into) => { into.all = true; },
+};
+
 /** The limiter kinds by a short name, for fixtures. */
-export const TEST_KINDS = { sampler: SAMPLER_KIND, rate_limiter: RATE_LIMITER_KIND, scheduler: TEST_SCHEDULER_KIND } as const;
+export const TEST_KINDS = { sampler: SAMPLER_KIND, rate_limiter: RATE_LIMITER_KIND, scheduler: TEST_SCHEDULER_KIND, quota_scheduler: TEST_QUOTA_SCHEDULER_KIND } as const;

@@ -183,3 +183,33 @@ test('a rate limiter\'s kept prefix follows its label: each decision is the byte
 });
 
 const limiter = messageType('aperture.flowcontrol.check.v1.LimiterDecision');
+
+test('a counted decision of every counted kind (rate limiter, scheduler, quota scheduler) is the bytes protobufjs writes of it', () => {
+  const encode = wireSerializer('aperture.flowcontrol.check.v1.LimiterDecision');
+  const kinds = [TEST_KINDS.rate_limiter, TEST_KINDS.scheduler, TEST_KINDS.quota_scheduler];
+  const labels = ['alice', '', 'ü-€-😀', 'x'.repeat(300), undefined];
+  const workloads = ['0', 'default', '', undefined];
+  const priorities = [100, 0, 0.5, undefined];
+  let n = 0;
+  for (const kind of kinds) {
+    const identity = id(300 + n++);
+    // one identity through every combination: the kept prefix follows what changes, each decision is its own bytes
+    for (const label of labels) {
+      for (const workloadIndex of workloads) {
+        for (const priority of priorities) {
+          for (const [remaining, current, tokens] of [[1e12 - n, 1e12, 1], [0, 0, 0], [-3, Number.MAX_VALUE, 2.5]]) {
+            const result = { accepted: true, waitMs: 0, tokens, remaining, current, label, workloadIndex, priority };
+            const expected = encode({ ...identity, wait_time: {}, [kind.details.field]: kind.details.wire(result) });
+            assert.deepEqual(limiterDecisionBytes({ kind, identity, result }), expected, `${kind.name} ${label?.slice(0, 10)} ${workloadIndex} ${priority} ${remaining}`);
+          }
+        }
+      }
+    }
+    const rejected = { accepted: false, waitMs: 1250, tokens: 0, label: 'alice', workloadIndex: '0', priority: 100 };
+    const expected = encode({
+      ...identity, dropped: true, denied_response_status_code: kind.deniedStatus === 429 ? 429 : 503, wait_time: { seconds: 1, nanos: 250_000_000 },
+      [kind.details.field]: kind.details.wire(rejected),
+    });
+    assert.deepEqual(limiterDecisionBytes({ kind, identity, result: rejected }), expected, `${kind.name}: no counts, the general path`);
+  }
+});

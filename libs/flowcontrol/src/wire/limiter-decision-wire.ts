@@ -1,8 +1,8 @@
-import { embeddedFieldWriter, enumNumbers, fieldTag, varintLength, wireSerializer, writeVarint } from '@sluice/proto';
+import { embeddedFieldWriter, enumNumbers, fieldTag, messageType, varintLength, wireSerializer, writeVarint } from '@sluice/proto';
 import type { Duration, LimiterDecision, LimiterDecision_LimiterReason, LimiterDecision_LimiterReason__Output, StatusCode, StatusCode__Output } from '@sluice/proto';
 import type { LimiterKind, LimiterResult } from '../check/component.js';
 import type { LimiterRecord } from '../check/decision.js';
-import { RATE_LIMITER_INFO as RATE_LIMITER_DETAILS, type LimiterDetails } from '../limiters/limiter-details.js';
+import type { LimiterDetails } from '../limiters/limiter-details.js';
 import { durationOf } from './proto-time.js';
 
 const CHECK = 'aperture.flowcontrol.check.v1';
@@ -35,13 +35,9 @@ function headWire(rec: LimiterRecord): LimiterDecision {
   };
 }
 
-const RATE_LIMITER_INFO = `${DECISION}.RateLimiterInfo`;
 const TOKENS_INFO = `${DECISION}.TokensInfo`;
-/** The tags of a rate limiter's details, read from check.proto. */
+/** The tags of the token counts, read from check.proto. */
 const TAG = {
-  details: fieldTag(DECISION, 'rate_limiter_info'),
-  label: fieldTag(RATE_LIMITER_INFO, 'label'),
-  tokens: fieldTag(RATE_LIMITER_INFO, 'tokens_info'),
   remaining: fieldTag(TOKENS_INFO, 'remaining'),
   current: fieldTag(TOKENS_INFO, 'current'),
   consumed: fieldTag(TOKENS_INFO, 'consumed'),
@@ -49,13 +45,13 @@ const TAG = {
 /** Wire type of a double: 8 bytes, little-endian. */
 const FIXED64 = 1;
 if ((TAG.remaining & 7) !== FIXED64 || (TAG.current & 7) !== FIXED64 || (TAG.consumed & 7) !== FIXED64) {
-  throw new Error('check.proto: TokensInfo\'s fields are no longer doubles; rateLimiterBytes writes them as doubles');
+  throw new Error('check.proto: TokensInfo\'s fields are no longer doubles; countedBytes writes them as doubles');
 }
 const TOKENS_BODY = varintLength(TAG.remaining) + varintLength(TAG.current) + varintLength(TAG.consumed) + 3 * 8;
 /**
- * Where a rate limiter's three counts sit in the last COUNTS.length bytes of its decision as
- * written here (tokens_info is the last field of its details, and its details the last of the
- * decision): the offsets of the values of remaining, current and consumed (doubles).
+ * Where a counted decision's three counts sit in the COUNTS.length bytes that end its tokens_info
+ * (the last bytes of the decision but for its suffix, see Prefix): the offsets of the values of
+ * remaining, current and consumed (doubles).
  */
 export const COUNTS = Object.freeze({
   length: TOKENS_BODY,
@@ -63,6 +59,40 @@ export const COUNTS = Object.freeze({
   current: varintLength(TAG.remaining) + 8 + varintLength(TAG.current),
   consumed: varintLength(TAG.remaining) + 8 + varintLength(TAG.current) + 8 + varintLength(TAG.consumed),
 });
+
+/**
+ * How the details of a counted kind (LimiterDetails.counted) are written, read from check.proto:
+ * the tag of the details in the decision, and those of the message's fields in their order,
+ * `label` and `workload_index` (strings, when the message has them), `tokens_info`, then
+ * `priority` (a double, when it has it).
+ */
+interface CountedForm {
+  readonly details: number;
+  readonly label: number | undefined;
+  readonly workload: number | undefined;
+  readonly tokens: number;
+  readonly priority: number | undefined;
+}
+
+const COUNTED_FIELDS = ['label', 'workload_index', 'tokens_info', 'priority'];
+const forms = new Map<LimiterDetails, CountedForm>();
+
+/** The counted form of `details` (made once); throws when its message is not of that shape. */
+function formOf(details: LimiterDetails): CountedForm {
+  let f = forms.get(details);
+  if (f !== undefined) return f;
+  const name = `${DECISION}.${details.message}`;
+  const fields = [...messageType(name).fieldsArray].sort((a, b) => a.id - b.id).map((x) => x.name);
+  const expected = COUNTED_FIELDS.filter((x) => fields.includes(x));
+  if (fields.join() !== expected.join() || !fields.includes('tokens_info')
+    || (fields.includes('priority') && (fieldTag(name, 'priority') & 7) !== FIXED64)) {
+    throw new Error(`check.proto: ${name} (${fields.join(', ')}) is not label, workload_index, tokens_info, priority in that order; it cannot be counted`);
+  }
+  const tag = (field: string): number | undefined => (fields.includes(field) ? fieldTag(name, field) : undefined);
+  f = { details: fieldTag(DECISION, details.field), label: tag('label'), workload: tag('workload_index'), tokens: fieldTag(name, 'tokens_info'), priority: tag('priority') };
+  forms.set(details, f);
+  return f;
+}
 
 /** A double's eight bytes, little-endian as protobuf writes them (checked below on this machine). */
 const DOUBLE = new Float64Array(1);
@@ -81,65 +111,107 @@ function writeDouble(out: Buffer, at: number, tag: number, v: number): number {
 }
 
 /**
- * The bytes of a rate limiter's decision before its three token counts: the kept head, the
- * details' tag and length, the label, and the tag and length of the token counts (tags from
- * check.proto). Of one limiter's decisions these say the same while the head and the label do:
- * they are kept, and a decision is this prefix and its counts (rateLimiterBytes).
+ * What a counted decision says besides its counts, and its bytes around them: `bytes` (the kept
+ * head, the details' tag and length, the label and workload index, the tag and length of the
+ * token counts) then the counts, then `suffix` (the priority). Of one limiter's decisions these
+ * say the same while the head, the label, the workload and the priority do: they are kept, and
+ * a decision is this prefix, its counts and the suffix (countedBytes). A field the result lacks
+ * is not written (as protobufjs does not).
  */
-function rateLimiterPrefix(head: Buffer, label: string): Buffer {
-  const labelLength = Buffer.byteLength(label);
-  const body = varintLength(TAG.label) + varintLength(labelLength) + labelLength + varintLength(TAG.tokens) + varintLength(TOKENS_BODY) + TOKENS_BODY;
-  const out = Buffer.allocUnsafe(head.length + varintLength(TAG.details) + varintLength(body) + body - TOKENS_BODY);
-  head.copy(out, 0);
-  let at = writeVarint(out, head.length, TAG.details);
-  at = writeVarint(out, at, body);
-  at = writeVarint(out, at, TAG.label);
-  at = writeVarint(out, at, labelLength);
-  at += out.write(label, at, 'utf8');
-  at = writeVarint(out, at, TAG.tokens);
-  writeVarint(out, at, TOKENS_BODY);
-  return out;
+interface Prefix {
+  label: string | undefined;
+  workloadIndex: string | undefined;
+  priority: number | undefined;
+  bytes: Buffer;
+  suffix: Buffer;
 }
 
-/** A kept rateLimiterPrefix and the label it ends with. */
-interface Prefix {
-  label: string;
-  bytes: Buffer;
+/** Whether `p` was made for what `r` says besides its counts. */
+function samePrefix(p: { label: string | undefined; workloadIndex: string | undefined; priority: number | undefined }, r: LimiterResult): boolean {
+  return p.label === r.label && p.workloadIndex === r.workloadIndex && p.priority === r.priority;
+}
+
+function stringLength(tag: number | undefined, v: string | undefined): number {
+  if (tag === undefined || v === undefined) return 0;
+  const n = Buffer.byteLength(v);
+  return varintLength(tag) + varintLength(n) + n;
+}
+
+function writeString(out: Buffer, at: number, tag: number | undefined, v: string | undefined): number {
+  if (tag === undefined || v === undefined) return at;
+  at = writeVarint(out, at, tag);
+  at = writeVarint(out, at, Buffer.byteLength(v));
+  return at + out.write(v, at, 'utf8');
+}
+
+function countedPrefix(form: CountedForm, head: Buffer, r: LimiterResult): Prefix {
+  const label = r.label;
+  const workloadIndex = r.workloadIndex;
+  const priority = r.priority;
+  const suffix = Buffer.allocUnsafe(form.priority === undefined || priority === undefined ? 0 : varintLength(form.priority) + 8);
+  if (suffix.length > 0) writeDouble(suffix, 0, form.priority as number, priority as number);
+  const strings = stringLength(form.label, label) + stringLength(form.workload, workloadIndex);
+  const body = strings + varintLength(form.tokens) + varintLength(TOKENS_BODY) + TOKENS_BODY + suffix.length;
+  const out = Buffer.allocUnsafe(head.length + varintLength(form.details) + varintLength(body) + body - TOKENS_BODY - suffix.length);
+  head.copy(out, 0);
+  let at = writeVarint(out, head.length, form.details);
+  at = writeVarint(out, at, body);
+  at = writeString(out, at, form.label, label);
+  at = writeString(out, at, form.workload, workloadIndex);
+  at = writeVarint(out, at, form.tokens);
+  writeVarint(out, at, TOKENS_BODY);
+  return { label, workloadIndex, priority, bytes: out, suffix };
+}
+
+/** The kept prefix of `p` for `r` (made again when it says something else). */
+function prefixFor(p: { prefix: Prefix | undefined; head: Buffer }, kind: Kind, r: LimiterResult): Prefix {
+  let prefix = p.prefix;
+  if (prefix === undefined || !samePrefix(prefix, r)) {
+    prefix = countedPrefix(formOf(kind.details), p.head, r);
+    p.prefix = prefix;
+  }
+  return prefix;
+}
+
+/** Write the three counts of `r` at `at`; answers the offset after them. */
+function writeCounts(out: Buffer, at: number, r: LimiterResult): number {
+  at = writeDouble(out, at, TAG.remaining, r.remaining as number);
+  at = writeDouble(out, at, TAG.current, r.current as number);
+  return writeDouble(out, at, TAG.consumed, r.tokens as number);
 }
 
 /**
- * A rate limiter's decision in one buffer: the prefix (rateLimiterPrefix, `kept` when it ends
- * with the same label, else made and kept there), then the three token counts, the bytes
- * protobufjs writes of them (a test holds the two to the same bytes). protobufjs's writer
+ * A counted decision in one buffer: the kept prefix, the three token counts and the suffix, the
+ * bytes protobufjs writes of it (a test holds the two to the same bytes). protobufjs's writer
  * spends about 0.7 us on such a decision (an object per field written, a buffer for the
- * details and another for the whole); this is one buffer and a copy. Undefined when a field is
- * absent (the general path writes those).
+ * details and another for the whole); this is one buffer and a copy.
  */
-function rateLimiterBytes(head: Buffer, r: LimiterResult, kept: { prefix: Prefix | undefined }): Buffer | undefined {
-  const { label, remaining, current, tokens } = r;
-  if (label === undefined || remaining === undefined || current === undefined || tokens === undefined) return undefined;
-  let prefix = kept.prefix;
-  if (prefix === undefined || prefix.label !== label) {
-    prefix = { label, bytes: rateLimiterPrefix(head, label) };
-    kept.prefix = prefix;
-  }
+function countedBytes(kind: Kind, r: LimiterResult, kept: { prefix: Prefix | undefined; head: Buffer }): Buffer {
+  const prefix = prefixFor(kept, kind, r);
   const start = prefix.bytes.length;
-  const out = Buffer.allocUnsafe(start + TOKENS_BODY);
+  const out = Buffer.allocUnsafe(start + TOKENS_BODY + prefix.suffix.length);
   prefix.bytes.copy(out, 0);
-  let at = writeDouble(out, start, TAG.remaining, remaining);
-  at = writeDouble(out, at, TAG.current, current);
-  writeDouble(out, at, TAG.consumed, tokens);
+  prefix.suffix.copy(out, writeCounts(out, start, r));
   return out;
 }
 
-/** The bytes of a decision: its head, then its details (`kept` holds what rateLimiterBytes keeps for the head). */
-function decisionBytes(kind: Kind, head: Buffer, r: LimiterResult, kept: { prefix: Prefix | undefined }): Buffer {
-  if (kind.details === RATE_LIMITER_DETAILS) {
-    const fast = rateLimiterBytes(head, r, kept);
-    if (fast !== undefined) return fast;
-  }
+/** The bytes a counted decision of `rec` writes after its counts (its priority, when its kind and result have one). */
+export function countedSuffixLength(rec: LimiterRecord): number {
+  const tag = formOf(rec.kind.details).priority;
+  return tag === undefined || rec.result.priority === undefined ? 0 : varintLength(tag) + 8;
+}
+
+/** Whether `rec`'s decision is written as a kept prefix, its counts and a suffix: a counted kind, every count there. */
+export function isCounted(rec: LimiterRecord): boolean {
+  return rec.kind.details.counted === true && hasCounts(rec.result);
+}
+
+/** The bytes of a decision: its head, then its details (`kept` holds what countedBytes keeps for the head). */
+function decisionBytes(rec: LimiterRecord, kept: { prefix: Prefix | undefined; head: Buffer }): Buffer {
+  const kind = rec.kind;
+  if (isCounted(rec)) return countedBytes(kind, rec.result, kept);
   const details = writerOf(kind.details);
-  return details.write(head, details.encode(kind.details.wire(r)));
+  return details.write(kept.head, details.encode(kind.details.wire(rec.result)));
 }
 
 /** The encoder of a details message and the writer of a decision ending with it, made once per LimiterDetails. */
@@ -168,7 +240,7 @@ interface Previous {
   keyNotFound: boolean | undefined;
   waitMs: number;
   head: Buffer;
-  /** The head followed by the start of a rate limiter's details (rateLimiterPrefix), once made. */
+  /** The head followed by the start of a counted decision's details (countedPrefix), once made. */
   prefix: Prefix | undefined;
   result: LimiterResult;
   bytes: Buffer;
@@ -223,13 +295,13 @@ function bytesOf(p: Previous, rec: LimiterRecord): Buffer {
   const r = rec.result;
   if (p.result === r || sameResult(p.result, r)) return p.bytes;
   p.result = r;
-  p.bytes = decisionBytes(rec.kind, p.head, r, p);
+  p.bytes = decisionBytes(rec, p);
   return p.bytes;
 }
 
-/** A rate limiter's result with every count its fast encoding writes (rateLimiterBytes), which ends with them (COUNTS). */
+/** A result with every count a counted decision writes (COUNTS). */
 export function hasCounts(r: LimiterResult): boolean {
-  return r.label !== undefined && r.remaining !== undefined && r.current !== undefined && r.tokens !== undefined;
+  return r.remaining !== undefined && r.current !== undefined && r.tokens !== undefined;
 }
 
 /**
@@ -245,8 +317,8 @@ const batch: { kept: Previous[]; results: LimiterResult[]; counted: boolean[]; c
 /**
  * The length of `records` written as elements of a repeated LimiterDecision field whose
  * element tag is `tag` (each: the tag, the length, the decision); writeLimiterDecisions
- * writes them next, with no buffer per decision: a rate limiter's decision is its kept
- * prefix (rateLimiterPrefix) and its three counts, any other its kept bytes.
+ * writes them next, with no buffer per decision: a counted decision is its kept prefix
+ * (countedPrefix), its three counts and its suffix, any other its kept bytes.
  */
 export function limiterDecisionsLength(records: readonly LimiterRecord[], tag: number): number {
   const tagLength = varintLength(tag);
@@ -256,11 +328,10 @@ export function limiterDecisionsLength(records: readonly LimiterRecord[], tag: n
     const r = rec.result;
     const p = keptFor(rec);
     let length: number;
-    const counted = rec.kind.details === RATE_LIMITER_DETAILS && hasCounts(r);
+    const counted = isCounted(rec);
     if (counted) {
-      const label = r.label as string;
-      if (p.prefix === undefined || p.prefix.label !== label) p.prefix = { label, bytes: rateLimiterPrefix(p.head, label) };
-      length = p.prefix.bytes.length + TOKENS_BODY;
+      const prefix = prefixFor(p, rec.kind, r);
+      length = prefix.bytes.length + TOKENS_BODY + prefix.suffix.length;
     } else {
       length = bytesOf(p, rec).length;
     }
@@ -280,14 +351,12 @@ export function writeLimiterDecisions(out: Buffer, at: number): number {
     const p = batch.kept[i];
     at = writeVarint(out, at, batch.tag);
     if (batch.counted[i]) {
-      const prefix = (p.prefix as Prefix).bytes;
-      const r = batch.results[i];
-      at = writeVarint(out, at, prefix.length + TOKENS_BODY);
-      out.set(prefix, at);
-      at += prefix.length;
-      at = writeDouble(out, at, TAG.remaining, r.remaining as number);
-      at = writeDouble(out, at, TAG.current, r.current as number);
-      at = writeDouble(out, at, TAG.consumed, r.tokens as number);
+      const prefix = p.prefix as Prefix;
+      at = writeVarint(out, at, prefix.bytes.length + TOKENS_BODY + prefix.suffix.length);
+      out.set(prefix.bytes, at);
+      at = writeCounts(out, at + prefix.bytes.length, batch.results[i]);
+      out.set(prefix.suffix, at);
+      at += prefix.suffix.length;
     } else {
       at = writeVarint(out, at, p.bytes.length);
       out.set(p.bytes, at);

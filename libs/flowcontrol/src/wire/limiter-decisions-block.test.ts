@@ -53,3 +53,27 @@ test('a label that changes on every flow: each answer reads back, and the block 
   assert.ok(decisionsBlockFor(records('steady', 1)) !== undefined, 'made again within 64 answers of a steady label');
   assert.equal(decisionsBlockFor(records('other', 1)), undefined, 'another label does not fit');
 });
+
+test('answers of rate limiters and quota schedulers are written from one kept block; a workload or priority that changes reads back', () => {
+  const ids = Array.from({ length: 10 }, (_, i) => ({ policy_name: `mixed-${i}`, policy_hash: 'm', component_id: `root.${i}` }));
+  let n = 0;
+  const records = (over: Partial<LimiterRecord['result']> = {}, at = -1): LimiterRecord[] => ids.map((identity, i) => {
+    n++;
+    const quota = i >= 7;
+    const result = { accepted: true, waitMs: 0, tokens: 1, label: 'alice', remaining: 1e12 - n, current: 1e12 - n + 1, ...(quota ? { workloadIndex: '0', priority: 100 } : {}) };
+    return { kind: quota ? TEST_KINDS.quota_scheduler : TEST_KINDS.rate_limiter, identity, result: { ...result, ...(i === at ? over : {}) } };
+  });
+  assertReadsBack(decision(records()), 'first answer');
+  assert.ok(decisionsBlockFor(records()) !== undefined, 'kept after the first answer');
+  for (let k = 0; k < 10; k++) assertReadsBack(decision(records()), `answer ${k} from the block`);
+  assert.equal(decisionsBlockFor(records({ workloadIndex: 'default' }, 8)), undefined, 'another workload does not fit');
+  assertReadsBack(decision(records({ workloadIndex: 'default' }, 8)), 'a workload changed');
+  assertReadsBack(decision(records({ priority: 0 }, 9)), 'a priority changed');
+  assertReadsBack(decision(records({ priority: undefined }, 9)), 'no priority');
+  assertReadsBack(decision(records({ priority: undefined }, 9)), 'no priority (its block)');
+  assertReadsBack(decision(records({ accepted: false, waitMs: 20, tokens: 0, remaining: undefined, current: undefined }, 7), {
+    accepted: false, rejectReason: 'REJECT_REASON_NO_TOKENS', deniedStatus: 503, waitMs: 20,
+  }), 'a quota scheduler rejects');
+  for (let k = 0; k < 3; k++) assertReadsBack(decision(records()), `as before ${k}`);
+  assert.ok(decisionsBlockFor(records()) !== undefined, 'kept again');
+});

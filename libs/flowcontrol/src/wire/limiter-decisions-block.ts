@@ -1,15 +1,15 @@
 import type { LimiterResult } from '../check/component.js';
 import type { LimiterRecord } from '../check/decision.js';
-import { COUNTS, hasCounts } from './limiter-decision-wire.js';
-import { RATE_LIMITER_INFO } from '../limiters/limiter-details.js';
+import { COUNTS, countedSuffixLength, isCounted } from './limiter-decision-wire.js';
+import type { LimiterDetails } from '../limiters/limiter-details.js';
 
 type Identity = LimiterRecord['identity'];
 
 /**
  * The limiter decisions of one answer as they were written, for the next answer of the same
- * limiters that says the same but for their counts: the rate limiters of a control point
- * decide on every flow, and while each one's identity, verdict, wait and label stay, their
- * decisions differ only in three doubles each. Such an answer is this block's bytes with the
+ * limiters that says the same but for their counts: the rate limiters and quota schedulers of a
+ * control point decide on every flow, and while each one's identity, verdict, wait, label,
+ * workload and priority stay, their decisions differ only in three doubles each. Such an answer is this block's bytes with the
  * counts written over (writeDecisionsBlock): one copy, instead of a lookup, a prefix and a
  * tag and length per decision.
  */
@@ -20,7 +20,10 @@ export interface DecisionsBlock {
   readonly components: readonly string[];
   readonly accepted: readonly boolean[];
   readonly waits: readonly number[];
-  readonly labels: readonly string[];
+  readonly details: readonly LimiterDetails[];
+  readonly labels: readonly (string | undefined)[];
+  readonly workloads: readonly (string | undefined)[];
+  readonly priorities: readonly (number | undefined)[];
   readonly bytes: Buffer;
   /** Offset in `bytes` of each decision's counts (COUNTS). */
   readonly countsAt: readonly number[];
@@ -49,8 +52,9 @@ function fits(b: DecisionsBlock, records: readonly LimiterRecord[]): boolean {
     const rec = records[i];
     const id = rec.identity;
     const r = rec.result;
-    if (id !== b.ids[i] || rec.kind.details !== RATE_LIMITER_INFO || r.keyNotFound === true || !hasCounts(r)) return false;
+    if (id !== b.ids[i] || rec.kind.details !== b.details[i] || r.keyNotFound === true || !isCounted(rec)) return false;
     if (r.accepted !== b.accepted[i] || r.waitMs !== b.waits[i] || r.label !== b.labels[i]) return false;
+    if (r.workloadIndex !== b.workloads[i] || r.priority !== b.priorities[i]) return false;
     if (id.policy_hash !== b.hashes[i] || id.policy_name !== b.names[i] || id.component_id !== b.components[i]) return false;
   }
   return true;
@@ -84,8 +88,8 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
 
 /**
  * `written`: the decisions of `records` just written as elements of a repeated field (each its
- * tag, its length and its bytes, a rate limiter's ending with its counts). Kept as the block
- * of these limiters when every one is a rate limiter with counts; a block that keeps missing
+ * tag, its length and its bytes, a counted one ending with its counts and its suffix). Kept as
+ * the block of these limiters when every one is counted (limiter-decision-wire.ts); a block that keeps missing
  * (a label that changes on every flow) is made again only every 64th answer, not each time.
  */
 export function offerDecisionsBlock(records: readonly LimiterRecord[], written: Uint8Array): void {
@@ -98,24 +102,30 @@ export function offerDecisionsBlock(records: readonly LimiterRecord[], written: 
   const components: string[] = [];
   const accepted: boolean[] = [];
   const waits: number[] = [];
-  const labels: string[] = [];
+  const details: LimiterDetails[] = [];
+  const labels: (string | undefined)[] = [];
+  const workloads: (string | undefined)[] = [];
+  const priorities: (number | undefined)[] = [];
   const countsAt: number[] = [];
   let at = 0;
   for (const rec of records) {
     const r = rec.result;
-    if (rec.kind.details !== RATE_LIMITER_INFO || r.keyNotFound === true || !hasCounts(r)) return;
+    if (r.keyNotFound === true || !isCounted(rec)) return;
     const [, afterTag] = readVarint(written, at);
     const [length, start] = readVarint(written, afterTag);
     at = start + length;
-    countsAt.push(at - COUNTS.length);
+    countsAt.push(at - COUNTS.length - countedSuffixLength(rec));
     ids.push(rec.identity);
     names.push(rec.identity.policy_name);
     hashes.push(rec.identity.policy_hash);
     components.push(rec.identity.component_id);
     accepted.push(r.accepted);
     waits.push(r.waitMs);
-    labels.push(r.label as string);
+    details.push(rec.kind.details);
+    labels.push(r.label);
+    workloads.push(r.workloadIndex);
+    priorities.push(r.priority);
   }
   if (at !== written.length) return;
-  blocks.set(records[0].identity, { ids, names, hashes, components, accepted, waits, labels, bytes: Buffer.from(written), countsAt, misses: 0 });
+  blocks.set(records[0].identity, { ids, names, hashes, components, accepted, waits, details, labels, workloads, priorities, bytes: Buffer.from(written), countsAt, misses: 0 });
 }
