@@ -3,12 +3,11 @@
 // interval and batches; its rate limiters' decisions are queryable there within 30 s, labelled
 // with the agent group and instance, beside the families of its /metrics.
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { checkHttpRequest, grpcClient, unaryCall } from './support/clients.js';
 import { startAgent, tempDir, writeFile } from './support/processes.js';
 import { startPrometheus } from './support/prometheus.js';
+import { freePort } from './support/ports.js';
 
 interface HttpAnswer { denied_response?: { status: number } | null }
 
@@ -55,14 +54,6 @@ test('an agent nothing scrapes has its rate-limiter counters in Prometheus withi
   const targets = await (await fetch(`${prom.url}/api/v1/targets`)).json() as { data: { activeTargets: unknown[] } };
   assert.deepEqual(targets.data.activeTargets, []);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as AddressInfo; s.close(() => resolve(port)); });
-  });
-}
 
 test('otel.ports on the real agent: debug metrics with the rolled-up decisions, health, a CPU profile, zPages', { timeout: 120_000 }, async (t) => {
   const limiters = writeFile(tempDir(t), 'limiters.yaml', '- { name: strict, control_point: ingress, bucket_capacity: 1, fill_amount: 1, interval: 1h }\n');

@@ -1,20 +1,11 @@
 // The controller's telemetry: the Prometheus it queries also receives its metrics by remote write
 // (job sluice-controller), and its otel.ports serve the pipeline's health and own metrics.
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { startController, until } from './support/processes.js';
 import { startPrometheus } from './support/prometheus.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as AddressInfo; s.close(() => resolve(port)); });
-  });
-}
+import { freePort } from './support/ports.js';
 
 test('the controller pushes its metrics to prometheus.address and serves otel.ports', { timeout: 180_000 }, async (t) => {
   const etcd = await startEtcd(t);

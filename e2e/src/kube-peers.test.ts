@@ -4,29 +4,17 @@
 // skips its own pod IP, and each agent's GET /v1/peers lists the other, alive, found by
 // `kubernetes`. Removing a slice takes the peer out of the source.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { startTestKubeApi, type TestKubeApi } from './kube-api/index.js';
 import { get } from './support/clients.js';
 import { startAgent, until } from './support/processes.js';
+import { freePort } from './support/ports.js';
 
 interface PeerView { id: string; state: string; sources: string[] }
 
 async function kpost(api: TestKubeApi, path: string, obj: unknown): Promise<void> {
   const r = await fetch(`${api.url}${path}`, { method: 'POST', body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
   assert.equal(r.status, 201, await r.text());
-}
-
-/** A port free on `host` now (closed again before the agent binds it). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const SLICES = '/apis/discovery.k8s.io/v1/namespaces/sluice/endpointslices';

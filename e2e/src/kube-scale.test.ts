@@ -77,6 +77,14 @@ test('a signal crossing its threshold scales the Deployment through /scale, writ
   const statuses = async () => Promise.all(agents.map(async (a) => (await json<ScalerStatus>(`${a.base}/v1/autoscale/pod-scalers`)).body));
   await until(async () => (await statuses()).flatMap((s) => s.pod_scalers).filter((p) => p.leader && p.configured === 1 && p.desired === 1).length === 1, 20_000, 'one leader sees 1 replica');
   assert.equal(await replicas(), 1);
+  // The pod scaler follows enforcement's watches: each published prefix is read once per agent (a
+  // second watch of the same keys would read it again).
+  for (const a of agents) {
+    const m = await (await fetch(`${a.base}/metrics`)).text();
+    for (const prefix of ['sluice/config/default/', 'sluice/decisions/default/']) {
+      assert.match(m, new RegExp(`^etcd_client_watch_resyncs_total\\{prefix="${prefix}"\\} 1$`, 'm'), `${a.base}: one read of ${prefix}`);
+    }
+  }
   // The leader reports what /scale says (no status yet: 0 running) and the circuit shows it.
   await until(async () => JSON.stringify(await replicaSignals()) === '[0,1,1]', 20_000, 'the controller shows the reported replicas (running 0, configured 1, steering 1)');
 

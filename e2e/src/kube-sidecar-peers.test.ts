@@ -3,25 +3,14 @@
 // at hand) find each other through etcd (<namespace>/peers/<group>/): a limit is shared, not per
 // replica. They do not look for a peers Service nothing creates, and say so.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { startTestKubeApi } from './kube-api/index.js';
 import { get } from './support/clients.js';
 import { endpointsJson, startEtcd } from './support/etcd.js';
 import { startAgent, until } from './support/processes.js';
+import { freePort } from './support/ports.js';
 
 interface PeerView { id: string; state: string; sources: string[] }
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test('sidecar agents find their peers through etcd and skip the peers Service', { timeout: 150_000 }, async (t) => {
   const api = await startTestKubeApi(t);

@@ -2,26 +2,13 @@
 // file, written by `blueprints values`, generates a Policy resource that `apply policy` gets accepted
 // and running; a bad values file fails (exit 1) naming the field, without a stack.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { endpointsJson, startEtcd } from './support/etcd.js';
-import { ROOT, startController, tempDir, until } from './support/processes.js';
-
-const BIN = join(ROOT, 'bin', 'sluicectl');
-
-interface Run { code: number; out: string; err: string }
-
-function sluicectl(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(BIN, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (err, out, errText) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
-      resolve({ code, out, err: errText });
-    });
-  });
-}
+import { sluicectl } from './support/sluicectl.js';
+import { startController, tempDir, until } from './support/processes.js';
 
 test('every blueprint\'s example generates a policy the controller accepts and runs', { timeout: 300_000 }, async (t) => {
   const etcd = await startEtcd(t);

@@ -2,26 +2,14 @@
 // policies through the API with a bearer token, offline compile of every example with a circuit
 // graph, and the errors a person meets (usage 2, failures 1 with the controller's message, no stack).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { endpointsJson, startEtcd } from './support/etcd.js';
+import { sluicectl, type SluicectlRun as Run } from './support/sluicectl.js';
 import { ROOT, startController, tempDir } from './support/processes.js';
 
-const BIN = join(ROOT, 'bin', 'sluicectl');
 const EXAMPLES = join(ROOT, 'deploy', 'examples');
-
-interface Run { code: number; out: string; err: string }
-
-function sluicectl(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(BIN, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (err, out, errText) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1;
-      resolve({ code, out, err: errText });
-    });
-  });
-}
 
 const noStack = (r: Run): void => assert.doesNotMatch(r.err, /\n\s+at /, `no stack trace: ${r.err}`);
 

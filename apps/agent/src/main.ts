@@ -69,7 +69,7 @@ try {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   installAgentFunctions(runtime, config, version);
   // auto_scale.pod_scaler components of the group: one agent per object writes its /scale (auto_scale.kubernetes.enabled).
-  await installPodScaler(runtime, config, etcd, kube);
+  await installPodScaler(runtime, config, etcd, enforcement, kube);
   // The traffic tap in this process (tap.enabled), deciding through this engine as CheckHTTP does.
   const tap = config.tap.enabled ? installTap(runtime, config.tap, { engine, discovery, flowEnds }) : undefined;
   // Flow telemetry (rolled-up decisions) and, on the holder of the group's Lease, orchestrator metrics, into the pipeline.

@@ -1,27 +1,23 @@
 import { hostname } from 'node:os';
 import type { AgentConfig } from '@sluice/config';
-import { parseComponent, parseDecision } from '@sluice/enforcement';
-import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
+import type { EnforcedPublished, PolicyEnforcement } from '@sluice/enforcement';
+import type { SluiceEtcd } from '@sluice/etcd';
 import type { KubeClient } from '@sluice/kube';
 import { PodScalers, type ProcessKube, type PodScalerObservation, type PodScalerSpec, type PodScalersOptions } from '@sluice/kube/light';
-import { configPrefix, decisionPrefix, podScalerReportKey, type PodScalerReport } from '@sluice/policies';
+import { podScalerReportKey, type PodScalerReport } from '@sluice/policies';
 import type { ProcessRuntime } from '@sluice/runtime';
 
-/** The published pod scalers of the group with their latest decisions (unusable values are enforcement's to report). */
-function specsOf(configs: ReadonlyMap<string, string>, decisions: ReadonlyMap<string, string>): PodScalerSpec[] {
+/** The enforced pod scalers of the group with their decisions in force. */
+function specsOf(components: readonly EnforcedPublished[]): PodScalerSpec[] {
   const out: PodScalerSpec[] = [];
-  for (const [id, raw] of configs) {
-    const c = parseComponent(raw);
-    if (!c.ok || c.value.kind !== 'pod_scaler') continue;
-    const p = c.value;
-    const dRaw = decisions.get(id);
-    const d = dRaw === undefined ? undefined : parseDecision(dRaw);
+  for (const { published: p, decision: d } of components) {
+    if (p.kind !== 'pod_scaler') continue;
     out.push({
       policyName: p.policy_name,
       componentId: p.component_id,
       object: { namespace: p.kubernetes_object.namespace, kind: p.kubernetes_object.kind as PodScalerSpec['object']['kind'], name: p.kubernetes_object.name },
       policy: { minReplicas: p.min_replicas, maxReplicas: p.max_replicas, scaleOutCooldownMs: p.scale_out_cooldown_ms, scaleInCooldownMs: p.scale_in_cooldown_ms, dryRun: p.dry_run },
-      ...(d?.ok && d.value.kind === 'pod_scaler' ? { desired: d.value.replicas } : {}),
+      ...(d?.kind === 'pod_scaler' ? { desired: d.replicas } : {}),
     });
   }
   return out;
@@ -41,15 +37,15 @@ function reportOf(agent: string, spec: PodScalerSpec, o: PodScalerObservation): 
 }
 
 /**
- * `auto_scale.pod_scaler` on the agent: the pod scalers of this agent's group, fed by the same
- * etcd keys as enforcement, writing `/scale` through the process's Kubernetes client (the
- * discovery's, else one of its own) when `auto_scale.kubernetes.enabled`; off (listed, nothing
+ * `auto_scale.pod_scaler` on the agent: the pod scalers of this agent's group, fed by
+ * enforcement's subscription (its watches of the published keys are the agent's only ones),
+ * writing `/scale` through the process's Kubernetes client (the discovery's, else one of its own) when `auto_scale.kubernetes.enabled`; off (listed, nothing
  * written) when disabled or without a Kubernetes API. `GET /v1/autoscale/pod-scalers` shows them.
  * The Lease holder reports what it observes of `/scale` back to the controller, on this agent's
  * etcd lease, only when it changes: `<ns>/reports/<group>/<policy>/<component>/<identity>`.
  * The Kubernetes client's modules are imported only when the scalers are on.
  */
-export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, kube: ProcessKube, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
+export async function installPodScaler(runtime: ProcessRuntime, config: AgentConfig, etcd: SluiceEtcd, enforcement: Pick<PolicyEnforcement, 'subscribe'>, kube: ProcessKube, env: NodeJS.ProcessEnv = process.env): Promise<PodScalers> {
   let client: KubeClient | undefined;
   let disabledReason: string | undefined;
   if (!config.auto_scale.kubernetes.enabled) disabledReason = 'auto_scale.kubernetes.enabled is false';
@@ -80,27 +76,17 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
     logger: runtime.logger,
     onObservation,
   });
-  const sources = { config: new Map<string, string>(), decision: new Map<string, string>() };
-  const prefixes = { config: configPrefix(etcd.namespace, group), decision: decisionPrefix(etcd.namespace, group) };
-  const sync = () => scalers.set(specsOf(sources.config, sources.decision));
-  let watches: PrefixWatch[] = [];
+  let unsubscribe: (() => void) | undefined;
   runtime.lifecycle.add({
     name: 'pod-scaler',
     start: async () => {
       if (client !== undefined) await kube.hold();
-      watches = (['config', 'decision'] as const).map((which) => {
-        const m = sources[which];
-        const id = (k: string) => k.slice(prefixes[which].length);
-        return etcd.watchPrefix(prefixes[which], {
-          reset(entries) { m.clear(); for (const [k, v] of entries) m.set(id(k), v); sync(); },
-          put(k, v) { m.set(id(k), v); sync(); },
-          delete(k) { m.delete(id(k)); sync(); },
-        });
-      });
+      unsubscribe = enforcement.subscribe((components) => scalers.set(specsOf(components)));
       scalers.start();
     },
     shutdown: async () => {
-      for (const w of watches) w.stop();
+      unsubscribe?.();
+      unsubscribe = undefined;
       await scalers.shutdown();
       if (client !== undefined) kube.release();
     },

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { ROOT, type Exit, type Proc } from './processes.js';
+import { followOutput, ROOT, type Proc } from './processes.js';
 
 export interface Ran { code: number | null; out: string; ms: number }
 
@@ -114,18 +114,7 @@ export async function runImage(t: TestContext, ref: string, name: string, args: 
   const child = spawn('buildah', ['run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...entrypoint, ...args], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const listeners = new Set<() => void>();
-  const onData = (d: Buffer): void => {
-    out += d.toString();
-    for (const l of listeners) l();
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => {
-    resolve({ code, signal });
-    for (const l of listeners) l();
-  }));
+  const { output, exited, waitForLine } = followOutput(child, name);
   const pid = child.pid ?? -1;
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -137,27 +126,12 @@ export async function runImage(t: TestContext, ref: string, name: string, args: 
     }
     await run('buildah', ['rm', container]);
   });
-  const waitForLine = (re: RegExp, ms = 60_000): Promise<string> => new Promise((resolve, reject) => {
-    const check = (): void => {
-      const line = out.slice(0, out.lastIndexOf('\n') + 1).split('\n').find((l) => re.test(l));
-      if (line !== undefined) done(() => resolve(line));
-      else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`)));
-    };
-    const timer = setTimeout(() => done(() => reject(new Error(`${name}: no line matching ${re} within ${ms} ms:\n${out}`))), ms);
-    const done = (f: () => void): void => {
-      clearTimeout(timer);
-      listeners.delete(check);
-      f();
-    };
-    listeners.add(check);
-    check();
-  });
   const nodePid = (): number => {
     const found = descendants(pid).filter((p) => cmdline(p)[0]?.endsWith('node'));
     if (found.length !== 1) throw new Error(`${name}: ${found.length} node processes in the container`);
     return found[0];
   };
-  return { child, pid, output: () => out, exited, waitForLine, container, nodePid };
+  return { child, pid, output, exited, waitForLine, container, nodePid };
 }
 
 /**

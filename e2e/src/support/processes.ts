@@ -44,9 +44,8 @@ export function writeFile(dir: string, name: string, text: string): string {
   return file;
 }
 
-/** Spawns `bin` with `args`; the process is SIGKILLed in t.after if still running. */
-export function spawnProc(t: TestContext, bin: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(bin, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Follows a child's stdout and stderr together: its output so far, its exit, and a wait for a line. */
+export function followOutput(child: ChildProcess, name: string): Pick<Proc, 'output' | 'exited' | 'waitForLine'> {
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer): void => {
@@ -59,20 +58,14 @@ export function spawnProc(t: TestContext, bin: string, args: string[], env: Reco
     resolve({ code, signal });
     for (const l of listeners) l();
   }));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
   const waitForLine = (re: RegExp, ms = 60_000): Promise<string> => new Promise((resolve, reject) => {
     const check = (): void => {
       // Complete lines only: a JSON log line may arrive in pieces.
       const line = out.slice(0, out.lastIndexOf('\n') + 1).split('\n').find((l) => re.test(l));
       if (line !== undefined) done(() => resolve(line));
-      else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`${bin} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`)));
+      else if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out}`)));
     };
-    const timer = setTimeout(() => done(() => reject(new Error(`${bin}: no line matching ${re} within ${ms} ms:\n${out}`))), ms);
+    const timer = setTimeout(() => done(() => reject(new Error(`${name}: no line matching ${re} within ${ms} ms:\n${out}`))), ms);
     const done = (f: () => void): void => {
       clearTimeout(timer);
       listeners.delete(check);
@@ -81,7 +74,20 @@ export function spawnProc(t: TestContext, bin: string, args: string[], env: Reco
     listeners.add(check);
     check();
   });
-  return { child, pid: child.pid ?? -1, output: () => out, exited, waitForLine };
+  return { output: () => out, exited, waitForLine };
+}
+
+/** Spawns `bin` with `args`; the process is SIGKILLed in t.after if still running. */
+export function spawnProc(t: TestContext, bin: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn(bin, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { output, exited, waitForLine } = followOutput(child, bin);
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return { child, pid: child.pid ?? -1, output, exited, waitForLine };
 }
 
 export interface SluiceProcess extends Proc {

@@ -1,21 +1,9 @@
 // A server binary of the Prometheus family (Prometheus, Alertmanager) on a free loopback port:
 // started, awaited on its /-/ready, and stopped after the test (SIGTERM, SIGKILL after 5 s).
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { spawnProc, until, type Proc } from './processes.js';
 
-/** A loopback port free now (the daemon binds it next). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './ports.js';
 
 /** Starts `bin args` (which listen on `port`), stopped in t.after; resolves once /-/ready answers 200. */
 export async function startReadyDaemon(t: TestContext, name: string, bin: string, args: string[], port: number): Promise<{ proc: Proc; url: string }> {

@@ -1,11 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
-import { compilePolicy } from '@sluice/policies';
-import { Registry } from 'prom-client';
-import { createPolicyController, type PolicyController } from './controller.js';
+import { type PolicyController } from './controller.js';
 import { MemoryEtcd, until } from './test-support.js';
+import { startTestController } from './test-controller.js';
 
 /** A rate limiter whose capacity is a variable read from the dynamic configuration, and a sampler whose pass-through values are too. */
 const spec = (): Record<string, unknown> => ({
@@ -28,17 +26,7 @@ const spec = (): Record<string, unknown> => ({
 });
 
 function setup(t: TestContext, etcd = new MemoryEtcd()): { etcd: MemoryEtcd; c: PolicyController } {
-  const c = createPolicyController({
-    config: {
-      prometheus: { address: 'http://127.0.0.1:9', labels: [], http_client: { ...DEFAULT_HTTP_CLIENT_CONFIG, timeout: '1s' } },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(),
-    server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  c.start();
-  t.after(() => c.shutdown());
-  return { etcd, c };
+  return startTestController(t, { etcd });
 }
 
 const decision = (etcd: MemoryEtcd) => JSON.parse(etcd.data.get('sluice/decisions/default/p/root.1') ?? 'null') as { bucket_capacity: number } | null;

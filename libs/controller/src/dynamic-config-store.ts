@@ -78,7 +78,7 @@ export class DynamicConfigStore {
       const doc = JSON.parse(value) as unknown;
       if (isObject(doc)) return { name, doc };
     } catch {
-      // reported below
+      // Unparsable JSON and JSON that is not an object get the one warning below.
     }
     this.logger?.warn('stored dynamic configuration is not a JSON object; ignored', { key });
     return undefined;

@@ -1,10 +1,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
-import { compilePolicy } from '@sluice/policies';
-import { Registry } from 'prom-client';
-import { createPolicyController, type PolicyController } from './controller.js';
+import { type PolicyController } from './controller.js';
 import { MemoryEtcd, until } from './test-support.js';
+import { startTestController } from './test-controller.js';
 
 /** A load ramp started and reset by bool variables read from the dynamic configuration (as Aperture's load-ramping policies wire it). */
 const spec = (): Record<string, unknown> => ({
@@ -24,18 +22,7 @@ const spec = (): Record<string, unknown> => ({
 });
 
 function setup(t: TestContext): { etcd: MemoryEtcd; c: PolicyController } {
-  const etcd = new MemoryEtcd();
-  const c = createPolicyController({
-    config: {
-      prometheus: { address: 'http://127.0.0.1:9', labels: [], http_client: { ...DEFAULT_HTTP_CLIENT_CONFIG, timeout: '1s' } },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(),
-    server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  c.start();
-  t.after(() => c.shutdown());
-  return { etcd, c };
+  return startTestController(t);
 }
 
 const accept = (etcd: MemoryEtcd) => (JSON.parse(etcd.data.get('sluice/decisions/default/p/root.2') ?? 'null') as { accept_percentage: number } | null)?.accept_percentage;

@@ -1,11 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
 import { compilePolicy, POLICY_NAME_MAX_LENGTH } from '@sluice/policies';
-import { Registry } from 'prom-client';
-import { createPolicyController } from './controller.js';
 import { checkPolicyName } from './policy-name.js';
 import { MemoryEtcd, until } from './test-support.js';
+import { startTestController } from './test-controller.js';
 
 const limiter = (value: number): Record<string, unknown> => ({
   circuit: {
@@ -17,16 +15,7 @@ const limiter = (value: number): Record<string, unknown> => ({
 });
 
 function start(t: TestContext, etcd: MemoryEtcd) {
-  const controller = createPolicyController({
-    config: {
-      prometheus: { address: '127.0.0.1:9', labels: [], http_client: DEFAULT_HTTP_CLIENT_CONFIG },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(), server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  controller.start();
-  t.after(() => controller.shutdown());
-  return controller;
+  return startTestController(t, { etcd }).c;
 }
 
 const stored = (name: string, value: number): string => JSON.stringify({ name, spec: limiter(value), hash: 'x', source: 'api' });

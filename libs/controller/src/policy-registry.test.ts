@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { createPolicyController } from './controller.js';
 import { PolicyRejectedError } from './policy-errors.js';
 import { fakePrometheus, MemoryEtcd, until } from './test-support.js';
+import { startTestController } from './test-controller.js';
 import { silentLogger } from '@sluice/telemetry/logger';
 
 const limiter = (capacity: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -175,15 +176,7 @@ test('stored policies come back on start (a restart loses nothing)', async (t) =
   const hash = compilePolicy('kept', spec).hash;
   await etcd.put('sluice/policies/kept', JSON.stringify({ name: 'kept', spec, hash, source: 'api' }));
   await etcd.put('sluice/policies/broken', '{not json');
-  const controller = createPolicyController({
-    config: {
-      prometheus: { address: '127.0.0.1:9', labels: [], http_client: DEFAULT_HTTP_CLIENT_CONFIG },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(), server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  controller.start();
-  t.after(() => controller.shutdown());
+  const controller = startTestController(t, { etcd }).c;
   await until(() => decisionOf(etcd, 'kept')?.bucket_capacity === 6, 2000, 'republished after restart');
   assert.equal(controller.policies.view('broken')?.status, 'failed');
   assert.equal(controller.storeSynced(), true);
@@ -193,15 +186,7 @@ test('late watch events of the store\'s own writes never bring back an older ver
   const etcd = new MemoryEtcd();
   const events: string[] = [];
   const logger = { ...silentLogger, info: (msg: string, meta?: Record<string, unknown>) => { if (/policy (started|replaced|stopped)/.test(msg)) events.push(`${msg} ${String(meta?.policy)}`); }, warn: () => undefined };
-  const controller = createPolicyController({
-    config: {
-      prometheus: { address: '127.0.0.1:9', labels: [], http_client: DEFAULT_HTTP_CLIENT_CONFIG },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(), logger, server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  controller.start();
-  t.after(() => controller.shutdown());
+  const controller = startTestController(t, { etcd, logger }).c;
   etcd.holdEvents = true;
   await controller.store.upsert('x', limiter({ constant_signal: { value: 1 } }));
   await controller.store.upsert('x', limiter({ constant_signal: { value: 2 } }));

@@ -1,12 +1,10 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { GrpcCode } from '@sluice/errors';
-import { compilePolicy } from '@sluice/policies';
-import { Registry } from 'prom-client';
-import { createPolicyController, type PolicyController } from './controller.js';
+import { type PolicyController } from './controller.js';
 import { PolicyChangedError } from './policy-store.js';
-import { DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
 import { MemoryEtcd } from './test-support.js';
+import { startTestController } from './test-controller.js';
 
 const spec = (capacity: number): Record<string, unknown> => ({
   circuit: {
@@ -20,18 +18,7 @@ const spec = (capacity: number): Record<string, unknown> => ({
 });
 
 function setup(t: TestContext): { etcd: MemoryEtcd; c: PolicyController } {
-  const etcd = new MemoryEtcd();
-  const c = createPolicyController({
-    config: {
-      prometheus: { address: 'http://127.0.0.1:9', labels: [], http_client: { ...DEFAULT_HTTP_CLIENT_CONFIG, timeout: '1s' } },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(),
-    server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  c.start();
-  t.after(() => c.shutdown());
-  return { etcd, c };
+  return startTestController(t);
 }
 
 const meters = (s: unknown): string[] => Object.keys((s as { resources?: { flow_control?: { flux_meters?: object } } }).resources?.flow_control?.flux_meters ?? {}).sort();

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_HTTP_CLIENT_CONFIG } from '@sluice/clients';
 import { checkPublishedDecision, compilePolicy, parsePublishedComponent, parsePublishedDecision, type PublishedComponent } from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { parseAllDocuments } from 'yaml';
-import { createPolicyController, type PolicyController } from './controller.js';
+import { type PolicyController } from './controller.js';
 import { Publisher } from './publisher.js';
 import { ControllerMetrics } from './metrics.js';
 import { MemoryEtcd, until } from './test-support.js';
+import { startTestController } from './test-controller.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../deploy/examples/', import.meta.url));
 
@@ -26,17 +26,7 @@ function examples(): { file: string; name: string; spec: unknown }[] {
 }
 
 function controllerOn(t: TestContext, etcd: MemoryEtcd): PolicyController {
-  const c = createPolicyController({
-    config: {
-      prometheus: { address: 'http://127.0.0.1:9', labels: [], http_client: { ...DEFAULT_HTTP_CLIENT_CONFIG, timeout: '1s' } },
-      policies: { cr_watcher: { enabled: false }, promql_jobs_scheduler: { blocking_execution: false, worker_limit: 0 } },
-    },
-    etcd, language: { compilePolicy }, registry: new Registry(),
-    server: { addService: () => undefined, addGatewayRoute: () => undefined },
-  });
-  c.start();
-  t.after(() => c.shutdown());
-  return c;
+  return startTestController(t, { etcd }).c;
 }
 
 test('what the controller publishes for every deploy/examples policy is what the agents accept (the published schemas)', async (t) => {

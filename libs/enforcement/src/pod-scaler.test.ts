@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PrefixWatch, WatchHandler } from '@sluice/etcd';
 import { Engine } from '@sluice/flowcontrol';
 import { configKey, decisionKey, type PublishedPodScaler } from '@sluice/policies';
 import { Registry } from 'prom-client';
 import { parseComponent, parseDecision } from './parse-published.js';
-import { PolicyEnforcement } from './policy-enforcement.js';
+import { PolicyEnforcement, type EnforcedPublished } from './policy-enforcement.js';
+import { FakeEtcd } from './test-support.js';
 import { silentLogger } from '@sluice/telemetry/logger';
 
 const SCALER: PublishedPodScaler = {
@@ -40,34 +40,70 @@ test('a published pod scaler and its decision parse; bad ones are refused naming
   }
 });
 
+function enforcementWithWarnings(etcd: FakeEtcd, engine: Pick<Engine, 'register'> = new Engine({ agentGroup: 'default' })) {
+  const warnings: string[] = [];
+  const logger = { ...silentLogger, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } };
+  return { enforcement: new PolicyEnforcement({ etcd, engine, agentGroup: 'default', registry: new Registry(), logger }), warnings };
+}
+
 test('enforcement lists a pod scaler with its decision, registers nothing in the engine and refuses a decision of another kind', () => {
-  const kv = new Map<string, string>();
-  const watches: { prefix: string; handler: WatchHandler }[] = [];
-  const etcd = {
-    namespace: 'sluice',
-    watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
-      watches.push({ prefix, handler });
-      handler.reset(new Map([...kv].filter(([k]) => k.startsWith(prefix))));
-      return { stop() {} };
-    },
-  };
-  const put = (k: string, v: string) => { kv.set(k, v); for (const w of watches) if (k.startsWith(w.prefix)) w.handler.put(k, v); };
+  const etcd = new FakeEtcd();
   const registered: unknown[] = [];
   const engine = new Engine({ agentGroup: 'default' });
   const counting = { register: (c: Parameters<Engine['register']>[0], s: Parameters<Engine['register']>[1]) => { registered.push(c); return engine.register(c, s); } };
-  const warnings: string[] = [];
-  const enforcement = new PolicyEnforcement({ etcd, engine: counting, agentGroup: 'default', registry: new Registry(), logger: { ...silentLogger, warn(m: string) { warnings.push(m); }, error(m: string) { warnings.push(m); } } });
+  const { enforcement, warnings } = enforcementWithWarnings(etcd, counting);
   enforcement.start();
-  put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
-  put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"pod_scaler","replicas":4}');
+  etcd.put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
+  etcd.put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"pod_scaler","replicas":4}');
   const listed = enforcement.enforced();
   assert.equal(listed.length, 1);
   assert.equal(listed[0].kind, 'pod_scaler');
   assert.deepEqual(listed[0].decision, { kind: 'pod_scaler', replicas: 4 });
   assert.equal(registered.length, 0);
   assert.deepEqual(warnings, []);
-  put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"sampler","accept_percentage":5,"pass_through":false}');
+  etcd.put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"sampler","accept_percentage":5,"pass_through":false}');
   assert.deepEqual(enforcement.enforced()[0].decision, { kind: 'pod_scaler', replicas: 4 }, 'the last good decision stays');
   assert.equal(warnings.length, 1);
+  enforcement.shutdown();
+});
+
+test('a subscriber follows the enforced pod scaler and its decision through the one pair of watches', () => {
+  const etcd = new FakeEtcd();
+  const { enforcement, warnings } = enforcementWithWarnings(etcd);
+  etcd.put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
+  enforcement.start();
+  const seen: (number | undefined | 'none')[] = [];
+  const replicas = (c: readonly EnforcedPublished[]) => {
+    const d = c.find((e) => e.published.kind === 'pod_scaler')?.decision;
+    return c.length === 0 ? 'none' : d?.kind === 'pod_scaler' ? d.replicas : undefined;
+  };
+  const unsubscribe = enforcement.subscribe((c) => { seen.push(replicas(c)); });
+  assert.deepEqual(seen, [undefined], 'the state at once: enforced, no decision yet');
+  etcd.put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"pod_scaler","replicas":3}');
+  assert.equal(seen.at(-1), 3);
+  etcd.put(decisionKey('sluice', 'default', 'scale', 'root.1'), '{"kind":"pod_scaler","replicas":-1}');
+  assert.equal(seen.at(-1), 3, 'a refused decision: the last good one is handed on');
+  etcd.delete(configKey('sluice', 'default', 'scale', 'root.1'));
+  assert.equal(seen.at(-1), 'none', 'the removed component');
+  assert.deepEqual(etcd.watched(), [enforcement.configPrefix, enforcement.decisionPrefix], 'subscribing opens no watch');
+  unsubscribe();
+  const n = seen.length;
+  etcd.put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
+  assert.equal(seen.length, n, 'nothing after unsubscribing');
+  assert.equal(warnings.length, 1);
+  enforcement.shutdown();
+});
+
+test('a subscriber that throws is logged; enforcement and the other subscribers go on', () => {
+  const etcd = new FakeEtcd();
+  const { enforcement, warnings } = enforcementWithWarnings(etcd);
+  enforcement.start();
+  let calls = 0;
+  enforcement.subscribe(() => { throw new Error('boom'); });
+  enforcement.subscribe(() => { calls += 1; });
+  etcd.put(configKey('sluice', 'default', 'scale', 'root.1'), JSON.stringify(SCALER));
+  assert.equal(calls, 2);
+  assert.equal(enforcement.enforced().length, 1);
+  assert.deepEqual(warnings, ['a subscriber of the enforced components failed', 'a subscriber of the enforced components failed']);
   enforcement.shutdown();
 });

@@ -4,7 +4,7 @@ import { flowKindEntry } from './flow-kind-entry.js';
 
 /**
  * pod_scaler: no flow component. The agent's pod scaler (libs/kube scale, wired when
- * `auto_scale.kubernetes.enabled`) reads the same keys and writes /scale; here the component is
+ * `auto_scale.kubernetes.enabled`) follows it through `PolicyEnforcement.subscribe` and writes /scale; here the component is
  * accepted, listed among the enforced ones with its decision, and a decision of another kind is refused.
  */
 export const buildPodScaler: ComponentBuilder = (published: PublishedComponent): LiveComponent => {

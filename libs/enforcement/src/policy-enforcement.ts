@@ -45,6 +45,16 @@ export interface EnforcedComponent {
   decision: PublishedDecision | null;
 }
 
+/** What subscribers of {@link PolicyEnforcement.subscribe} get: an enforced component as parsed, with its decision in force. */
+export interface EnforcedPublished {
+  published: PublishedComponent;
+  /** undefined: none yet (pass-through). */
+  decision: PublishedDecision | undefined;
+}
+
+/** Called with the whole enforced state (level-triggered), not with the change. */
+export type EnforcedListener = (components: readonly EnforcedPublished[]) => void;
+
 interface Entry {
   raw: string;
   published: PublishedComponent;
@@ -101,6 +111,7 @@ export class PolicyEnforcement {
   private readonly storeFactory: TokenBucketStoreFactory;
   private watches: PrefixWatch[] = [];
   private readonly resets = new Set<'config' | 'decision'>();
+  private readonly listeners = new Set<EnforcedListener>();
   readonly configPrefix: string;
   readonly decisionPrefix: string;
 
@@ -147,6 +158,30 @@ export class PolicyEnforcement {
       selectors: e.published.selectors.length,
       decision: e.decision ?? null,
     })).sort((a, b) => `${a.policy_name}/${a.component_id}`.localeCompare(`${b.policy_name}/${b.component_id}`));
+  }
+
+  /**
+   * Hands `listener` the enforced components at once and after every reconcile, so that other
+   * parts of the agent (the pod scaler) follow the published state without a watch of their own.
+   * A listener that throws is logged; enforcement and the other listeners go on. Returns the
+   * unsubscribe.
+   */
+  subscribe(listener: EnforcedListener): () => void {
+    this.listeners.add(listener);
+    this.notify(listener, this.snapshot());
+    return () => { this.listeners.delete(listener); };
+  }
+
+  private snapshot(): EnforcedPublished[] {
+    return [...this.live.values()].map((e) => ({ published: e.published, decision: e.decision }));
+  }
+
+  private notify(listener: EnforcedListener, components: readonly EnforcedPublished[]): void {
+    try {
+      listener(components);
+    } catch (err) {
+      this.o.logger?.error('a subscriber of the enforced components failed', { error: message(err) });
+    }
   }
 
   private handler(type: 'config' | 'decision', into: Map<string, string>, prefix: string) {
@@ -235,6 +270,10 @@ export class PolicyEnforcement {
       this.applyDecision(id, this.live.get(id) as Entry);
     }
     this.updateGauge();
+    if (this.listeners.size > 0) {
+      const components = this.snapshot();
+      for (const l of this.listeners) this.notify(l, components);
+    }
   }
 
   /**

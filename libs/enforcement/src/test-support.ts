@@ -19,6 +19,10 @@ export class FakeEtcd {
     this.kv.delete(key);
     for (const w of this.watches) if (key.startsWith(w.prefix)) w.handler.delete(key);
   }
+  /** The prefixes watched now, one entry a watch. */
+  watched(): string[] {
+    return [...this.watches].map((w) => w.prefix);
+  }
   /** A resync: every watch gets the whole content again. */
   resync(): void {
     for (const w of this.watches) w.handler.reset(new Map([...this.kv].filter(([k]) => k.startsWith(w.prefix))));

@@ -62,7 +62,7 @@ function cycleProblems(nodes: readonly GraphNode[], edges: readonly Edge[], stuc
     if (cycle.some((n) => reported.has(n))) continue;
     for (const n of cycle) reported.add(n);
     const first = Math.min(...cycle);
-    cycle.push(...cycle.splice(0, cycle.indexOf(first))); // start the cycle at its lowest index
+    cycle.push(...cycle.splice(0, cycle.indexOf(first))); // from its lowest index: one cycle reads the same wherever the walk entered it
     const names = [...cycle, cycle[0]].map((n) => nodes[n].id).join(' → ');
     problems.push({
       path: nodes[first].path,

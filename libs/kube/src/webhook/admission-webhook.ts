@@ -1,12 +1,13 @@
 // The mutating admission webhook's decisions: an AdmissionReview (admission.k8s.io/v1) in, the
 // AdmissionReview answer out. Anything it cannot use is admitted unchanged and counted: the
 // webhook is registered with failurePolicy Ignore and must never stop a cluster's deployments.
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { silentLogger } from '../api-state.js';
-import { isObj, parseAdmissionReview, problemBody, reviewAnswer, tooLargeProblem, type ReviewProblem } from './admission-review.js';
+import { isObj, parseAdmissionReview, reviewAnswer } from './admission-review.js';
 import type { AdmissionHandler } from './admission-route.js';
 import type { InjectOptions } from './inject-options.js';
 import { planInjection } from './pod-injection.js';
+import { ReviewAnswers } from './review-answers.js';
 import type { Logger } from '@sluice/telemetry/logger';
 
 export { ADMISSION_API_VERSION, MAX_ADMISSION_BYTES } from './admission-review.js';
@@ -31,39 +32,28 @@ type Obj = Record<string, unknown>;
 
 /** Serves `/v1/admission/inject` (pods annotated `sluice.dev/inject: "true"`) and `/v1/admission/inject/namespace` (pods of labelled namespaces). */
 export class AdmissionWebhook {
-  private readonly reviews: Counter<'result' | 'reason'>;
+  private readonly answers: ReviewAnswers<AdmissionResult>;
   private readonly logger: Logger;
 
   constructor(private readonly opts: AdmissionWebhookOptions) {
     this.logger = opts.logger ?? silentLogger;
-    this.reviews = new Counter({
+    this.answers = new ReviewAnswers({
       name: 'admission_reviews_total',
       help: 'AdmissionReviews the sidecar injection webhook answered, by result (injected, skipped, refused: admitted unchanged, invalid: not a usable review) and reason.',
-      labelNames: ['result', 'reason'],
-      registers: opts.registry ? [opts.registry] : [],
+      ...(opts.registry ? { registry: opts.registry } : {}),
+      logger: this.logger,
+      invalidMessage: 'admission review not usable; the API server admits the pod unchanged',
     });
   }
 
   /** Counts of answers so far, by `result/reason`. */
-  async counts(): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    for (const v of (await this.reviews.get()).values) out.set(`${String(v.labels.result)}/${String(v.labels.reason)}`, v.value);
-    return out;
-  }
-
-  private answer(status: number, body: unknown, result: AdmissionResult, reason: string): AdmissionAnswer {
-    this.reviews.inc({ result, reason });
-    return { status, body, result, reason };
-  }
-
-  private invalid(p: ReviewProblem): AdmissionAnswer {
-    this.logger.warn('admission review not usable; the API server admits the pod unchanged', { reason: p.reason, message: p.message });
-    return this.answer(p.status, problemBody(p), 'invalid', p.reason);
+  counts(): Promise<Map<string, number>> {
+    return this.answers.counts();
   }
 
   /** Answers a body the route stopped reading at `bytes` (more than MAX_ADMISSION_BYTES). */
   tooLarge(bytes: number): AdmissionAnswer {
-    return this.invalid(tooLargeProblem(bytes));
+    return this.answers.tooLarge(bytes);
   }
 
   /** The route's view of one of the two paths (`namespaceEnabled`: the labelled-namespace webhook). */
@@ -74,11 +64,11 @@ export class AdmissionWebhook {
   /** Answers one request body. `namespaceEnabled`: it came through the labelled-namespace webhook. */
   review(body: Buffer | string | undefined, namespaceEnabled: boolean): AdmissionAnswer {
     const parsed = parseAdmissionReview(body);
-    if ('problem' in parsed) return this.invalid(parsed.problem);
+    if ('problem' in parsed) return this.answers.invalid(parsed.problem);
     const req = parsed.request.raw;
     const uid = parsed.request.uid;
     const respond = (result: AdmissionResult, reason: string, extra: Obj = {}): AdmissionAnswer =>
-      this.answer(200, reviewAnswer(uid, { allowed: true, ...extra }), result, reason);
+      this.answers.answer(200, reviewAnswer(uid, { allowed: true, ...extra }), result, reason);
 
     const kind = isObj(req.kind) ? req.kind : {};
     if (kind.group !== '' || kind.version !== 'v1' || kind.kind !== 'Pod' || (req.subResource !== undefined && req.subResource !== '')) {

@@ -4,9 +4,10 @@
 // is denied with the JSON path of every problem in `status.message`. Parts the controller accepts
 // and ignores come back as `warnings`. Bodies that are not a usable AdmissionReview are a 400
 // (413 past the size bound); every answer to a usable one echoes its `uid`.
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { silentLogger } from '../api-state.js';
-import { isObj, parseAdmissionReview, problemBody, reviewAnswer, tooLargeProblem, type AdmissionRequest, type ReviewProblem } from './admission-review.js';
+import { isObj, parseAdmissionReview, reviewAnswer, type AdmissionRequest } from './admission-review.js';
+import { ReviewAnswers } from './review-answers.js';
 import type { AdmissionHandler, AdmissionHttpAnswer } from './admission-route.js';
 import type { Logger } from '@sluice/telemetry/logger';
 
@@ -38,46 +39,35 @@ const MAX_WARNING_CHARS = 256;
 const DEFAULT_NAME = 'policy';
 
 export class PolicyValidationWebhook implements AdmissionHandler {
-  private readonly reviews: Counter<'result' | 'reason'>;
+  private readonly answers: ReviewAnswers<PolicyReviewResult>;
   private readonly logger: Logger;
 
   constructor(private readonly opts: PolicyValidationOptions) {
     this.logger = opts.logger ?? silentLogger;
-    this.reviews = new Counter({
+    this.answers = new ReviewAnswers({
       name: 'policy_admission_reviews_total',
       help: 'AdmissionReviews the Policy validating webhook answered, by result (allowed, denied, skipped: not a Policy create or update, invalid: not a usable review) and reason.',
-      labelNames: ['result', 'reason'],
-      registers: opts.registry ? [opts.registry] : [],
+      ...(opts.registry ? { registry: opts.registry } : {}),
+      logger: this.logger,
+      invalidMessage: 'policy admission review not usable',
     });
   }
 
   /** Counts of answers so far, by `result/reason`. */
-  async counts(): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    for (const v of (await this.reviews.get()).values) out.set(`${String(v.labels.result)}/${String(v.labels.reason)}`, v.value);
-    return out;
-  }
-
-  private answer(status: number, body: unknown, result: PolicyReviewResult, reason: string): PolicyReviewAnswer {
-    this.reviews.inc({ result, reason });
-    return { status, body, result, reason };
-  }
-
-  private invalid(p: ReviewProblem): PolicyReviewAnswer {
-    this.logger.warn('policy admission review not usable', { reason: p.reason, message: p.message });
-    return this.answer(p.status, problemBody(p), 'invalid', p.reason);
+  counts(): Promise<Map<string, number>> {
+    return this.answers.counts();
   }
 
   tooLarge(bytes: number): PolicyReviewAnswer {
-    return this.invalid(tooLargeProblem(bytes));
+    return this.answers.tooLarge(bytes);
   }
 
   review(body: Buffer | string | undefined): PolicyReviewAnswer {
     const parsed = parseAdmissionReview(body);
-    if ('problem' in parsed) return this.invalid(parsed.problem);
+    if ('problem' in parsed) return this.answers.invalid(parsed.problem);
     const req = parsed.request;
     const allow = (result: 'allowed' | 'skipped', reason: string, warnings: string[] = []): PolicyReviewAnswer =>
-      this.answer(200, reviewAnswer(req.uid, { allowed: true, ...(warnings.length > 0 ? { warnings } : {}) }), result, reason);
+      this.answers.answer(200, reviewAnswer(req.uid, { allowed: true, ...(warnings.length > 0 ? { warnings } : {}) }), result, reason);
     if (req.kind.group !== POLICY_VALIDATION_GROUP || req.kind.kind !== POLICY_VALIDATION_KIND || req.subResource !== '') return allow('skipped', 'not_a_policy');
     if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return allow('skipped', 'not_create_or_update');
     if (!isObj(req.object)) return this.deny(req, 'no_object', `request.object: a ${req.operation} review of a Policy must carry the Policy`);
@@ -101,6 +91,6 @@ export class PolicyValidationWebhook implements AdmissionHandler {
   private deny(req: AdmissionRequest, reason: string, message: string): PolicyReviewAnswer {
     this.logger.info('policy denied at admission', { policy: `${req.namespace}/${req.name}`, operation: req.operation, message });
     const status = { status: 'Failure', code: 422, reason: 'Invalid', message };
-    return this.answer(200, reviewAnswer(req.uid, { allowed: false, status }), 'denied', reason);
+    return this.answers.answer(200, reviewAnswer(req.uid, { allowed: false, status }), 'denied', reason);
   }
 }

@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
-import type { PublishedKubernetesObject } from '../published/pod-scaler.js';
 import { bool, duration, int, list, num, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
 import { AlerterParameters, compileAlert } from './alerter.js';
 import { AutoScalerLogic, type ControllerSettings, type GradientSettings } from './auto-scaler-logic.js';
 import { defineKind, type Publishing, type RaisedAlert, type SignalValue } from './kind.js';
 import { podScalerContract } from '../published/pod-scaler.js';
-import { KubernetesObjectSelector, MAX_REPLICAS, SCALABLE_KINDS } from './pod-scaler.js';
+import { KubernetesObjectSelector, MAX_REPLICAS, publishPodScaler } from './pod-scaler.js';
 import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
 import { ticksIn } from './tick-helpers.js';
 
@@ -122,10 +121,6 @@ export const autoScalerKind: Publishing<typeof podScalerContract> = defineKind({
   compile(spec, ctx) {
     const backend = spec.scaling_backend.kubernetes_replicas;
     const bPath = `${ctx.path}.scaling_backend.kubernetes_replicas`;
-    const sel = backend.kubernetes_object_selector;
-    const selPath = `${bPath}.kubernetes_object_selector`;
-    if (sel.api_version !== 'apps/v1') ctx.problem(`${selPath}.api_version`, `"${sel.api_version}" is not supported: apps/v1`);
-    if (!(SCALABLE_KINDS as readonly string[]).includes(sel.kind)) ctx.problem(`${selPath}.kind`, `"${sel.kind}" is not scalable here: one of ${SCALABLE_KINDS.join(', ')}`);
     const min = Math.min(backend.min_replicas ?? 0, MAX_REPLICAS);
     const max = Math.min(backend.max_replicas ?? INT64_MAX, MAX_REPLICAS);
     if ((backend.min_replicas ?? 0) > (backend.max_replicas ?? INT64_MAX)) ctx.problem(`${bPath}.min_replicas`, `min_replicas (${backend.min_replicas ?? 0}) is more than max_replicas (${backend.max_replicas ?? INT64_MAX})`);
@@ -164,14 +159,7 @@ export const autoScalerKind: Publishing<typeof podScalerContract> = defineKind({
     for (const port of POD_SCALER_OUT_PORTS) ctx.output(backend.out_ports?.[port], `${bPath}.out_ports.${port}`);
     const componentId = ctx.componentId;
     ctx.configKey(spec.dry_run_config_key, `${ctx.path}.dry_run_config_key`, 'boolean', { component_id: componentId, field: ['dry_run'] });
-    ctx.publish({
-      kind: 'pod_scaler',
-      policy_name: ctx.policyName,
-      policy_hash: ctx.policyHash,
-      component_id: componentId,
-      agent_group: sel.agent_group ?? 'default',
-      selectors: [],
-      kubernetes_object: { namespace: sel.namespace, api_version: 'apps/v1', kind: sel.kind as PublishedKubernetesObject['kind'], name: sel.name },
+    publishPodScaler(ctx, backend.kubernetes_object_selector, `${bPath}.kubernetes_object_selector`, {
       min_replicas: min,
       max_replicas: max,
       // The cooldowns are the auto scaler's own (below): the agent writes each decision at once.

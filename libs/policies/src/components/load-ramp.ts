@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { duration, list, num, obj } from '../schema/fields.js';
-import { InPort, OutPort } from '../schema/ports.js';
 import { defineKind, type Publishing, type SignalValue } from './kind.js';
 import { samplerContract } from '../published/sampler.js';
 import { SamplerParameters, passThroughMembers, publishSampler, samplerDecision } from './sampler.js';
-import { StepWalk, walkSteps } from './step-walk.js';
+import { StepWalk, declareStepWalkPorts, stepWalkInPorts, stepWalkOutPorts, walkSteps } from './step-walk.js';
 
 const Step = obj(
   {
@@ -16,18 +15,8 @@ const Step = obj(
 
 const schema = obj(
   {
-    in_ports: Type.Optional(
-      obj(
-        { forward: Type.Optional(InPort), backward: Type.Optional(InPort), reset: Type.Optional(InPort) },
-        'Input ports, each true when valid and non-zero (an invalid or absent signal is false): `forward` moves the ramp one tick ahead, `backward` one tick back (both or neither: it stays), `reset` sends it back to the start (before anything else).',
-      ),
-    ),
-    out_ports: Type.Optional(
-      obj(
-        { accept_percentage: Type.Optional(OutPort), at_start: Type.Optional(OutPort), at_end: Type.Optional(OutPort) },
-        'Output ports: the `accept_percentage` the sampler enforces; `at_start` is 1 at the start (until the ramp first moves forward, and again once it walks back to it or is reset), else 0; `at_end` is 1 once the last step is done (until it moves back or is reset), else 0.',
-      ),
-    ),
+    in_ports: stepWalkInPorts('Input ports, each true when valid and non-zero (an invalid or absent signal is false): `forward` moves the ramp one tick ahead, `backward` one tick back (both or neither: it stays), `reset` sends it back to the start (before anything else).'),
+    out_ports: stepWalkOutPorts('accept_percentage', 'Output ports: the `accept_percentage` the sampler enforces; `at_start` is 1 at the start (until the ramp first moves forward, and again once it walks back to it or is reset), else 0; `at_end` is 1 once the last step is done (until it moves back or is reset), else 0.'),
     parameters: obj(
       {
         sampler: SamplerParameters,
@@ -46,14 +35,7 @@ export const loadRampKind: Publishing<typeof samplerContract> = defineKind({
   schema,
   keepsState: true,
   compile(spec, ctx) {
-    const at = `${ctx.path}.in_ports`;
-    ctx.input(spec.in_ports?.forward, `${at}.forward`);
-    ctx.input(spec.in_ports?.backward, `${at}.backward`);
-    ctx.input(spec.in_ports?.reset, `${at}.reset`);
-    const outAt = `${ctx.path}.out_ports`;
-    ctx.output(spec.out_ports?.accept_percentage, `${outAt}.accept_percentage`);
-    ctx.output(spec.out_ports?.at_start, `${outAt}.at_start`);
-    ctx.output(spec.out_ports?.at_end, `${outAt}.at_end`);
+    declareStepWalkPorts(ctx, spec.in_ports, 'accept_percentage', spec.out_ports);
     publishSampler(ctx, spec.parameters.sampler, spec, `${ctx.path}.parameters.sampler`);
     const steps = walkSteps(
       spec.parameters.steps.map((s) => ({ target: s.target_accept_percentage ?? 0, durationMs: ctx.durationMs(s.duration, '0s') })),

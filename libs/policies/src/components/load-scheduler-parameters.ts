@@ -3,6 +3,7 @@ import { compileLabelMatcher } from '@sluice/selectors';
 import { bool, duration, freeForm, list, num, obj, str } from '../schema/fields.js';
 import { Selectors } from '../schema/selector.js';
 import type { KindContext } from './kind.js';
+import { publishByGroup } from './publish-by-group.js';
 import type { PublishedSchedulerParameters, PublishedWorkloadParameters } from '../published/load-scheduler.js';
 
 const WorkloadParameters = obj(
@@ -100,15 +101,5 @@ export function publishLoadScheduler(p: LoadSchedulerParameters, dryRun: boolean
   const parameters = publishedSchedulerParameters(p, dryRun, path, ctx);
   // The dynamic configuration's boolean replaces `dry_run` in this component's published parameters.
   if (dryRunConfigKey !== undefined) ctx.configKey(dryRunConfigKey.key, dryRunConfigKey.path, 'boolean', { component_id: ctx.componentId, field: ['parameters', 'dry_run'] });
-  for (const [group, selectors] of ctx.selectors(p.selectors, `${path}.selectors`)) {
-    ctx.publish({
-      kind: 'load_scheduler',
-      policy_name: ctx.policyName,
-      policy_hash: ctx.policyHash,
-      component_id: ctx.componentId,
-      agent_group: group,
-      selectors,
-      parameters,
-    });
-  }
+  publishByGroup(ctx, p.selectors, `${path}.selectors`, { kind: 'load_scheduler', parameters });
 }

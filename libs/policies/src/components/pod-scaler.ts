@@ -1,9 +1,9 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { PublishedDecision } from '../published.js';
 import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort, OutPort } from '../schema/ports.js';
-import type { PublishedKubernetesObject } from '../published/pod-scaler.js';
-import { defineKind, type Publishing, type SignalValue } from './kind.js';
+import type { PublishedKubernetesObject, PublishedPodScaler } from '../published/pod-scaler.js';
+import { defineKind, type KindContext, type Publishing, type SignalValue } from './kind.js';
 import { POD_SCALER_OUT_PORTS } from './pod-scaler-report.js';
 import { podScalerContract } from '../published/pod-scaler.js';
 
@@ -23,6 +23,31 @@ export const KubernetesObjectSelector = obj(
   },
   'The Kubernetes object whose `/scale` subresource is read and written.',
 );
+
+/**
+ * The pod scaler that a kind scaling `sel` publishes (the pod scaler's own, the auto scaler's): a
+ * selector of another api_version or kind is a problem at `selPath`, so the policy is refused and
+ * nothing is published; `scaling` is the rest of the published component.
+ */
+export function publishPodScaler(
+  ctx: KindContext,
+  sel: Static<typeof KubernetesObjectSelector>,
+  selPath: string,
+  scaling: Pick<PublishedPodScaler, 'min_replicas' | 'max_replicas' | 'scale_out_cooldown_ms' | 'scale_in_cooldown_ms' | 'dry_run'>,
+): void {
+  if (sel.api_version !== 'apps/v1') ctx.problem(`${selPath}.api_version`, `"${sel.api_version}" is not supported: apps/v1`);
+  if (!(SCALABLE_KINDS as readonly string[]).includes(sel.kind)) ctx.problem(`${selPath}.kind`, `"${sel.kind}" is not scalable here: one of ${SCALABLE_KINDS.join(', ')}`);
+  ctx.publish({
+    kind: 'pod_scaler',
+    policy_name: ctx.policyName,
+    policy_hash: ctx.policyHash,
+    component_id: ctx.componentId,
+    agent_group: sel.agent_group ?? 'default',
+    selectors: [],
+    kubernetes_object: { namespace: sel.namespace, api_version: 'apps/v1', kind: sel.kind as PublishedKubernetesObject['kind'], name: sel.name },
+    ...scaling,
+  });
+}
 
 const schema = obj(
   {
@@ -54,10 +79,6 @@ export const podScalerKind: Publishing<typeof podScalerContract> = defineKind({
   // them back into `replicas` (e.g. one more than `configured_replicas`) without a cycle.
   delaysOutputs: true,
   compile(spec, ctx) {
-    const sel = spec.kubernetes_object_selector;
-    const selPath = `${ctx.path}.kubernetes_object_selector`;
-    if (sel.api_version !== 'apps/v1') ctx.problem(`${selPath}.api_version`, `"${sel.api_version}" is not supported: apps/v1`);
-    if (!(SCALABLE_KINDS as readonly string[]).includes(sel.kind)) ctx.problem(`${selPath}.kind`, `"${sel.kind}" is not scalable here: one of ${SCALABLE_KINDS.join(', ')}`);
     const min = spec.min_replicas ?? 1;
     const max = spec.max_replicas ?? 100;
     if (min > max) ctx.problem(`${ctx.path}.min_replicas`, `min_replicas (${min}) is more than max_replicas (${max})`);
@@ -65,15 +86,7 @@ export const podScalerKind: Publishing<typeof podScalerContract> = defineKind({
     for (const port of POD_SCALER_OUT_PORTS) ctx.output(spec.out_ports?.[port], `${ctx.path}.out_ports.${port}`);
     const componentId = ctx.componentId;
     ctx.configKey(spec.dry_run_config_key, `${ctx.path}.dry_run_config_key`, 'boolean', { component_id: componentId, field: ['dry_run'] });
-    ctx.publish({
-      kind: 'pod_scaler',
-      policy_name: ctx.policyName,
-      policy_hash: ctx.policyHash,
-      component_id: ctx.componentId,
-      agent_group: sel.agent_group ?? 'default',
-      selectors: [],
-      // A selector of another api_version or kind is a problem above: the policy is refused, nothing is published.
-      kubernetes_object: { namespace: sel.namespace, api_version: 'apps/v1', kind: sel.kind as PublishedKubernetesObject['kind'], name: sel.name },
+    publishPodScaler(ctx, spec.kubernetes_object_selector, `${ctx.path}.kubernetes_object_selector`, {
       min_replicas: min,
       max_replicas: max,
       scale_out_cooldown_ms: ctx.durationMs(spec.scale_out_cooldown, '30s'),

@@ -3,6 +3,7 @@ import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
 import { defineKind, type Publishing } from './kind.js';
+import { publishByGroup } from './publish-by-group.js';
 import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 import { publishedSchedulerParameters, SchedulerSchema } from './load-scheduler-parameters.js';
 import { quotaSchedulerContract } from '../published/quota-scheduler.js';
@@ -59,18 +60,7 @@ export const quotaSchedulerKind: Publishing<typeof quotaSchedulerContract> = def
       { scheduler: spec.scheduler, workload_latency_based_tokens: false, selectors: spec.selectors }, false, ctx.path, ctx,
     );
     const rateLimiter = bucketParameters(r, labelKey, scheduler.tokens_label_key ?? 'tokens', ctx);
-    for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
-      ctx.publish({
-        kind: 'quota_scheduler',
-        policy_name: ctx.policyName,
-        policy_hash: ctx.policyHash,
-        component_id: ctx.componentId,
-        agent_group: group,
-        selectors,
-        rate_limiter: rateLimiter,
-        scheduler,
-      });
-    }
+    publishByGroup(ctx, spec.selectors, `${ctx.path}.selectors`, { kind: 'quota_scheduler', rate_limiter: rateLimiter, scheduler });
     return bucketCompiled('quota_scheduler');
   },
 });

@@ -3,6 +3,7 @@ import { bool, duration, int, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
 import { defineKind, type Publishing } from './kind.js';
+import { publishByGroup } from './publish-by-group.js';
 import { bucketCompiled, bucketInputs, bucketParameters } from './token-bucket-part.js';
 import { rateLimiterContract } from '../published/rate-limiter.js';
 
@@ -48,17 +49,7 @@ export const rateLimiterKind: Publishing<typeof rateLimiterContract> = defineKin
     bucketInputs(spec.in_ports, ctx);
     const p = spec.parameters;
     const parameters = bucketParameters(p, p.label_key, p.tokens_label_key ?? 'tokens', ctx);
-    for (const [group, selectors] of ctx.selectors(spec.selectors, `${ctx.path}.selectors`)) {
-      ctx.publish({
-        kind: 'rate_limiter',
-        policy_name: ctx.policyName,
-        policy_hash: ctx.policyHash,
-        component_id: ctx.componentId,
-        agent_group: group,
-        selectors,
-        parameters,
-      });
-    }
+    publishByGroup(ctx, spec.selectors, `${ctx.path}.selectors`, { kind: 'rate_limiter', parameters });
     return bucketCompiled('rate_limiter');
   },
 });

@@ -4,6 +4,7 @@ import { list, obj, str } from '../schema/fields.js';
 import { InPort } from '../schema/ports.js';
 import { Selectors } from '../schema/selector.js';
 import { defineKind, type KindContext, type Publishing } from './kind.js';
+import { publishByGroup } from './publish-by-group.js';
 import { samplerContract } from '../published/sampler.js';
 
 /** The sampler's parameters (also a load ramp's `parameters.sampler`). */
@@ -34,18 +35,11 @@ export function publishSampler(
 ): void {
   const labelKey = parameters.label_key;
   ctx.configKey(passThrough.pass_through_label_values_config_key, `${ctx.path}.pass_through_label_values_config_key`, 'string_list', { component_id: ctx.componentId, field: ['pass_through_label_values'] });
-  for (const [group, selectors] of ctx.selectors(parameters.selectors, `${parametersPath}.selectors`)) {
-    ctx.publish({
-      kind: 'sampler',
-      policy_name: ctx.policyName,
-      policy_hash: ctx.policyHash,
-      component_id: ctx.componentId,
-      agent_group: group,
-      selectors,
-      parameters: labelKey === undefined || labelKey === '' ? {} : { label_key: labelKey },
-      pass_through_label_values: passThrough.pass_through_label_values ?? [],
-    });
-  }
+  publishByGroup(ctx, parameters.selectors, `${parametersPath}.selectors`, {
+    kind: 'sampler',
+    parameters: labelKey === undefined || labelKey === '' ? {} : { label_key: labelKey },
+    pass_through_label_values: passThrough.pass_through_label_values ?? [],
+  });
 }
 
 /** What the agents enforce for an accept percentage (0..100). */

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { duration, list, obj } from '../schema/fields.js';
-import { ConstantSignal, InPort, OutPort, constantValue } from '../schema/ports.js';
+import { ConstantSignal, constantValue } from '../schema/ports.js';
 import { defineKind, signal, type SignalValue } from './kind.js';
-import { StepWalk, walkSteps } from './step-walk.js';
+import { StepWalk, declareStepWalkPorts, stepWalkInPorts, stepWalkOutPorts, walkSteps } from './step-walk.js';
 
 const Step = obj(
   {
@@ -14,22 +14,8 @@ const Step = obj(
 
 const schema = obj(
   {
-    in_ports: Type.Optional(
-      obj(
-        { forward: Type.Optional(InPort), backward: Type.Optional(InPort), reset: Type.Optional(InPort) },
-        'Input ports, each true when valid and non-zero: `forward` steps ahead, `backward` steps back (neither or both: it stays), `reset` goes back to the start.',
-      ),
-    ),
-    out_ports: Type.Optional(
-      obj(
-        {
-          output: Type.Optional(OutPort),
-          at_start: Type.Optional(OutPort),
-          at_end: Type.Optional(OutPort),
-        },
-        'Output ports: `output`, and `at_start` / `at_end` (1 at the first / last tick of the steps, else 0).',
-      ),
-    ),
+    in_ports: stepWalkInPorts('Input ports, each true when valid and non-zero: `forward` steps ahead, `backward` steps back (neither or both: it stays), `reset` goes back to the start.'),
+    out_ports: stepWalkOutPorts('output', 'Output ports: `output`, and `at_start` / `at_end` (1 at the first / last tick of the steps, else 0).'),
     parameters: obj({ steps: list(Step, 'The steps (at least one).', { minItems: 1 }) }, 'Parameters of the signal generator.'),
   },
   'Generates a signal from steps, moved through one tick at a time while `forward` is true (or back while `backward` is true); it starts at the first step\'s target and stays at the end.',
@@ -40,14 +26,7 @@ export const signalGeneratorKind = defineKind({
   schema,
   keepsState: true,
   compile(spec, ctx) {
-    const at = `${ctx.path}.in_ports`;
-    ctx.input(spec.in_ports?.forward, `${at}.forward`);
-    ctx.input(spec.in_ports?.backward, `${at}.backward`);
-    ctx.input(spec.in_ports?.reset, `${at}.reset`);
-    const outAt = `${ctx.path}.out_ports`;
-    ctx.output(spec.out_ports?.output, `${outAt}.output`);
-    ctx.output(spec.out_ports?.at_start, `${outAt}.at_start`);
-    ctx.output(spec.out_ports?.at_end, `${outAt}.at_end`);
+    declareStepWalkPorts(ctx, spec.in_ports, 'output', spec.out_ports);
     const steps = walkSteps(
       spec.parameters.steps.map((s) => ({ target: s.target_output === undefined ? 0 : constantValue(s.target_output), durationMs: ctx.durationMs(s.duration, '0s') })),
       ctx.evaluationIntervalMs,

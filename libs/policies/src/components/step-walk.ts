@@ -1,4 +1,7 @@
-import type { SignalValue } from './kind.js';
+import { Type, type TOptional } from '@sinclair/typebox';
+import { obj } from '../schema/fields.js';
+import { InPort, OutPort } from '../schema/ports.js';
+import type { KindContext, SignalValue } from './kind.js';
 import { ticksIn, truth } from './tick-helpers.js';
 
 /** One step of a walk: its target, and the ticks it takes to reach it from the previous step's. */
@@ -15,6 +18,28 @@ export interface WalkState {
   readonly atStart: boolean;
   /** True once the walk reached the last step's end, until it moves back or is reset. */
   readonly atEnd: boolean;
+}
+
+/** The in-ports of a component walking steps (`forward`, `backward`, `reset`), described by `description`. */
+export function stepWalkInPorts(description: string) {
+  return Type.Optional(obj({ forward: Type.Optional(InPort), backward: Type.Optional(InPort), reset: Type.Optional(InPort) }, description));
+}
+
+/** The out-ports of a component walking steps: its value's port (`valuePort`), then `at_start` and `at_end`. */
+export function stepWalkOutPorts<K extends string>(valuePort: K, description: string) {
+  const value = { [valuePort]: Type.Optional(OutPort) } as Record<K, TOptional<typeof OutPort>>;
+  return Type.Optional(obj({ ...value, at_start: Type.Optional(OutPort), at_end: Type.Optional(OutPort) }, description));
+}
+
+/** Declares a step walker's ports with the compiler, in the order its runtime reads and answers them. */
+export function declareStepWalkPorts(
+  ctx: KindContext,
+  inPorts: { forward?: InPort; backward?: InPort; reset?: InPort } | undefined,
+  valuePort: string,
+  outPorts: Readonly<Record<string, OutPort | undefined>> | undefined,
+): void {
+  for (const port of ['forward', 'backward', 'reset'] as const) ctx.input(inPorts?.[port], `${ctx.path}.in_ports.${port}`);
+  for (const port of [valuePort, 'at_start', 'at_end']) ctx.output(outPorts?.[port], `${ctx.path}.out_ports.${port}`);
 }
 
 /** Steps with their durations in ticks: a step of 0 ms, or shorter than the interval, takes one tick. */
