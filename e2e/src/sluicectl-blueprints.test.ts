@@ -10,7 +10,7 @@ import { endpointsJson, startEtcd } from './support/etcd.js';
 import { sluicectl } from './support/sluicectl.js';
 import { startController, tempDir, until } from './support/processes.js';
 
-test('every blueprint\'s example generates a policy the controller accepts and runs', { timeout: 300_000 }, async (t) => {
+test('every blueprint\'s example generates a policy the controller accepts and runs', { timeout: 600_000 }, async (t) => {
   const etcd = await startEtcd(t);
   const c = await startController(t, {
     ready: 'live',
