@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 import { InvalidArgumentError } from '@sluice/errors';
@@ -10,9 +9,7 @@ import { durationMs } from './durations.js';
 import { GatewayClient, type GatewayTarget } from './gateway-client.js';
 import { gatewayHandler } from './gateway.js';
 import { GrpcServer } from './grpc-server.js';
-import { GrpcRelay } from './grpc-relay.js';
-import { Http2Front } from './h2-front.js';
-import { Http2RestBridge } from './h2-rest-bridge.js';
+import { Http2RestBridge, injectorHttp2Server } from './h2-rest-bridge.js';
 import { errorHandler, notFoundHandler } from './http-errors.js';
 import { httpMetricsMiddleware } from './http-metrics.js';
 import { createHttpServer, httpTimeouts } from './http-server.js';
@@ -36,8 +33,7 @@ function dialHost(host: string): string {
 }
 
 /**
- * The Sluice server: HTTP/1.1 (express), HTTP/2 (this lib's own HTTP/2 server: gRPC streams to
- * grpc-js through its public connection injector, other streams to the same routes) on one listener, optional TLS,
+ * The Sluice server: HTTP/1.1 (express) and gRPC (grpc-js) on one listener, optional TLS,
  * the JSON → gRPC gateway, and metrics in `deps.registry`.
  */
 export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServer {
@@ -77,11 +73,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
   });
   // HTTP/2 requests that are not gRPC (curl over https negotiates h2) reach the same routes.
   const h2Rest = new Http2RestBridge(createHttpServer(config.http, timeouts, (req: IncomingMessage, res: ServerResponse) => app(req, res)), logger);
-  const grpcRelay = new GrpcRelay(injector, logger);
-  // Every HTTP/2 connection (gRPC, and HTTP/2 requests for the routes) is served by this lib's own HTTP/2 server.
-  const h2Front = new Http2Front(grpcRelay, h2Rest);
-  const serveHttp2 = (socket: Duplex): void => h2Front.accept(socket);
-  const listener = new SharedListener(httpServer, serveHttp2, {
+  const listener = new SharedListener(httpServer, injector, {
     firstBytesTimeoutMs,
     keepAliveMs,
     tls: tlsOptions !== undefined,
@@ -90,7 +82,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
   });
 
   const ownAddress = config.grpc_gateway.grpc_server_address === '';
-  const internal = ownAddress && tlsOptions !== undefined ? new InternalListener(serveHttp2, firstBytesTimeoutMs) : undefined;
+  const internal = ownAddress && tlsOptions !== undefined ? new InternalListener(injector, firstBytesTimeoutMs) : undefined;
   const gatewayTarget = (): GatewayTarget => {
     if (internal !== undefined) return { address: internal.target, credentials: grpc.credentials.createInsecure() };
     if (!ownAddress) return { address: config.grpc_gateway.grpc_server_address, credentials: grpc.credentials.createInsecure() };
@@ -122,6 +114,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       // Only a server with upgrade routes answers upgrades itself; others leave them to the routes.
       if (upgrades.size > 0) httpServer.on('upgrade', upgrades.onUpgrade);
       grpcServer.open();
+      if (!h2Rest.attach(injectorHttp2Server(grpcServer.server))) logger?.warn('HTTP/2 requests other than gRPC cannot reach the HTTP routes (grpc-js internals not found)');
       const target = await resolveListenTarget(config.listener.addr, config.listener.network);
       try {
         await h2Rest.listen();
@@ -138,15 +131,9 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       if (state === 'stopped') return;
       state = 'stopped';
       upgrades.close();
-      // HTTP/2 sessions get GOAWAY (their streams in flight go on). Once gRPC has stopped (its calls
-      // answered, its sessions given a short grace) and the HTTP/2 bridge is closed, an HTTP/2
-      // connection a client still holds open carries nothing: cut it.
-      h2Front.close();
-      const http2Done = Promise.all([grpcServer.shutdown(deadlineMs), h2Rest.close()]).then(() => {
-        h2Front.destroyAll();
-        grpcRelay.destroyAll();
-        listener.destroyHttp2();
-      });
+      // Once gRPC has stopped (its calls answered, its sessions given a short grace) and the HTTP/2
+      // bridge is closed, an HTTP/2 connection a client still holds open carries nothing: cut it.
+      const http2Done = Promise.all([grpcServer.shutdown(deadlineMs), h2Rest.close()]).then(() => listener.destroyHttp2());
       const closed = Promise.all([listener.close(), internal?.close(), http2Done]);
       const idle = setInterval(() => {
         listener.closeIdle();
@@ -159,8 +146,6 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
           upgrades.destroyAll();
           internal?.destroyAll();
           h2Rest.destroyAll();
-          h2Front.destroyAll();
-          grpcRelay.destroyAll();
           resolve();
         }, deadlineMs);
       });

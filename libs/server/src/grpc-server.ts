@@ -3,7 +3,6 @@ import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import type { Registry } from 'prom-client';
 import type { GRPCServerConfig } from './config.js';
-import { forwardedPeerInterceptor } from './forwarded-peer.js';
 import { GrpcMetrics, splitMethodPath } from './grpc-metrics.js';
 import { GrpcCode } from '@sluice/errors';
 
@@ -17,9 +16,8 @@ export interface RegisteredService {
 }
 
 /**
- * The grpc-js server behind the shared listener. It never binds a port: the HTTP/2 front hands
- * it in-process connections through its public connection injector (insecure credentials, TLS is
- * terminated upstream).
+ * The grpc-js server behind the shared listener. It never binds a port: connections
+ * come in through a connection injector (insecure credentials, TLS is terminated upstream).
  */
 export class GrpcServer {
   readonly server: grpc.Server;
@@ -34,8 +32,7 @@ export class GrpcServer {
     this.metrics = new GrpcMetrics(registry, config.latency_buckets_ms);
     // Channelz off: nothing here serves it, and with it on grpc-js tracks every call (a tracker of
     // four closures per call, timestamps per message) and every connection.
-    // The forwarded peer first: it takes its header out of the metadata before the others see it.
-    const interceptors = auth === undefined ? [forwardedPeerInterceptor(), this.metrics.interceptor()] : [forwardedPeerInterceptor(), auth, this.metrics.interceptor()];
+    const interceptors = auth === undefined ? [this.metrics.interceptor()] : [auth, this.metrics.interceptor()];
     this.server = new grpc.Server({ interceptors, 'grpc.enable_channelz': 0 });
   }
 

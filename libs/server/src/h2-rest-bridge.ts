@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { GrpcCode } from '@sluice/errors';
 import type { Logger } from './types.js';
 
+type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
+
 /** Request headers that belong to one HTTP/2 hop and are not sent on to HTTP/1.1 (RFC 9113 §8.2.2), plus pseudo-headers. */
 const H2_ONLY_REQUEST = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'http2-settings', 'host']);
 /** Response headers HTTP/2 forbids (connection-specific). */
@@ -19,10 +21,23 @@ export function isGrpcRequest(headers: http2.IncomingHttpHeaders): boolean {
 }
 
 /**
- * HTTP/2 requests that are not gRPC (curl over https negotiates h2 by ALPN; h2c with prior
- * knowledge), served by the HTTP routes: the HTTP/2 front hands every stream whose content type is
- * not `application/grpc*` here, and it is relayed to the same HTTP handler through a private
- * HTTP/1.1 server on a Unix socket in a fresh 0700 directory.
+ * The grpc-js HTTP/2 server behind a connection injector. grpc-js keeps it private (in its
+ * `http2Servers` map); it is read once, right after the injector is made.
+ */
+export function injectorHttp2Server(grpcServer: object): http2.Http2Server | undefined {
+  const servers = (grpcServer as { http2Servers?: unknown }).http2Servers;
+  if (!(servers instanceof Map) || servers.size === 0) return undefined;
+  const last = [...servers.keys()].pop() as unknown;
+  return last instanceof Object && typeof (last as http2.Http2Server).listeners === 'function' ? last as http2.Http2Server : undefined;
+}
+
+/**
+ * HTTP/2 requests that are not gRPC, served by the HTTP routes. Aperture's listener mux routes
+ * HTTP/2 by content type; here every HTTP/2 connection goes to grpc-js, whose stream handler is
+ * wrapped: `application/grpc*` streams go on to grpc-js, every other stream (curl over https
+ * negotiates h2 by ALPN) is relayed to the same HTTP handler through a private HTTP/1.1
+ * server on a Unix socket in a fresh 0700 directory. Only those requests pay for the relay;
+ * a gRPC stream pays one header check.
  */
 export class Http2RestBridge {
   private dir: string | undefined;
@@ -35,6 +50,22 @@ export class Http2RestBridge {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
+  }
+
+  /** Wrap the stream handlers of grpc-js's HTTP/2 server; false when it cannot be found (HTTP/2 stays gRPC-only). */
+  attach(h2: http2.Http2Server | undefined): boolean {
+    if (h2 === undefined) return false;
+    const grpcListeners = h2.listeners('stream') as StreamListener[];
+    if (grpcListeners.length === 0) return false;
+    h2.removeAllListeners('stream');
+    h2.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+      if (isGrpcRequest(headers)) {
+        for (let i = 0; i < grpcListeners.length; i++) grpcListeners[i].call(h2, stream, headers, flags, rawHeaders);
+        return;
+      }
+      this.relay(stream, headers);
+    });
+    return true;
   }
 
   private get socketPath(): string {
@@ -54,7 +85,7 @@ export class Http2RestBridge {
   }
 
   /** One non-gRPC HTTP/2 request, relayed to the HTTP/1.1 handler and its answer back. */
-  relay(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+  private relay(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
     stream.on('error', () => {});
     this.streams.add(stream);
     stream.once('close', () => this.streams.delete(stream));

@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { duplexPair } from './duplex-pair.js';
+import { Duplex } from 'node:stream';
 
 /** Marks the server end of an in-process connection (see `injector`): bearer-token authentication lets its requests through. */
 export const INTERNAL_SOCKET: unique symbol = Symbol('sluice.internal-socket');
@@ -16,6 +16,19 @@ export interface InjectReply {
   status: number;
   /** The JSON answer (or its text when it is not JSON). */
   body: unknown;
+}
+
+/** Two connected in-memory stream ends: what one writes, the other reads. */
+function duplexPair(): [Duplex, Duplex] {
+  const ends: Duplex[] = [];
+  const make = (i: number): Duplex => new Duplex({
+    read() { /* data is pushed by the other end */ },
+    write(chunk: Buffer, _enc, cb) { ends[1 - i]?.push(chunk); cb(); },
+    final(cb) { ends[1 - i]?.push(null); cb(); },
+    destroy(err, cb) { ends[1 - i]?.destroy(); cb(err); },
+  });
+  ends.push(make(0), make(1));
+  return [ends[0] as Duplex, ends[1] as Duplex];
 }
 
 export function isInternalRequest(req: IncomingMessage): boolean {

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as grpc from '@grpc/grpc-js';
 import { sniffProtocol } from './protocol-router.js';
 
 /**
  * A private plaintext gRPC entrance on a Unix socket in a fresh 0700 directory, used by the
  * gateway to reach this server's own gRPC services when the public listener speaks TLS
- * (with client certificates the gateway could not present). Only HTTP/2 is accepted; it is
- * served by the HTTP/2 front like the public port's.
+ * (with client certificates the gateway could not present). Only HTTP/2 is accepted.
  */
 export class InternalListener {
   /** Made by listen(), removed by close(): a server that never starts leaves nothing behind. */
@@ -16,13 +16,13 @@ export class InternalListener {
   private readonly sockets = new Set<net.Socket>();
   private readonly server: net.Server;
 
-  constructor(serveHttp2: (socket: net.Socket) => void, firstBytesTimeoutMs: number) {
+  constructor(injector: () => grpc.ConnectionInjector, firstBytesTimeoutMs: number) {
     this.server = net.createServer((socket) => {
       socket.on('error', () => {});
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
       sniffProtocol(socket, firstBytesTimeoutMs).then((protocol) => {
-        if (protocol === 'h2') serveHttp2(socket);
+        if (protocol === 'h2') injector().injectConnection(socket);
         else socket.destroy();
       }).catch(() => socket.destroy());
     });

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import type * as grpc from '@grpc/grpc-js';
 import { SluiceError, ErrorCode } from '@sluice/errors';
 import { applyKeepAlive } from './keep-alive.js';
 import type { ListenTarget } from './listen-address.js';
@@ -22,20 +23,19 @@ const noop = (): void => {};
 /**
  * One port, two protocols. The Node http(s) server owns the listening socket (so Node's
  * connection tracking and HTTP timeouts work); its connection handler is replaced by a
- * router that peeks at the first bytes: the HTTP/2 preface goes to the HTTP/2 front (gRPC and
- * HTTP/2 requests), anything else to the HTTP/1.1 handler, a malformed preface is refused.
+ * router that peeks at the first bytes: the HTTP/2 preface goes to the gRPC connection
+ * injector, anything else to the HTTP/1.1 handler, a malformed preface is refused.
  */
 export class SharedListener {
   private readonly sockets = new Set<Socket>();
   private readonly sniffing = new Set<Socket>();
-  /** Connections handed to the HTTP/2 front. */
+  /** Connections handed to gRPC (HTTP/2). */
   private readonly http2 = new Set<Socket>();
   private readonly httpHandlers: ((socket: Socket) => void)[];
 
   constructor(
     readonly httpServer: http.Server,
-    /** Serves a connection that opened with the HTTP/2 preface (the HTTP/2 front). */
-    private readonly serveHttp2: (socket: Socket) => void,
+    private readonly injector: () => grpc.ConnectionInjector,
     private readonly options: SharedListenerOptions,
   ) {
     const routedEvent = options.tls ? 'secureConnection' : 'connection';
@@ -79,7 +79,7 @@ export class SharedListener {
         // so its FIN means it is gone (a killed client): close our side too, so the session and its
         // calls end (a bidi stream held open by a dead client would otherwise stay forever).
         socket.once('end', () => socket.end());
-        this.serveHttp2(socket);
+        this.injector().injectConnection(socket);
       }
       else if (protocol === 'http1') for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);
       else {
@@ -126,7 +126,7 @@ export class SharedListener {
     this.httpServer.closeIdleConnections();
   }
 
-  /** Cut every HTTP/2 connection still open (once gRPC and the HTTP/2 requests have stopped). */
+  /** Cut every HTTP/2 connection still open (once gRPC has stopped: no call is left on them). */
   destroyHttp2(): void {
     for (const socket of this.http2) socket.destroy();
   }
