@@ -30,5 +30,5 @@ export function installAgentFunctions(runtime: ProcessRuntime, config: AgentConf
     ...(token !== undefined ? { token } : {}),
     logger: runtime.logger,
   });
-  runtime.lifecycle.add({ name: 'agent-functions', start: () => { link.start(); }, shutdown: () => link.shutdown() });
+  runtime.lifecycle.add({ name: 'agent-functions', start: async () => { link.start(); }, shutdown: () => link.shutdown() });
 }

@@ -38,7 +38,7 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
       discovery.start();
       runtime.logger.info('Kubernetes service discovery started', { server: client.loaded.server, source: client.loaded.source, scope: describe });
     },
-    shutdown: () => {
+    shutdown: async () => {
       discovery.shutdown();
       kube.release();
     },

@@ -100,7 +100,7 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
       scalers.start();
     },
     shutdown: async () => {
-      for (const w of watches) w.stop();
+      await Promise.all(watches.map((w) => w.shutdown()));
       await scalers.shutdown();
       if (client !== undefined) kube.release();
     },

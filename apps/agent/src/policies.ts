@@ -42,7 +42,7 @@ export function installPolicies(runtime: ProcessRuntime, engine: Engine, etcd: S
     etcd, engine, agentGroup, logger: runtime.logger, registry: runtime.registry,
     ...(opts.tokenBucketStore !== undefined ? { tokenBucketStore: opts.tokenBucketStore } : {}),
   });
-  runtime.lifecycle.add({ name: 'policy-enforcement', start: () => enforcement.start(), shutdown: () => enforcement.shutdown() });
+  runtime.lifecycle.add({ name: 'policy-enforcement', start: async () => enforcement.start(), shutdown: async () => enforcement.shutdown() });
   runtime.server.app.get('/v1/policies/enforced', (_req, res) => {
     res.json({ agent_group: agentGroup, etcd_state: etcd.state(), synced: enforcement.synced(), components: enforcement.enforced() });
   });

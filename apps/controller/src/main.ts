@@ -27,8 +27,8 @@ try {
     config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger, alerts: alerting.book,
   });
   runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
-  runtime.lifecycle.add(alerting);
-  runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
+  runtime.lifecycle.add({ name: alerting.name, start: async () => alerting.start(), shutdown: () => alerting.shutdown() });
+  runtime.lifecycle.add({ name: 'policies', start: async () => policies.start(), shutdown: () => policies.shutdown() });
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
   installAdmissionWebhooks(runtime, config.injector, config.server.tls.enabled, policies.check, runtime.logger);
@@ -38,7 +38,7 @@ try {
   runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
   runtime.server.addService(agentsService().service, agentsServiceImpl(agents));
   runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
-  runtime.lifecycle.add({ name: 'agent-functions', start: () => undefined, shutdown: () => { agents.close(); } });
+  runtime.lifecycle.add({ name: 'agent-functions', shutdown: async () => { agents.close(); } });
   // What-if: POST /v1/whatif replays a policy, compiled as applying it would be, over live samples from those agents.
   runtime.server.app.use(WHATIF_PATH, whatIfRouter({ hub: agents, compile: (name, spec) => policies.policies.compile(name, spec) }));
   if (config.policies.cr_watcher.enabled) {

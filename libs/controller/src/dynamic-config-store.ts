@@ -22,7 +22,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * (a 400 names each member at fault, and nothing changes), then stored, then applied.
  */
 export class DynamicConfigStore {
-  private watch: { stop(): void } | undefined;
+  private watch: { shutdown(): Promise<void> } | undefined;
   private synced = false;
 
   constructor(
@@ -64,7 +64,7 @@ export class DynamicConfigStore {
   }
 
   stop(): void {
-    this.watch?.stop();
+    void this.watch?.shutdown();
     this.watch = undefined;
   }
 

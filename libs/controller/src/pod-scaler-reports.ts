@@ -28,7 +28,7 @@ export class PodScalerReports implements ReportSource {
   private readonly reports = new Map<string, Map<string, PodScalerReport>>();
   /** Keys whose value was refused (logged once until they change to a good one). */
   private readonly refused = new Set<string>();
-  private watch: { stop(): void } | undefined;
+  private watch: { shutdown(): Promise<void> } | undefined;
   private readonly rejected: Counter<'reason'> | undefined;
 
   constructor(private readonly etcd: ControllerEtcd, private readonly o: PodScalerReportsOptions = {}) {
@@ -53,7 +53,7 @@ export class PodScalerReports implements ReportSource {
   }
 
   stop(): void {
-    this.watch?.stop();
+    void this.watch?.shutdown();
     this.watch = undefined;
   }
 

@@ -56,7 +56,7 @@ export async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
  * another controller.
  */
 export class PolicyStore {
-  private watch: { stop(): void } | undefined;
+  private watch: { shutdown(): Promise<void> } | undefined;
   private synced = false;
   private readonly loadedListeners: (() => void)[] = [];
   /**
@@ -147,7 +147,7 @@ export class PolicyStore {
   }
 
   stop(): void {
-    this.watch?.stop();
+    void this.watch?.shutdown();
     this.watch = undefined;
   }
 

@@ -47,7 +47,7 @@ export class Publisher {
   private readonly retry = new Backoff(RETRY_BACKOFF);
   private closed = false;
   private lastErrorMessage: string | undefined;
-  private watches: { stop(): void }[] = [];
+  private watches: { shutdown(): Promise<void> }[] = [];
 
   constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: Logger) {
     compilePublishedValidators();
@@ -142,7 +142,7 @@ export class Publisher {
   /** Stops watching and retrying; the published keys stay in etcd for the agents. */
   close(): void {
     this.closed = true;
-    for (const w of this.watches) w.stop();
+    for (const w of this.watches) void w.shutdown();
     this.watches = [];
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;

@@ -23,7 +23,7 @@ function fakeEtcd(): PeerEtcd & { puts: Map<string, string>; handler?: Parameter
     watchPrefix(prefix: string, h: Parameters<PeerEtcd['watchPrefix']>[1]) {
       f.prefix = prefix;
       f.handler = h;
-      return { stop: () => undefined };
+      return { shutdown: async () => undefined };
     },
   };
   return f;

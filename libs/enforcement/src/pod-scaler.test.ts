@@ -48,7 +48,7 @@ test('enforcement lists a pod scaler with its decision, registers nothing in the
     watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
       watches.push({ prefix, handler });
       handler.reset(new Map([...kv].filter(([k]) => k.startsWith(prefix))));
-      return { stop() {} };
+      return { async shutdown() {} };
     },
   };
   const put = (k: string, v: string) => { kv.set(k, v); for (const w of watches) if (k.startsWith(w.prefix)) w.handler.put(k, v); };

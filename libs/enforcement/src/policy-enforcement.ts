@@ -126,7 +126,7 @@ export class PolicyEnforcement {
 
   /** Stops watching and unregisters every published component (local limiters stay). */
   shutdown(): void {
-    for (const w of this.watches) w.stop();
+    for (const w of this.watches) void w.shutdown();
     this.watches = [];
     for (const e of this.live.values()) e.unregister();
     this.live.clear();

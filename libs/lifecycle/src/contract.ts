@@ -51,3 +51,13 @@ export class StartupError extends SluiceError {
     this.component = component;
   }
 }
+
+/** `part` under a name, for a group: its methods are called on it, so a class's `this` holds. */
+export function named(name: string, part: Lifecycle): NamedLifecycle {
+  return {
+    name,
+    ...(part.start === undefined ? {} : { start: () => part.start?.() ?? Promise.resolve() }),
+    shutdown: (opts) => part.shutdown(opts),
+    ...(part.forceFlush === undefined ? {} : { forceFlush: () => part.forceFlush?.() ?? Promise.resolve() }),
+  };
+}

@@ -1,5 +1,5 @@
 export {
-  DEFAULT_SHUTDOWN_DEADLINE_MS, ShutdownDeadlineError, StartupError,
+  DEFAULT_SHUTDOWN_DEADLINE_MS, ShutdownDeadlineError, StartupError, named,
   type Lifecycle, type NamedLifecycle, type ShutdownOptions,
 } from './contract.js';
 export { boundedShutdown, onceShutdown, type ShutdownWork } from './bounded-shutdown.js';

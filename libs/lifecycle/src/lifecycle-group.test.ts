@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LifecycleGroup } from './lifecycle-group.js';
-import { ShutdownDeadlineError, StartupError, type NamedLifecycle } from './contract.js';
+import { named, ShutdownDeadlineError, StartupError, type NamedLifecycle } from './contract.js';
 
 interface Behaviour { failStart?: boolean; failStop?: boolean; hangStop?: boolean; stopMs?: number; flush?: 'ok' | 'fail' }
 
@@ -132,4 +132,20 @@ test('forceFlush flushes every child that buffers and aggregates the failures', 
     return true;
   });
   assert.deepEqual(events, ['flush a', 'flush c']);
+});
+
+test('named() hands a class\'s own methods to the group, with their this', async () => {
+  class Watcher {
+    stopped = 0;
+    flushed = 0;
+    async shutdown(): Promise<void> { this.stopped++; }
+    async forceFlush(): Promise<void> { this.flushed++; }
+  }
+  const w = new Watcher();
+  const group = new LifecycleGroup().add(named('watcher', w));
+  assert.deepEqual(group.names(), ['watcher']);
+  await group.forceFlush();
+  await group.shutdown();
+  assert.equal(w.stopped, 1);
+  assert.equal(w.flushed, 1);
 });
