@@ -41,6 +41,11 @@ test('a synchronous throw becomes a rejection and the error is kept', async () =
   await assert.rejects(shutdown(), /socket in a bad state/);
 });
 
+test('work that forces what is left at its deadline and ends a moment after it is not counted as overdue', async () => {
+  // The part is told 50 ms, forces its close then, and that takes a few more milliseconds.
+  await onceShutdown('server', (ms) => new Promise<void>((r) => setTimeout(() => setTimeout(r, 20), ms)))({ deadlineMs: 50 });
+});
+
 test('work that finishes in time resolves and leaves no timer behind', async () => {
   await boundedShutdown('fast', async () => {}, 60_000);
   // The 60 s timer was cleared: if it were not, this test file would not end until it fired.

@@ -121,7 +121,7 @@ export class LifecycleGroup implements NamedLifecycle {
     for (const child of order) {
       const left = Math.max(this.minChildDeadlineMs, end - Date.now());
       try {
-        await boundedShutdown(child.name, () => child.shutdown({ deadlineMs: left }), left);
+        await boundedShutdown(child.name, (ms) => child.shutdown({ deadlineMs: ms }), left);
         this.logger?.info('stopped', { component: child.name });
       } catch (err) {
         errors.push(err);

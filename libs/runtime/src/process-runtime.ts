@@ -129,7 +129,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
         void crashReporter.then((r) => r?.trace(`sluice-${service} start-up`, 'process.start', performance.timeOrigin));
         scheduleDebugCrash();
       },
-      shutdown: async (opts) => { listening = false; await server.shutdown(opts?.deadlineMs); },
+      shutdown: async (opts) => { listening = false; await server.shutdown(opts); },
     });
     try {
       return await runUntilSignal(lifecycle, logger, shutdownBudgetMs(config), {
