@@ -82,9 +82,10 @@ export function wireTelemetry(config: RuntimeConfig, service: string, registry: 
         });
       }
     },
+    forceFlush: () => pipeline.forceFlush(),
     shutdown: async (opts) => {
       const deadlineMs = opts?.deadlineMs ?? 5000;
-      await ports?.close();
+      await ports?.shutdown();
       // The last export gets at most 5 s (and never more than what is left of the shutdown budget).
       let timer: NodeJS.Timeout | undefined;
       const capped = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, Math.min(5000, deadlineMs))); });
