@@ -102,7 +102,7 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
     shutdown: async () => {
       await Promise.all(watches.map((w) => w.shutdown()));
       await scalers.shutdown();
-      if (client !== undefined) kube.release();
+      if (client !== undefined) await kube.release();
     },
   });
   runtime.server.app.get('/v1/autoscale/pod-scalers', (_req, res) => {

@@ -69,6 +69,6 @@ export async function installKubernetesScraper(runtime: ProcessRuntime, config: 
   runtime.lifecycle.add({
     name: 'kubernetes-scraper',
     start: async () => { await kube.hold(); scraper.start(); },
-    shutdown: async () => { await scraper.shutdown(); kube.release(); },
+    shutdown: async () => { await scraper.shutdown(); await kube.release(); },
   });
 }

@@ -1,6 +1,6 @@
 import type { PolicySink } from '@sluice/controller';
 import type { Job } from '@sluice/jobs';
-import type { NamedLifecycle } from '@sluice/lifecycle';
+import { named, type NamedLifecycle } from '@sluice/lifecycle';
 import type { Logger } from '@sluice/telemetry/logger';
 
 /** What `policies.cr_watcher.enabled` adds to the controller: the Kubernetes client, the watcher, a readiness check. */
@@ -21,8 +21,8 @@ export async function policyCrWatcher(sink: PolicySink, logger: Logger): Promise
   const watcher = new PolicyCrWatcher({ client, sink, logger });
   return {
     components: [
-      { name: client.name, start: async () => client.start(), shutdown: async () => client.shutdown() },
-      { name: watcher.name, start: async () => watcher.start(), shutdown: () => watcher.shutdown() },
+      named(client.name, client),
+      named(watcher.name, watcher),
     ],
     readiness: client.readinessJob(),
   };

@@ -127,7 +127,8 @@ export class KubernetesPeerSource {
     this.opts.informer.start();
   }
 
-  stop(): void {
+  /** Stops following the slices (the lifecycle contract's shutdown; `start` takes the sink). */
+  async shutdown(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
