@@ -1,3 +1,4 @@
+import { named } from '@sluice/lifecycle';
 import { loadConfigOrExit } from '@sluice/config';
 import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJob } from '@sluice/controller';
 import { AgentHub, agentFunctionsRouter, agentFunctionsService, agentsService, agentsServiceImpl } from '@sluice/agentfunctions';
@@ -38,7 +39,7 @@ try {
   runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
   runtime.server.addService(agentsService().service, agentsServiceImpl(agents));
   runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
-  runtime.lifecycle.add({ name: 'agent-functions', shutdown: async () => { agents.close(); } });
+  runtime.lifecycle.add(named('agent-functions', agents));
   // What-if: POST /v1/whatif replays a policy, compiled as applying it would be, over live samples from those agents.
   runtime.server.app.use(WHATIF_PATH, whatIfRouter({ hub: agents, compile: (name, spec) => policies.policies.compile(name, spec) }));
   if (config.policies.cr_watcher.enabled) {
