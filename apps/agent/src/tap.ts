@@ -31,7 +31,7 @@ export function installTap(runtime: ProcessRuntime, config: AgentTapConfig, deci
         throw err;
       }
     },
-    shutdown: async (opts) => { await tap?.shutdown(opts?.deadlineMs); },
+    shutdown: async (opts) => { await tap?.shutdown(opts); },
   });
   return { problem: () => problem };
 }

@@ -36,7 +36,7 @@ try {
 // One shutdown for the process: the tap drains within tap.shutdown_timeout, and the group gives it a
 // second more to close what is left before it stops waiting.
 const lifecycle = new LifecycleGroup({ name: 'sluice-tap', logger, defaultDeadlineMs: options.shutdownTimeoutMs + 1000 })
-  .add({ name: 'tap', shutdown: (opts) => tap.shutdown(Math.min(options.shutdownTimeoutMs, opts?.deadlineMs ?? Infinity)) });
+  .add({ name: 'tap', shutdown: (opts) => tap.shutdown({ deadlineMs: Math.min(options.shutdownTimeoutMs, opts?.deadlineMs ?? Infinity) }) });
 
 let signalled = false;
 const stop = (signal: NodeJS.Signals): void => {
