@@ -27,9 +27,9 @@ try {
   const policies = createPolicyController({
     config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger, alerts: alerting.book,
   });
-  runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
-  runtime.lifecycle.add({ name: alerting.name, start: async () => alerting.start(), shutdown: () => alerting.shutdown() });
-  runtime.lifecycle.add({ name: 'policies', start: async () => policies.start(), shutdown: () => policies.shutdown() });
+  runtime.lifecycle.add(named('etcd', etcd));
+  runtime.lifecycle.add(named(alerting.name, alerting));
+  runtime.lifecycle.add(named('policies', policies));
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
   installAdmissionWebhooks(runtime, config.injector, config.server.tls.enabled, policies.check, runtime.logger);

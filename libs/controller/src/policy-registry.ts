@@ -193,7 +193,7 @@ export class PolicyRegistry {
   private async startPolicy(compiled: CompiledPolicy, source: PolicySource, previous: RunningPolicy | undefined): Promise<void> {
     const { namespace, publisher, scheduler, metrics, reports, alerts, logger } = this.deps;
     // Stop the old circuit (and its jobs) first: the new one registers jobs of the same names.
-    if (previous !== undefined) await previous.stop();
+    if (previous !== undefined) await previous.shutdown();
     const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(alerts ? { alerts } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
     next.setDynamic(this.dynamicValues(compiled));
     this.running.set(compiled.name, next);
@@ -204,7 +204,7 @@ export class PolicyRegistry {
 
   private async stopPolicy(p: RunningPolicy): Promise<void> {
     this.running.delete(p.name);
-    await p.stop();
+    await p.shutdown();
     for (const key of p.keys) this.deps.publisher.remove(key);
     this.deps.metrics.forgetPolicy(p.name);
     this.deps.logger?.info('policy stopped', { policy: p.name });
@@ -325,7 +325,7 @@ export class PolicyRegistry {
   async shutdown(): Promise<void> {
     this.closed = true;
     await this.queue.shutdown();
-    await Promise.all([...this.running.values()].map((p) => p.stop()));
+    await Promise.all([...this.running.values()].map((p) => p.shutdown()));
     this.running.clear();
   }
 }
