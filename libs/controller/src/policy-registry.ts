@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { Backoff } from '@sluice/clients';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
 import { Reconciler } from '@sluice/jobs';
@@ -74,7 +75,7 @@ const PRECEDENCE: readonly PolicySource[] = ['kubernetes', 'api'];
  * (its decisions and variable values carried over while its circuit catches up), and a
  * policy no source wants is stopped and its keys deleted.
  */
-export class PolicyRegistry {
+export class PolicyRegistry implements Lifecycle {
   private readonly desired: Record<PolicySource, Map<string, Desired>> = { api: new Map(), kubernetes: new Map() };
   private readonly running = new Map<string, RunningPolicy>();
   /** Dynamic configurations by policy name: a Policy resource's `dynamicConfig`, and what was posted to the API. */

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { isDeepStrictEqual } from 'node:util';
 import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
@@ -84,7 +85,7 @@ function message(err: unknown): string {
  * While etcd or the controller is away the last state stays enforced; the
  * watches resync when etcd returns.
  */
-export class PolicyEnforcement {
+export class PolicyEnforcement implements Lifecycle {
   private readonly configs = new Map<string, string>();
   private readonly decisions = new Map<string, string>();
   private readonly live = new Map<string, Entry>();
@@ -116,7 +117,7 @@ export class PolicyEnforcement {
     this.decisionPrefix = decisionPrefix(o.etcd.namespace, o.agentGroup);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.watches.length > 0) return;
     this.watches = [
       this.o.etcd.watchPrefix(this.configPrefix, this.handler('config', this.configs, this.configPrefix)),
@@ -124,13 +125,17 @@ export class PolicyEnforcement {
     ];
   }
 
-  /** Stops watching and unregisters every published component (local limiters stay). */
-  shutdown(): void {
-    for (const w of this.watches) void w.shutdown();
+  /**
+   * Stops watching and unregisters every published component (local limiters stay), both at once;
+   * resolves when the watches have ended.
+   */
+  async shutdown(): Promise<void> {
+    const watches = this.watches.map((w) => w.shutdown());
     this.watches = [];
     for (const e of this.live.values()) e.unregister();
     this.live.clear();
     this.updateGauge();
+    await Promise.all(watches);
   }
 
   /** True once both prefixes were read in full at least once. */
