@@ -11,7 +11,7 @@ import { sluiceVersion, type ProcessRuntime } from '@sluice/runtime';
  */
 export function installHeartbeats(runtime: ProcessRuntime, config: Pick<AgentConfig, 'cloudext' | 'client' | 'agent_info'>, engine: Engine, enforcement: PolicyEnforcement): void {
   if (!heartbeatsOn(config.cloudext)) return;
-  const heartbeats = createHeartbeats({
+  runtime.lifecycle.add(createHeartbeats({
     cloud: config.cloudext,
     proxy: config.client.proxy,
     identity: { service: 'sluice-agent', version: sluiceVersion(), agentGroup: config.agent_info.agent_group },
@@ -22,6 +22,5 @@ export function installHeartbeats(runtime: ProcessRuntime, config: Pick<AgentCon
     },
     logger: runtime.logger,
     registry: runtime.registry,
-  });
-  runtime.lifecycle.add({ name: heartbeats.name, start: async () => heartbeats.start(), shutdown: () => heartbeats.shutdown() });
+  }));
 }

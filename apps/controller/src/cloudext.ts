@@ -9,7 +9,7 @@ import { sluiceVersion, type ProcessRuntime } from '@sluice/runtime';
  */
 export function installHeartbeats(runtime: ProcessRuntime, config: Pick<ControllerConfig, 'cloudext' | 'client'>, policies: PolicyController): void {
   if (!heartbeatsOn(config.cloudext)) return;
-  const heartbeats = createHeartbeats({
+  runtime.lifecycle.add(createHeartbeats({
     cloud: config.cloudext,
     proxy: config.client.proxy,
     identity: { service: 'sluice-controller', version: sluiceVersion(), agentGroup: '' },
@@ -19,6 +19,5 @@ export function installHeartbeats(runtime: ProcessRuntime, config: Pick<Controll
     },
     logger: runtime.logger,
     registry: runtime.registry,
-  });
-  runtime.lifecycle.add({ name: heartbeats.name, start: async () => heartbeats.start(), shutdown: () => heartbeats.shutdown() });
+  }));
 }
