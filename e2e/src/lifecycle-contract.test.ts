@@ -13,8 +13,6 @@ const NOT_YET: ReadonlyMap<string, string> = new Map([
   ['distcache/GossipTransport', 'the UDP membership transport (close), owned by DistCache'],
   ['distcache/OpsServer', 'the operations listener (close), owned by DistCache'],
   ['distcache/PeerClient', 'the connection to one peer (close), owned by DistCache'],
-  ['distcache/LazySyncStore', 'the lazy-sync token-bucket store (stop)'],
-  ['distcache/EtcdPeerSource', 'the etcd peer records (stop)'],
   ['server/Http2RestBridge', 'the HTTP/2 gateway bridge (close), owned by the server'],
   ['server/InternalListener', 'the in-process listener (close), owned by the server'],
   ['server/SharedListener', 'the one port (close), owned by the server'],

@@ -89,7 +89,7 @@ export function installDistCache(
     shutdown: async () => {
       await kubePeerSource?.shutdown();
       await cache.shutdown();
-      await source?.stop();
+      await source?.shutdown();
     },
   });
   registerDistCacheRoutes(runtime.server.app, cache);

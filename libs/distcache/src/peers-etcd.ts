@@ -69,7 +69,7 @@ export class EtcdPeerSource implements PeerSource {
     void etcd.leased.put(peerKey(etcd.namespace, self.group, self.id), peerRecordJson(self)).catch(() => undefined);
   }
 
-  async stop(): Promise<void> {
+  async shutdown(): Promise<void> {
     await this.watch?.shutdown();
     this.watch = undefined;
     const { etcd, self } = this.opts;
