@@ -23,7 +23,6 @@ const NOT_YET: ReadonlyMap<string, string> = new Map([
   ['tap/CheckHttpClient', 'the CheckHTTP client (close), owned by the tap'],
   ['telemetry/LoggerCore', 'the logger (close: the last lines are written), closed last by each app'],
   ['telemetry/BoundLogger', 'the logger (close), closed last by each app'],
-  ['whatif/PolicySandbox', 'a what-if run\'s components (close), ended with its run'],
   ['clients/KeyLog', 'the TLS key log file (close)'],
 ]);
 

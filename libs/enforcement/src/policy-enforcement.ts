@@ -315,7 +315,7 @@ export class PolicyEnforcement implements Lifecycle {
       for (const u of undo) u();
       return this.refuseConfig(id, raw, message(err));
     }
-    return { raw, published, live, unregister: () => { for (const u of undo) u(); live.dispose?.(); }, decisionRaw: undefined, decision: undefined };
+    return { raw, published, live, unregister: () => { for (const u of undo) u(); void live.shutdown?.(); }, decisionRaw: undefined, decision: undefined };
   }
 
   private applyDecision(id: string, e: Entry): void {
