@@ -140,8 +140,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     adminAddress = admin === undefined ? { host: '', port: 0 } : await listen(admin, options.admin);
   } catch (err) {
     await Promise.all([closed(server), admin === undefined ? undefined : closed(admin)]);
-    ownClient?.close();
-    ownFlowEnds?.close();
+    void ownClient?.shutdown();
+    void ownFlowEnds?.shutdown();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(0);
@@ -175,8 +175,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
     await watch?.shutdown();
-    ownFlowEnds?.close();
-    ownClient?.close();
+    await ownFlowEnds?.shutdown();
+    await ownClient?.shutdown();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(Math.max(0, until - Date.now()));
