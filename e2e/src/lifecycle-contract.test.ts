@@ -20,7 +20,6 @@ const NOT_YET: ReadonlyMap<string, string> = new Map([
   ['server/GatewayClient', 'the gateway\'s loopback gRPC client (close), owned by the server'],
   ['telemetry/LoggerCore', 'the logger (close: the last lines are written), closed last by each app'],
   ['telemetry/BoundLogger', 'the logger (close), closed last by each app'],
-  ['clients/KeyLog', 'the TLS key log file (close)'],
 ]);
 
 /** Classes with a shutdown of another shape, by `lib/Class`. */
