@@ -73,7 +73,7 @@ function startWatcher(t: TestContext, api: TestKubeApi, sink: PolicySink): { cli
   client.start();
   t.after(async () => {
     await watcher.shutdown();
-    client.shutdown();
+    await client.shutdown();
   });
   return { client, watcher };
 }
@@ -160,7 +160,7 @@ test('deleting a Policy removes it from the sink; a restarted watcher removes si
   await waitFor(() => sink.calls.includes('remove drop'));
   assert.deepEqual([...sink.held.keys()].sort(), ['keep']);
   await first.watcher.shutdown();
-  first.client.shutdown();
+  await first.client.shutdown();
   const events = (JSON.parse(await kubectlOk(api, ['get', 'events', '-o', 'json'])) as { items: unknown[] }).items.length;
   // A sink that also holds a policy from a custom resource deleted while no watcher ran.
   const restarted = new FakeSink(['stale']);

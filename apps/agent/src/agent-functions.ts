@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { named } from '@sluice/lifecycle';
 import { AgentLink, agentFunctionsToken, agentName } from '@sluice/agentfunctions';
 import type { AgentConfig } from '@sluice/config';
 import type { ProcessRuntime } from '@sluice/runtime';
@@ -30,5 +31,5 @@ export function installAgentFunctions(runtime: ProcessRuntime, config: AgentConf
     ...(token !== undefined ? { token } : {}),
     logger: runtime.logger,
   });
-  runtime.lifecycle.add({ name: 'agent-functions', start: () => { link.start(); }, shutdown: () => link.shutdown() });
+  runtime.lifecycle.add(named('agent-functions', link));
 }

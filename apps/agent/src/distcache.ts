@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type { DistCacheConfig, PeerDiscoveryConfig } from '@sluice/config';
 import { envNameOf, parseDuration } from '@sluice/config';
 import {
@@ -27,7 +28,7 @@ export interface AgentDistCache {
  */
 export function installDistCache(
   runtime: ProcessRuntime, etcd: PeerEtcd, agentGroup: string, listenerAddr: string, dc: DistCacheConfig, pd: PeerDiscoveryConfig,
-  kubePeers: (sink: KubePeerSink) => Promise<{ stop(): void } | undefined>,
+  kubePeers: (sink: KubePeerSink) => Promise<Lifecycle | undefined>,
 ): AgentDistCache {
   const listener = splitHostPort(listenerAddr);
   const advertisementAddr = advertised(pd.advertisement_addr, listener.host, listener.port);
@@ -66,7 +67,7 @@ export function installDistCache(
     },
   });
   let source: EtcdPeerSource | undefined;
-  let kubePeerSource: { stop(): void } | undefined;
+  let kubePeerSource: Lifecycle | undefined;
   runtime.lifecycle.add({
     name: 'dist-cache',
     start: async () => {
@@ -86,9 +87,9 @@ export function installDistCache(
       runtime.logger.info('dist cache started', { id: cache.id, group: agentGroup, bind_addr: cache.opsAddr, memberlist_addr: cache.gossipAddr, authenticated: keys !== undefined, keys: keys?.keys.length ?? 0 });
     },
     shutdown: async () => {
-      kubePeerSource?.stop();
+      await kubePeerSource?.shutdown();
       await cache.shutdown();
-      await source?.stop();
+      await source?.shutdown();
     },
   });
   registerDistCacheRoutes(runtime.server.app, cache);

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type { AgentConfig } from '@sluice/config';
 import type { EntityCache } from '@sluice/discovery';
 import type { KubePeerSink } from '@sluice/kube';
@@ -38,9 +39,9 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
       discovery.start();
       runtime.logger.info('Kubernetes service discovery started', { server: client.loaded.server, source: client.loaded.source, scope: describe });
     },
-    shutdown: () => {
-      discovery.shutdown();
-      kube.release();
+    shutdown: async (opts) => {
+      await discovery.shutdown();
+      await kube.release(opts);
     },
   });
 }
@@ -52,7 +53,7 @@ export async function installKubernetes(runtime: ProcessRuntime, cache: EntityCa
  * Undefined when no Kubernetes API is usable, POD_NAMESPACE is not set or the agent is a sidecar
  * (cloudext.installation_mode KUBERNETES_SIDECAR: its peers are in etcd).
  */
-export async function startKubernetesPeers(runtime: ProcessRuntime, config: AgentConfig, kube: ProcessKube, group: string, sink: KubePeerSink, env: NodeJS.ProcessEnv = process.env): Promise<{ stop(): void } | undefined> {
+export async function startKubernetesPeers(runtime: ProcessRuntime, config: AgentConfig, kube: ProcessKube, group: string, sink: KubePeerSink, env: NodeJS.ProcessEnv = process.env): Promise<Lifecycle | undefined> {
   if (!kube.available()) return undefined;
   if (config.cloudext.installation_mode === 'KUBERNETES_SIDECAR') {
     // Injected beside a workload: no peers Service is made for it; etcd (<namespace>/peers/<group>/) names its peers.
@@ -76,9 +77,9 @@ export async function startKubernetesPeers(runtime: ProcessRuntime, config: Agen
   source.start(sink);
   runtime.logger.info('Kubernetes peer discovery started', { namespace, service, server: client.loaded.server });
   return {
-    stop: () => {
-      source.stop();
-      kube.release();
+    shutdown: async (opts) => {
+      await source.shutdown();
+      await kube.release(opts);
     },
   };
 }

@@ -88,7 +88,7 @@ export async function installPodScaler(runtime: ProcessRuntime, config: AgentCon
       unsubscribe?.();
       unsubscribe = undefined;
       await scalers.shutdown();
-      if (client !== undefined) kube.release();
+      if (client !== undefined) await kube.release();
     },
   });
   runtime.server.app.get('/v1/autoscale/pod-scalers', (_req, res) => {

@@ -1,3 +1,4 @@
+import { named } from '@sluice/lifecycle';
 import type { EtcdConfig } from '@sluice/config';
 import { PolicyEnforcement, type TokenBucketStoreFactory } from '@sluice/enforcement';
 import { createEtcd, etcdReadinessJob, etcdReadinessStatus, type SluiceEtcd } from '@sluice/etcd';
@@ -26,7 +27,7 @@ export function installEtcd(runtime: ProcessRuntime, etcdConfig: EtcdConfig): Sl
   runtime.addReadinessJob(job);
   // A state change shows at once, not at the job's next period.
   etcd.onStateChange((state) => { runtime.status.set(`readiness/service/${job.name}`, etcdReadinessStatus(state)); });
-  runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
+  runtime.lifecycle.add(named('etcd', etcd));
   return etcd;
 }
 
@@ -42,7 +43,7 @@ export function installPolicies(runtime: ProcessRuntime, engine: Engine, etcd: S
     etcd, engine, agentGroup, logger: runtime.logger, registry: runtime.registry,
     ...(opts.tokenBucketStore !== undefined ? { tokenBucketStore: opts.tokenBucketStore } : {}),
   });
-  runtime.lifecycle.add({ name: 'policy-enforcement', start: () => enforcement.start(), shutdown: () => enforcement.shutdown() });
+  runtime.lifecycle.add(named('policy-enforcement', enforcement));
   runtime.server.app.get('/v1/policies/enforced', (_req, res) => {
     res.json({ agent_group: agentGroup, etcd_state: etcd.state(), synced: enforcement.synced(), components: enforcement.enforced() });
   });

@@ -31,7 +31,7 @@ export function installTap(runtime: ProcessRuntime, config: AgentTapConfig, deci
         throw err;
       }
     },
-    shutdown: (deadlineMs) => tap?.shutdown(deadlineMs),
+    shutdown: async (opts) => { await tap?.shutdown(opts); },
   });
   return { problem: () => problem };
 }

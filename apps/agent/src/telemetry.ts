@@ -26,7 +26,7 @@ export function installFlowTelemetry(runtime: ProcessRuntime, engine: Engine, co
   let remove: (() => void) | undefined;
   runtime.lifecycle.add({
     name: 'flow-telemetry',
-    start: () => { remove = engine.addDecisionListener((d) => { if (d.limiters.length > 0) rollup.record(d); }); },
+    start: async () => { remove = engine.addDecisionListener((d) => { if (d.limiters.length > 0) rollup.record(d); }); },
     // Before the pipeline's last export (it stops after this component): what is batched is rolled up and counted.
     shutdown: async () => { remove?.(); await rollup.shutdown(); },
   });
@@ -69,6 +69,6 @@ export async function installKubernetesScraper(runtime: ProcessRuntime, config: 
   runtime.lifecycle.add({
     name: 'kubernetes-scraper',
     start: async () => { await kube.hold(); scraper.start(); },
-    shutdown: async () => { await scraper.shutdown(); kube.release(); },
+    shutdown: async () => { await scraper.shutdown(); await kube.release(); },
   });
 }

@@ -1,11 +1,11 @@
 import type { PolicySink } from '@sluice/controller';
 import type { Job } from '@sluice/jobs';
-import type { Component } from '@sluice/runtime';
+import { named, type NamedLifecycle } from '@sluice/lifecycle';
 import type { Logger } from '@sluice/telemetry/logger';
 
 /** What `policies.cr_watcher.enabled` adds to the controller: the Kubernetes client, the watcher, a readiness check. */
 export interface PolicyCrWatcherWiring {
-  components: Component[];
+  components: NamedLifecycle[];
   readiness: Job;
 }
 
@@ -21,8 +21,8 @@ export async function policyCrWatcher(sink: PolicySink, logger: Logger): Promise
   const watcher = new PolicyCrWatcher({ client, sink, logger });
   return {
     components: [
-      { name: client.name, start: () => client.start(), shutdown: () => client.shutdown() },
-      { name: watcher.name, start: () => watcher.start(), shutdown: () => watcher.shutdown() },
+      named(client.name, client),
+      named(watcher.name, watcher),
     ],
     readiness: client.readinessJob(),
   };

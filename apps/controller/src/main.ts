@@ -1,3 +1,4 @@
+import { named } from '@sluice/lifecycle';
 import { loadConfigOrExit } from '@sluice/config';
 import { ALERTS_PATH, createAlerting, createPolicyController, settledReadinessJob } from '@sluice/controller';
 import { AgentHub, agentFunctionsRouter, agentFunctionsService, agentsService, agentsServiceImpl } from '@sluice/agentfunctions';
@@ -26,9 +27,9 @@ try {
   const policies = createPolicyController({
     config, etcd, language: { compilePolicy }, registry: runtime.registry, server: runtime.server, logger: runtime.logger, alerts: alerting.book,
   });
-  runtime.lifecycle.add({ name: 'etcd', start: () => etcd.start(), shutdown: () => etcd.shutdown() });
-  runtime.lifecycle.add(alerting);
-  runtime.lifecycle.add({ name: 'policies', start: () => policies.start(), shutdown: () => policies.shutdown() });
+  runtime.lifecycle.add(named('etcd', etcd));
+  runtime.lifecycle.add(named(alerting.name, alerting));
+  runtime.lifecycle.add(named('policies', policies));
   // Sidecar injection: POST /v1/admission/inject[/namespace] (the `injector` keys say what is injected);
   // Policy validation: POST /v1/admission/validate/policy (the policy API's compiler).
   installAdmissionWebhooks(runtime, config.injector, config.server.tls.enabled, policies.check, runtime.logger);
@@ -38,7 +39,7 @@ try {
   runtime.server.addService(agentFunctionsService().service, agents.serviceImpl());
   runtime.server.addService(agentsService().service, agentsServiceImpl(agents));
   runtime.server.app.use('/v1/agents', agentFunctionsRouter(agents));
-  runtime.lifecycle.add({ name: 'agent-functions', start: () => undefined, shutdown: () => { agents.close(); } });
+  runtime.lifecycle.add(named('agent-functions', agents));
   // What-if: POST /v1/whatif replays a policy, compiled as applying it would be, over live samples from those agents.
   runtime.server.app.use(WHATIF_PATH, whatIfRouter({ hub: agents, compile: (name, spec) => policies.policies.compile(name, spec) }));
   if (config.policies.cr_watcher.enabled) {

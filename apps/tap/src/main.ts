@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // sluice-tap: the sidecar traffic tap. Wiring only; the logic is in @sluice/tap.
+import { LifecycleGroup } from '@sluice/lifecycle';
 import { createTapLogger, createTapRegistry, parseTapFlags, startTap, type Tap } from '@sluice/tap';
 
 const parsed = parseTapFlags(process.argv.slice(2), process.env);
@@ -32,6 +33,11 @@ try {
   await exit(1);
 }
 
+// One shutdown for the process: the tap drains within tap.shutdown_timeout, and the group gives it a
+// second more to close what is left before it stops waiting.
+const lifecycle = new LifecycleGroup({ name: 'sluice-tap', logger, defaultDeadlineMs: options.shutdownTimeoutMs + 1000 })
+  .add({ name: 'tap', shutdown: (opts) => tap.shutdown({ deadlineMs: Math.min(options.shutdownTimeoutMs, opts?.deadlineMs ?? Infinity) }) });
+
 let signalled = false;
 const stop = (signal: NodeJS.Signals): void => {
   if (signalled) {
@@ -41,7 +47,7 @@ const stop = (signal: NodeJS.Signals): void => {
   }
   signalled = true;
   logger.info('signal received', { signal });
-  tap.shutdown().then(
+  lifecycle.shutdown().then(
     () => exit(0),
     (err: unknown) => {
       logger.error('shutdown failed', { error: message(err) });

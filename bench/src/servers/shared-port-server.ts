@@ -75,7 +75,7 @@ async function start(variant: string | undefined): Promise<{ port: number; close
       shared.addService(pingService, pingImpl);
       shared.app.get('/hello', helloRoute);
       await shared.start();
-      return { port: shared.address().port, close: () => void shared.shutdown(500) };
+      return { port: shared.address().port, close: () => void shared.shutdown({ deadlineMs: 500 }) };
     }
     default:
       throw new Error(`unknown variant ${variant ?? '(none)'}: want dedicated-http, dedicated-grpc or shared`);

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { Backoff, grpcClientOptions, type GRPCClientConfig, type ProxyConfig } from '@sluice/clients';
@@ -55,7 +56,7 @@ export function agentName(hostname: string, pid: number, env: Readonly<Record<st
  * and answers the controller's calls. The one function is `http`: a read-only route of the agent
  * (allowed-routes.ts) run in process through the agent's own routes.
  */
-export class AgentLink {
+export class AgentLink implements Lifecycle {
   private stopped = new AbortController();
   private readonly streams = new Set<Stream>();
   private readonly connected = new Set<string>();
@@ -63,7 +64,8 @@ export class AgentLink {
 
   constructor(private readonly opts: AgentLinkOptions) {}
 
-  start(): void {
+  async start(): Promise<void> {
+    if (this.runs.length > 0 || this.stopped.signal.aborted) return;
     this.runs = this.opts.endpoints.map((e) => this.run(e));
   }
 
@@ -72,11 +74,12 @@ export class AgentLink {
     return [...this.connected];
   }
 
-  async shutdown(): Promise<void> {
+  /** Cancels the streams and stops reconnecting; waits for the streams' loops to end. */
+  readonly shutdown = onceShutdown('agent functions link', async () => {
     this.stopped.abort();
     for (const s of this.streams) s.cancel();
     await Promise.all(this.runs);
-  }
+  });
 
   private async run(endpoint: string): Promise<void> {
     const backoff = new Backoff(this.opts.grpc.backoff);

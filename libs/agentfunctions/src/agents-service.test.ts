@@ -18,7 +18,7 @@ async function setup(t: TestContext, agents: Record<string, (r: InjectRequest) =
   server.addService(agentFunctionsService().service, hub.serviceImpl());
   server.addService(agentsService().service, agentsServiceImpl(hub, { timeoutMs: 1500 }));
   await server.start();
-  t.after(() => server.shutdown(2000));
+  t.after(() => server.shutdown({ deadlineMs: 2000 }));
   const endpoint = `127.0.0.1:${server.address().port}`;
   for (const [name, inject] of Object.entries(agents)) {
     const l = new AgentLink({ endpoints: [endpoint], grpc: TEST_GRPC_CLIENT, hello: () => ({ agent_group: 'g', agent_name: name, address: '127.0.0.1:1', version: '9' }), inject });

@@ -16,7 +16,7 @@ async function startHub(t: TestContext, tokenFile?: string): Promise<{ hub: Agen
   const server = createServer({ ...TEST_SERVER_CONFIG, ...(tokenFile !== undefined ? { auth: { token_file: tokenFile } } : {}) }, { registry: new Registry() });
   server.addService(agentFunctionsService().service, hub.serviceImpl());
   await server.start();
-  t.after(() => server.shutdown(2000));
+  t.after(() => server.shutdown({ deadlineMs: 2000 }));
   return { hub, endpoint: `127.0.0.1:${server.address().port}` };
 }
 

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import * as grpc from '@grpc/grpc-js';
 import { jsonToStruct, structToJson } from '@sluice/proto';
 import type { Logger } from '@sluice/server';
@@ -41,7 +42,7 @@ const NAME_MAX = 253;
  * (a reconnecting agent replaces its old stream), and calls to them with a deadline. A stream that
  * ends fails its calls in flight at once.
  */
-export class AgentHub {
+export class AgentHub implements Lifecycle {
   private readonly agents = new Map<string, Entry>();
   private nextCallId = 1;
   private closed = false;
@@ -77,10 +78,10 @@ export class AgentHub {
   }
 
   /** Ends every stream (controller shutdown): agents reconnect to the next controller. */
-  close(): void {
+  readonly shutdown = onceShutdown('agent functions hub', () => {
     this.closed = true;
     for (const e of this.agents.values()) this.drop(e, 'the controller is shutting down');
-  }
+  });
 
   private connect(stream: grpc.ServerDuplexStream<AgentMessage, ControllerMessage>): void {
     if (this.closed) {

@@ -153,7 +153,7 @@ export function createHttpClient(config: HTTPClientConfig, proxy: ProxyConfig = 
     close() {
       closing ??= (async () => {
         await Promise.all([agent.close(), ...[...proxies.values()].map((p) => p.close())]);
-        await keyLog?.close();
+        await keyLog?.shutdown();
       })();
       return closing;
     },

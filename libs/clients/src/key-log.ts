@@ -1,7 +1,8 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { createWriteStream, type WriteStream } from 'node:fs';
 
 /** Appends NSS key log lines (the `keylog` event of TLS sockets) to a file, for decrypting captures. */
-export class KeyLog {
+export class KeyLog implements Lifecycle {
   private readonly stream: WriteStream;
 
   constructor(readonly file: string) {
@@ -13,7 +14,6 @@ export class KeyLog {
     this.stream.write(line);
   };
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(() => resolve()));
-  }
+  /** Ends the file once what was written is flushed. */
+  readonly shutdown = onceShutdown('TLS key log', () => new Promise<void>((resolve) => this.stream.end(() => resolve())));
 }

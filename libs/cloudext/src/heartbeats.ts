@@ -1,3 +1,4 @@
+import { onceShutdown, type NamedLifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { Backoff, type ProxyConfig } from '@sluice/clients';
 import { parseDuration, type CloudExtensionConfig } from '@sluice/config';
 import { Counter, type Registry } from 'prom-client';
@@ -19,10 +20,10 @@ export interface HeartbeatsOptions {
 }
 
 /** The heartbeat sender, as a component of the process's lifecycle. */
-export interface Heartbeats {
+export interface Heartbeats extends NamedLifecycle {
   readonly name: 'cloudext-heartbeats';
-  start(): void;
-  shutdown(): Promise<void>;
+  start(): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
   /** Heartbeats delivered so far. */
   delivered(): number;
 }
@@ -81,18 +82,18 @@ export function createHeartbeats(opts: HeartbeatsOptions): Heartbeats {
 
   return {
     name: 'cloudext-heartbeats',
-    start: () => {
+    start: async () => {
       transport = opts.transport ?? transportFor(cloud.endpoint, cloud.api_key, cloud.client, opts.proxy);
       logger.info('cloudext heartbeats on', { kind: transport.kind, target: transport.target, interval: cloud.heartbeat_interval });
       schedule(0);
     },
-    shutdown: async () => {
+    shutdown: onceShutdown('cloudext heartbeats', async () => {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       // A heartbeat under way gets a moment to finish; shutdown does not wait for its timeout.
       await Promise.race([inFlight.catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
       await transport?.close();
-    },
+    }),
     delivered: () => delivered,
   };
 }

@@ -82,6 +82,6 @@ test('close sends what is pending and waits for sends under way; a failing send 
   b.add('a', 'lost');
   clock.fire();
   b.add('b', 'b1');
-  await b.close();
+  await b.shutdown();
   assert.deepEqual(done, [['b1']]);
 });

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 /** How items are batched (`otel.batch_alerts`). */
 export interface BatchSettings {
   /** Pending items that trigger sending at once; 0: only the timeout sends. */
@@ -29,7 +30,7 @@ const REAL_TIMERS: BatchTimers = {
  * pending or `timeoutMs` after its first item, split into parts of at most `sendBatchMaxSize`.
  * `flush` failing loses that batch (the caller counts and logs it).
  */
-export class KeyedBatcher<T> {
+export class KeyedBatcher<T> implements Lifecycle {
   private pending = new Map<string, T>();
   private timer: unknown;
   private readonly inflight = new Set<Promise<void>>();
@@ -77,8 +78,8 @@ export class KeyedBatcher<T> {
   }
 
   /** Sends what is pending and waits for every send under way. */
-  async close(): Promise<void> {
+  readonly shutdown = onceShutdown('alert batcher', async () => {
     this.flushNow();
     await Promise.all([...this.inflight]);
-  }
+  });
 }

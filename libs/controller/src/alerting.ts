@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { hostname } from 'node:os';
 import { createHttpClient, type HttpClient } from '@sluice/clients';
 import { parseDuration, type ControllerConfig } from '@sluice/config';
@@ -32,14 +33,14 @@ export interface JsonResponse {
 }
 
 /** The alerts machinery of the controller, as one component with a lifecycle. */
-export interface Alerting {
+export interface Alerting extends Lifecycle {
   readonly name: 'alerts';
   /** Where the circuits raise alerts (PolicyControllerOptions.alerts). */
   readonly book: AlertBook;
   /** The route of `GET /v1/alerts`: `{"alerts": [...]}`, each in Alertmanager's shape. */
   route(req: unknown, res: JsonResponse): void;
-  start(): void;
-  shutdown(): Promise<void>;
+  start(): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 /**
@@ -81,15 +82,15 @@ export function createAlerting(opts: AlertingOptions): Alerting {
     route(_req, res) {
       res.json({ alerts: book.list() });
     },
-    start() {
+    async start() {
       sweeper = setInterval(() => book.sweep(), SWEEP_EVERY_MS);
       sweeper.unref();
     },
-    async shutdown() {
+    shutdown: onceShutdown('alerts', async () => {
       if (sweeper !== undefined) clearInterval(sweeper);
       sweeper = undefined;
-      await batcher?.close();
+      await batcher?.shutdown();
       if (client !== undefined && ownsClient) await client.close();
-    },
+    }),
   };
 }

@@ -37,5 +37,5 @@ export interface ControllerEtcd {
   getWithRevision(key: string): Promise<{ value: string | undefined; modRevision: string }>;
   /** `commit` only when `key` is still at `modRevision`; undefined when it is not (nothing applied). */
   commitIf(key: string, modRevision: string, ops: readonly TxnOp[]): Promise<string | undefined>;
-  watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void };
+  watchPrefix(prefix: string, handler: PrefixWatchHandler): { shutdown(): Promise<void> };
 }

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { createHttpClient, type HttpClient } from '@sluice/clients';
 import type { ControllerConfig } from '@sluice/config';
 import { JobGroup } from '@sluice/jobs';
@@ -34,7 +35,7 @@ export interface PolicyControllerOptions {
 }
 
 /** The controller's policy machinery, as one component with an explicit lifecycle. */
-export interface PolicyController {
+export interface PolicyController extends Lifecycle {
   readonly name: 'policies';
   readonly policies: PolicyRegistry;
   readonly store: PolicyStore;
@@ -47,8 +48,8 @@ export interface PolicyController {
   readonly publisher: Publisher;
   /** True once the stored policies and dynamic configurations were read from etcd. */
   storeSynced(): boolean;
-  start(): void;
-  shutdown(): Promise<void>;
+  start(): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 /**
@@ -91,7 +92,7 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
     check: policyCheck(policies),
     publisher,
     storeSynced: () => store.isSynced() && dynamicConfigs.isSynced(),
-    start() {
+    async start() {
       // The first compile builds the compiler's validators (1–2 s of CPU). Do it when etcd first
       // answers (after start-up, before stored policies load): the process starts serving no
       // later for it, and the first policy applied is not slowed by it.
@@ -113,14 +114,12 @@ export function createPolicyController(opts: PolicyControllerOptions): PolicyCon
       store.start();
       dynamicConfigs.start();
     },
-    async shutdown() {
-      store.stop();
-      dynamicConfigs.stop();
-      reports.stop();
+    shutdown: onceShutdown('policies', async () => {
+      await Promise.all([store.shutdown(), dynamicConfigs.shutdown(), reports.shutdown()]);
       await policies.shutdown();
       await group.shutdown();
-      publisher.close();
+      await publisher.shutdown();
       if (ownsClient) await client.close();
-    },
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
 import type { DynamicConfig } from '@sluice/policies';
 import type { ControllerEtcd } from './controller-etcd.js';
@@ -21,8 +22,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * restart and follow another controller's writes. A write is checked against the policy first
  * (a 400 names each member at fault, and nothing changes), then stored, then applied.
  */
-export class DynamicConfigStore {
-  private watch: { stop(): void } | undefined;
+export class DynamicConfigStore implements Lifecycle {
+  private watch: { shutdown(): Promise<void> } | undefined;
   private synced = false;
 
   constructor(
@@ -35,7 +36,7 @@ export class DynamicConfigStore {
     return `${this.etcd.namespace}/dynamic-configs/`;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.watch = this.etcd.watchPrefix(this.prefix, {
       reset: (entries) => {
         const docs = new Map<string, DynamicConfig>();
@@ -63,10 +64,10 @@ export class DynamicConfigStore {
     return this.synced;
   }
 
-  stop(): void {
-    this.watch?.stop();
+  readonly shutdown = onceShutdown('dynamic configurations store', async () => {
+    await this.watch?.shutdown();
     this.watch = undefined;
-  }
+  });
 
   private entryOf(key: string, value: string): { name: string; doc: DynamicConfig } | undefined {
     const name = key.slice(this.prefix.length);

@@ -134,7 +134,7 @@ test('PodScalerReports on its own: reads what etcd holds at start, by policy; st
   reports.start();
   assert.deepEqual([...reports.signalsOf('scale', scaler)], [['root.1', { actual_replicas: 2, configured_replicas: 3, desired_replicas: 3 }]]);
   assert.equal(reports.signalsOf('other', scaler).size, 0, 'another policy');
-  reports.stop();
+  void reports.shutdown();
   void etcd.leased.delete(keyOf('agent-a'));
   assert.equal(reports.signalsOf('scale', scaler).size, 1, 'no longer watched after stop');
 });

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { parsePodScalerReport, parsePodScalerReportKey, reportPrefix, type PodScalerReport, type PublishedComponent, type ReportedSignals } from '@sluice/policies';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ControllerEtcd } from './controller-etcd.js';
@@ -23,12 +24,12 @@ const slot = (group: string, policy: string, componentId: string): string => `${
  * (a policy changed since) is not used, nor any while etcd is unavailable (they may be stale). A bad
  * report is ignored, logged once and counted.
  */
-export class PodScalerReports implements ReportSource {
+export class PodScalerReports implements ReportSource, Lifecycle {
   /** By `<group>/<policy>/<component>`, then by agent. */
   private readonly reports = new Map<string, Map<string, PodScalerReport>>();
   /** Keys whose value was refused (logged once until they change to a good one). */
   private readonly refused = new Set<string>();
-  private watch: { stop(): void } | undefined;
+  private watch: { shutdown(): Promise<void> } | undefined;
   private readonly rejected: Counter<'reason'> | undefined;
 
   constructor(private readonly etcd: ControllerEtcd, private readonly o: PodScalerReportsOptions = {}) {
@@ -40,7 +41,7 @@ export class PodScalerReports implements ReportSource {
     }
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.watch !== undefined) return;
     this.watch = this.etcd.watchPrefix(reportPrefix(this.etcd.namespace), {
       reset: (entries) => {
@@ -52,10 +53,10 @@ export class PodScalerReports implements ReportSource {
     });
   }
 
-  stop(): void {
-    this.watch?.stop();
+  readonly shutdown = onceShutdown('pod scaler reports', async () => {
+    await this.watch?.shutdown();
     this.watch = undefined;
-  }
+  });
 
   signalsOf(policy: string, components: Iterable<PublishedComponent>): ReadonlyMap<string, ReportedSignals> {
     const out = new Map<string, ReportedSignals>();

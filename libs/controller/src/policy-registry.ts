@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { Backoff } from '@sluice/clients';
 import { InvalidArgumentError, NotFoundError } from '@sluice/errors';
 import { Reconciler } from '@sluice/jobs';
@@ -74,7 +75,7 @@ const PRECEDENCE: readonly PolicySource[] = ['kubernetes', 'api'];
  * (its decisions and variable values carried over while its circuit catches up), and a
  * policy no source wants is stopped and its keys deleted.
  */
-export class PolicyRegistry {
+export class PolicyRegistry implements Lifecycle {
   private readonly desired: Record<PolicySource, Map<string, Desired>> = { api: new Map(), kubernetes: new Map() };
   private readonly running = new Map<string, RunningPolicy>();
   /** Dynamic configurations by policy name: a Policy resource's `dynamicConfig`, and what was posted to the API. */
@@ -193,7 +194,7 @@ export class PolicyRegistry {
   private async startPolicy(compiled: CompiledPolicy, source: PolicySource, previous: RunningPolicy | undefined): Promise<void> {
     const { namespace, publisher, scheduler, metrics, reports, alerts, logger } = this.deps;
     // Stop the old circuit (and its jobs) first: the new one registers jobs of the same names.
-    if (previous !== undefined) await previous.stop();
+    if (previous !== undefined) await previous.shutdown();
     const next = new RunningPolicy(compiled, source, { namespace, publisher, scheduler, metrics, ...(reports ? { reports } : {}), ...(alerts ? { alerts } : {}), ...(logger ? { logger } : {}) }, previous?.carried());
     next.setDynamic(this.dynamicValues(compiled));
     this.running.set(compiled.name, next);
@@ -204,7 +205,7 @@ export class PolicyRegistry {
 
   private async stopPolicy(p: RunningPolicy): Promise<void> {
     this.running.delete(p.name);
-    await p.stop();
+    await p.shutdown();
     for (const key of p.keys) this.deps.publisher.remove(key);
     this.deps.metrics.forgetPolicy(p.name);
     this.deps.logger?.info('policy stopped', { policy: p.name });
@@ -325,7 +326,7 @@ export class PolicyRegistry {
   async shutdown(): Promise<void> {
     this.closed = true;
     await this.queue.shutdown();
-    await Promise.all([...this.running.values()].map((p) => p.stop()));
+    await Promise.all([...this.running.values()].map((p) => p.shutdown()));
     this.running.clear();
   }
 }

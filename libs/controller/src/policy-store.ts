@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { GrpcCode, NotFoundError, SluiceError, UnavailableError, ErrorCode } from '@sluice/errors';
 import { isPolicyName } from './policy-name.js';
 import { storedPolicyKey, type StoredPolicy } from '@sluice/policies';
@@ -55,8 +56,8 @@ export async function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
  * on every break), so the policies come back after a restart and follow edits made by
  * another controller.
  */
-export class PolicyStore {
-  private watch: { stop(): void } | undefined;
+export class PolicyStore implements Lifecycle {
+  private watch: { shutdown(): Promise<void> } | undefined;
   private synced = false;
   private readonly loadedListeners: (() => void)[] = [];
   /**
@@ -114,7 +115,7 @@ export class PolicyStore {
     return this.synced;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.watch = this.etcd.watchPrefix(this.prefix, {
       reset: (entries) => {
         // A full read is the truth: every own write made before it is in it.
@@ -146,10 +147,10 @@ export class PolicyStore {
     });
   }
 
-  stop(): void {
-    this.watch?.stop();
+  readonly shutdown = onceShutdown('policy store', async () => {
+    await this.watch?.shutdown();
     this.watch = undefined;
-  }
+  });
 
   /** A stored entry, compiled; a corrupt or no longer valid one shows as failed. */
   private entryOf(key: string, value: string): { name: string; spec: unknown; compiled?: CompiledPolicy; error?: string } | undefined {

@@ -26,7 +26,7 @@ test('a query slower than its interval fails as a timeout and never runs twice a
   await new Promise((r) => setTimeout(r, 600));
   const failures = (await registry.getSingleMetric('promql_job_failures_total')!.get()).values;
   assert.ok(failures.some((v) => v.labels.reason === 'timeout' && v.value >= 2), JSON.stringify(failures));
-  await handle.stop();
+  await handle.shutdown();
   assert.equal(prom.mostOpen(), 1, 'a timed-out query is abandoned before the next starts');
   assert.equal(group.results().size, 0, 'its jobs are gone after stop');
 });
@@ -45,7 +45,7 @@ test('a query answers its value; an HTTP error without JSON makes it invalid', a
   group.start();
   t.after(() => group.shutdown());
   const handle = scheduler.add('p', [{ id: 'q', query: 'up', evaluationIntervalMs: 50 }]);
-  t.after(() => handle.stop());
+  t.after(() => handle.shutdown());
   await until(() => handle.values.get('q') === 3.5, 2000, 'value');
   mode = 'down';
   await until(() => handle.values.get('q') === undefined && handle.lastError() !== undefined, 2000, 'invalid');

@@ -10,7 +10,8 @@ export interface PromqlHandle {
   readonly values: ReadonlyMap<string, number | undefined>;
   /** The last failure of any of its queries, cleared when that query succeeds again. */
   lastError(): string | undefined;
-  stop(): Promise<void>;
+  /** Deregisters its queries (a run under way is aborted). */
+  shutdown(): Promise<void>;
 }
 
 export interface PromqlSchedulerOptions {
@@ -76,7 +77,7 @@ export class PromqlScheduler {
     return {
       values,
       lastError: () => errors.values().next().value,
-      stop: async () => {
+      shutdown: async () => {
         stopped = true;
         await Promise.all(names.map((n) => this.group.deregister(n)));
       },

@@ -86,5 +86,5 @@ test('the publisher refuses a component or decision the agents would refuse, nam
   assert.equal(publisher.value('sluice/decisions/default/p/root.0'), undefined);
   assert.equal(publisher.setComponent('sluice/config/default/p/root.0', good), undefined);
   assert.equal(publisher.value('sluice/config/default/p/root.0'), JSON.stringify(good));
-  publisher.close();
+  await publisher.shutdown();
 });

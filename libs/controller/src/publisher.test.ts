@@ -9,7 +9,7 @@ function setup(t: TestContext, etcd = new MemoryEtcd()): { etcd: MemoryEtcd; pub
   const registry = new Registry();
   const publisher = new Publisher(etcd, new ControllerMetrics(registry, () => new Map()));
   publisher.start();
-  t.after(() => publisher.close());
+  t.after(() => publisher.shutdown());
   return { etcd, publisher, registry };
 }
 
@@ -34,7 +34,7 @@ test('published keys are plain (no lease) and a policy\'s keys go in one transac
     [cfg('q', 'root.0')],
   ], 'one transaction per policy, configurations first');
   assert.ok(publisher.synced());
-  publisher.close();
+  await publisher.shutdown();
   assert.equal(etcd.data.size, 4, 'closing leaves every key for the agents');
 });
 

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { Backoff } from '@sluice/clients';
 import { checkPublishedComponent, checkPublishedDecision, compilePublishedValidators, type PublishedComponent, type PublishedDecision } from '@sluice/policies';
 import type { ControllerEtcd, PrefixWatchHandler, TxnOp, WatchRevisions } from './controller-etcd.js';
@@ -31,7 +32,7 @@ function policyOf(key: string): string | undefined {
  * written by an earlier controller only after `collect()`, once every source of policies was read).
  * A failed write is retried with backoff, and at once when etcd is connected again.
  */
-export class Publisher {
+export class Publisher implements Lifecycle {
   private readonly desired = new Map<string, { value: string | undefined; kind: PublicationKind }>();
   private readonly seen = new Map<string, Seen>();
   /** Keys this process wrote: it may delete them before `collect()`. */
@@ -47,7 +48,7 @@ export class Publisher {
   private readonly retry = new Backoff(RETRY_BACKOFF);
   private closed = false;
   private lastErrorMessage: string | undefined;
-  private watches: { stop(): void }[] = [];
+  private watches: { shutdown(): Promise<void> }[] = [];
 
   constructor(private readonly etcd: ControllerEtcd, private readonly metrics: ControllerMetrics, private readonly logger?: Logger) {
     compilePublishedValidators();
@@ -64,7 +65,7 @@ export class Publisher {
   }
 
   /** Watches what etcd holds under both prefixes, to repair differences. */
-  start(): void {
+  async start(): Promise<void> {
     if (this.watches.length > 0 || this.closed) return;
     this.watches = [this.prefixes.config, this.prefixes.decision].map((p) => this.etcd.watchPrefix(p, this.watchHandler(p)));
   }
@@ -140,13 +141,13 @@ export class Publisher {
   }
 
   /** Stops watching and retrying; the published keys stay in etcd for the agents. */
-  close(): void {
+  readonly shutdown = onceShutdown('publisher', async () => {
     this.closed = true;
-    for (const w of this.watches) w.stop();
+    await Promise.all(this.watches.map((w) => w.shutdown()));
     this.watches = [];
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-  }
+  });
 
   private recordRev(key: string, rev: bigint): void {
     const prefix = this.kindOf(key) === 'config' ? this.prefixes.config : this.prefixes.decision;

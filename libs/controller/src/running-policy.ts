@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import { configKey, decisionKey, withDynamicValues, type PublishedComponent, type PublishedDecision, type RaisedAlert } from '@sluice/policies';
 import type { ControllerMetrics } from './metrics.js';
 import type { ReportSource } from './pod-scaler-reports.js';
@@ -36,7 +37,7 @@ export interface Carried {
  * each decision published when it changes. A component without a decision from this
  * tick keeps its last one.
  */
-export class RunningPolicy {
+export class RunningPolicy implements Lifecycle {
   readonly keys = new Set<string>();
   private readonly components = new Map<string, PublishedComponent>();
   private readonly decisions = new Map<string, PublishedDecision>();
@@ -70,7 +71,7 @@ export class RunningPolicy {
     return this.compiled.name;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     const { publisher, namespace } = this.deps;
     // Each configuration says how many components the policy has in its group: an agent enforces
     // none of a policy's new version until it holds all of them (a policy too large for one etcd
@@ -126,13 +127,13 @@ export class RunningPolicy {
   }
 
   /** Stops evaluating; the caller removes the keys it no longer wants published. */
-  async stop(): Promise<void> {
+  readonly shutdown = onceShutdown('policy', async () => {
     this.stopped = true;
     this.deps.metrics.signals.forgetPolicy(this.name);
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    await this.promql?.stop();
-  }
+    await this.promql?.shutdown();
+  });
 
   carried(): Carried {
     return { decisions: new Map(this.decisions), variables: new Map(this.variables) };

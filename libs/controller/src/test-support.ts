@@ -59,12 +59,12 @@ export class MemoryEtcd implements ControllerEtcd {
     if ((this.modRevisions.get(key) ?? '0') !== modRevision) return undefined;
     return this.commit(ops);
   }
-  watchPrefix(prefix: string, handler: PrefixWatchHandler): { stop(): void } {
+  watchPrefix(prefix: string, handler: PrefixWatchHandler): { shutdown(): Promise<void> } {
     const w = { prefix, handler };
     this.watches.add(w);
     const entries = new Map([...this.data].filter(([k]) => k.startsWith(prefix)));
     handler.reset(entries, { revision: String(this.revision), modRevisions: new Map([...entries.keys()].map((k) => [k, this.modRevisions.get(k) ?? '0'])) });
-    return { stop: () => this.watches.delete(w) };
+    return { shutdown: async () => { this.watches.delete(w); } };
   }
 
   /** A full read handed to every watch again (as after a broken watch). */

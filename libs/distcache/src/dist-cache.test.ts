@@ -124,7 +124,7 @@ test('lazy sync admits locally and stays within one bucket of the limit across m
   const params = { capacity: 60, fillAmount: 0, intervalMs: 200, continuousFill: true };
   const stores = nodes.map((c) => new LazySyncStore(c, { limiterId: 'p/lazy', params, numSync: 4 }));
   t.after(async () => {
-    for (const s of stores) s.stop();
+    for (const s of stores) void s.shutdown();
     await Promise.all(nodes.map((c) => c.shutdown()));
   });
   let admitted = 0;

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
 import { Membership } from './membership/membership.js';
 import { holdsBuckets } from './membership/member.js';
@@ -33,7 +34,7 @@ export type { RemoteTake, Unreached } from './handover/take-outcome.js';
  * UDP, full-state sync over TCP), the ring over the members whose counter
  * port answers, the buckets it owns or replicates, and the operations server.
  */
-export class DistCache implements PeerSink {
+export class DistCache implements PeerSink, Lifecycle {
   private selfId: string;
   readonly group: string;
   readonly metrics: DistCacheMetrics;

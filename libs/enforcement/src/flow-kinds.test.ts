@@ -39,7 +39,7 @@ test('every published kind has one registry entry, under its name, and what it b
     } else {
       assert.ok(['classifier', 'flux_meter', 'none'].includes(stageOf(component)), `${kind} builds ${stageOf(component)}`);
     }
-    live.dispose?.();
+    void live.shutdown?.();
   }
   // Groups order samplers before rate limiters before schedulers; each kind has its own reject reason and status.
   assert.ok(FLOW_KINDS.sampler.limiter!.group < FLOW_KINDS.rate_limiter.limiter!.group);
@@ -75,7 +75,7 @@ test('the registry walked: each published kind has its schema and example, an en
         assert.notEqual(entry.limiter.rejectReason, 'REJECT_REASON_NONE');
       }
     } finally {
-      live.dispose?.();
+      void live.shutdown?.();
     }
   }
 });

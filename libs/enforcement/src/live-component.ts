@@ -19,7 +19,7 @@ export interface LiveComponent {
    */
   setPolicyHash?(policyHash: string): void;
   /** Called once after the component is unregistered (a scheduler turns its waiting flows away). */
-  dispose?(): void;
+  shutdown?(): Promise<void>;
 }
 
 /** Makes the token-bucket store of a published rate limiter (the local store by default; later the distributed cache). */

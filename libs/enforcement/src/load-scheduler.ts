@@ -32,9 +32,7 @@ export const buildLoadScheduler: ComponentBuilder = (published, ctx): LiveCompon
       if (decision.kind !== 'load_scheduler') throw wrongKind(published.policy_name, published.component_id, decision);
       scheduler.setDecision({ load_multiplier: decision.load_multiplier, pass_through: decision.pass_through });
     },
-    dispose() {
-      scheduler.shutdown();
-    },
+    shutdown: () => scheduler.shutdown(),
   };
 };
 

@@ -217,14 +217,14 @@ test('no published kind is skipped: without a builder given for it, the registry
   assert.deepEqual(warnings, []);
 });
 
-test('shutdown unregisters the published components but not the others', () => {
+test('shutdown unregisters the published components but not the others', async () => {
   const { etcd, engine, enforcement } = setup();
   const local = { kind: 'flux_meter' as const, name: 'local' };
   engine.register(local, { control_point: 'ingress' });
   enforcement.start();
   etcd.put(CFG('p', 'flux_meter.x'), JSON.stringify({ kind: 'flux_meter', policy_name: 'p', policy_hash: 'h', component_id: 'flux_meter.x', agent_group: 'default', selectors: [{ control_point: 'ingress' }], name: 'x', attribute_key: 'a', buckets: [1] }));
   assert.deepEqual([...check(engine).fluxMeters].sort(), ['local', 'x']);
-  enforcement.shutdown();
+  await enforcement.shutdown();
   assert.deepEqual(check(engine).fluxMeters, ['local']);
   etcd.put(CFG('p', 'flux_meter.y'), JSON.stringify({ kind: 'flux_meter', policy_name: 'p', policy_hash: 'h', component_id: 'flux_meter.y', agent_group: 'default', selectors: [{ control_point: 'ingress' }], name: 'y', attribute_key: 'a', buckets: [1] }));
   assert.deepEqual(check(engine).fluxMeters, ['local'], 'no watch after shutdown');

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { isDeepStrictEqual } from 'node:util';
 import type { PrefixWatch, SluiceEtcd } from '@sluice/etcd';
 import type { ComponentSelector, Engine } from '@sluice/flowcontrol';
@@ -94,7 +95,7 @@ function message(err: unknown): string {
  * While etcd or the controller is away the last state stays enforced; the
  * watches resync when etcd returns.
  */
-export class PolicyEnforcement {
+export class PolicyEnforcement implements Lifecycle {
   private readonly configs = new Map<string, string>();
   private readonly decisions = new Map<string, string>();
   private readonly live = new Map<string, Entry>();
@@ -127,7 +128,7 @@ export class PolicyEnforcement {
     this.decisionPrefix = decisionPrefix(o.etcd.namespace, o.agentGroup);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.watches.length > 0) return;
     this.watches = [
       this.o.etcd.watchPrefix(this.configPrefix, this.handler('config', this.configs, this.configPrefix)),
@@ -135,13 +136,17 @@ export class PolicyEnforcement {
     ];
   }
 
-  /** Stops watching and unregisters every published component (local limiters stay). */
-  shutdown(): void {
-    for (const w of this.watches) w.stop();
+  /**
+   * Stops watching and unregisters every published component (local limiters stay), both at once;
+   * resolves when the watches have ended.
+   */
+  async shutdown(): Promise<void> {
+    const watches = this.watches.map((w) => w.shutdown());
     this.watches = [];
     for (const e of this.live.values()) e.unregister();
     this.live.clear();
     this.updateGauge();
+    await Promise.all(watches);
   }
 
   /** True once both prefixes were read in full at least once. */
@@ -349,7 +354,7 @@ export class PolicyEnforcement {
       for (const u of undo) u();
       return this.refuseConfig(id, raw, message(err));
     }
-    return { raw, published, live, unregister: () => { for (const u of undo) u(); live.dispose?.(); }, decisionRaw: undefined, decision: undefined };
+    return { raw, published, live, unregister: () => { for (const u of undo) u(); void live.shutdown?.(); }, decisionRaw: undefined, decision: undefined };
   }
 
   private applyDecision(id: string, e: Entry): void {

@@ -42,9 +42,7 @@ export const buildQuotaScheduler: ComponentBuilder = (published: PublishedCompon
       scheduler.setPassThrough(decision.pass_through);
       scheduler.bucketChanged();
     },
-    dispose() {
-      scheduler.shutdown();
-    },
+    shutdown: () => scheduler.shutdown(),
   };
 };
 

@@ -9,7 +9,7 @@ export class FakeEtcd {
     const w = { prefix, handler };
     this.watches.add(w);
     handler.reset(new Map([...this.kv].filter(([k]) => k.startsWith(prefix))));
-    return { stop: () => { this.watches.delete(w); } };
+    return { shutdown: async () => { this.watches.delete(w); } };
   }
   put(key: string, value: string): void {
     this.kv.set(key, value);

@@ -1,3 +1,4 @@
+import { boundedShutdown, DEFAULT_SHUTDOWN_DEADLINE_MS, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { Backoff } from '@sluice/clients';
 import type { Etcd3 } from 'etcd3';
 import type { ConnectionState } from './connection-state.js';
@@ -32,7 +33,7 @@ function message(err: unknown): string {
  * exits the process. All writes go through one queue, so the keys end up
  * holding the last value asked for.
  */
-export class LeaseKeeper implements LeasedKeys {
+export class LeaseKeeper implements LeasedKeys, Lifecycle {
   private leaseId: string | undefined;
   private readonly desired = new Map<string, string>();
   /** What the current lease holds, as far as this process wrote it. */
@@ -42,6 +43,7 @@ export class LeaseKeeper implements LeasedKeys {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly sleeper = new WakeableSleep();
   private running = false;
+  private stopping: Promise<void> | undefined;
   private loopDone: Promise<void> = Promise.resolve();
   private leaseWaiters = new Set<() => void>();
 
@@ -51,9 +53,10 @@ export class LeaseKeeper implements LeasedKeys {
     o.state.onChange((state) => { if (state === 'unavailable') this.sleeper.kick(); });
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.stopping = undefined;
     this.loopDone = this.loop();
   }
 
@@ -61,7 +64,12 @@ export class LeaseKeeper implements LeasedKeys {
    * Stops the loop and revokes the lease (its keys are deleted by etcd at once); with `revoke: false`
    * the lease is left to expire with its TTL, and its keys with it unless another lease takes them.
    */
-  async shutdown(opts: { revoke?: boolean } = {}): Promise<void> {
+  shutdown(opts: ShutdownOptions & { revoke?: boolean } = {}): Promise<void> {
+    this.stopping ??= boundedShutdown('etcd lease', () => this.stopAll(opts.revoke !== false), opts.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS);
+    return this.stopping;
+  }
+
+  private async stopAll(revoke: boolean): Promise<void> {
     this.running = false;
     this.sleeper.cancel();
     for (const w of this.leaseWaiters) w();
@@ -70,7 +78,7 @@ export class LeaseKeeper implements LeasedKeys {
     const id = this.leaseId;
     this.leaseId = undefined;
     if (id === undefined) return;
-    if (opts.revoke === false) {
+    if (!revoke) {
       this.o.logger?.info('etcd lease left to expire with its TTL; its keys stay until then', { lease: id });
       return;
     }

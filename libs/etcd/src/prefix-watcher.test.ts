@@ -43,7 +43,7 @@ test('an unavailable etcd is retried by a watcher at its slowed backoff, and res
     client, prefix: '/p/', handler, state, metrics,
     backoff: new Backoff({ base_delay: `${backoffMs}ms`, multiplier: 1, jitter: 0, max_delay: `${backoffMs}ms` }),
   });
-  t.after(async () => { w.stop(); await w.done; });
+  t.after(() => w.shutdown());
   await until(() => gets() === 1, 5000);
   assert.equal(state.get(), 'unavailable', 'the failed get made the state unavailable');
   // The plain backoff would have retried after 1 s; the slowed one waits UNAVAILABLE_SLOWDOWN s.
@@ -61,7 +61,7 @@ test('a stopped watcher no longer follows the state', async () => {
   const handler = { reset: () => undefined, put: () => undefined, delete: () => undefined };
   const w = new PrefixWatcher({ client, prefix: '/p/', handler, state, metrics, backoff: new Backoff({ base_delay: '1s', multiplier: 1, jitter: 0, max_delay: '1s' }) });
   await until(() => gets() === 1, 5000);
-  w.stop();
+  await w.shutdown();
   await w.done;
   state.ok();
   await new Promise((r) => setTimeout(r, 100));

@@ -1,3 +1,4 @@
+import { onceShutdown } from '@sluice/lifecycle';
 import type { Backoff } from '@sluice/clients';
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
 import type { ConnectionState } from './connection-state.js';
@@ -52,13 +53,14 @@ export class PrefixWatcher implements PrefixWatch {
     this.done = this.loop();
   }
 
-  stop(): void {
-    if (this.stopped) return;
+  /** Stops watching (no handler call follows, from the call on) and waits for the watch loop to end. */
+  readonly shutdown = onceShutdown('etcd prefix watch', async () => {
     this.stopped = true;
     this.unsubscribe();
     this.sleeper.cancel();
     this.endWatch?.();
-  }
+    await this.done;
+  });
 
   private call(what: 'reset' | 'put' | 'delete', fn: () => void): void {
     if (this.stopped) return;

@@ -111,7 +111,7 @@ describe('etcd client against a real etcd', () => {
     t.after(() => watcher.shutdown());
     await watcher.start();
     const watch = watcher.watchPrefix('t4k/', { ...w, delete(k) { deletes.push(k); w.keys.delete(k); } });
-    t.after(() => watch.stop());
+    t.after(() => watch.shutdown());
     const first = createEtcd(etcdConfig(server.endpoint, '2s'), { ...FAST, revokeLeaseOnShutdown: false });
     await first.start();
     await first.leased.put('t4k/config', 'v1');
@@ -144,7 +144,7 @@ describe('etcd client against a real etcd', () => {
     await raw.put('t5/config/default2/p/1').value('b');
     const h = mirror();
     const w = etcd.watchPrefix('t5/config/default/', h);
-    t.after(() => w.stop());
+    t.after(() => w.shutdown());
     await waitFor('the first reset', () => h.resets === 1);
     assert.deepEqual([...h.keys.keys()], ['t5/config/default/p/1']);
     await raw.put('t5/config/default2/p/2').value('c');
@@ -164,7 +164,7 @@ describe('etcd client against a real etcd', () => {
       put(k) { seen.push(k); if (k === 't6/bad') throw new Error('boom'); },
       delete() {},
     });
-    t.after(() => w.stop());
+    t.after(() => w.shutdown());
     await sleep(200);
     await raw.put('t6/bad').value('1');
     await raw.put('t6/good').value('2');

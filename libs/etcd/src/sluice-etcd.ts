@@ -1,3 +1,4 @@
+import { onceShutdown } from '@sluice/lifecycle';
 import { Backoff, type BackoffConfig } from '@sluice/clients';
 import type { EtcdConfig } from '@sluice/config';
 import { Etcd3 } from 'etcd3';
@@ -92,15 +93,14 @@ class EtcdClient implements SluiceEtcd {
     return Promise.resolve();
   }
 
-  async shutdown(): Promise<void> {
-    if (this.closed) return;
+  readonly shutdown = onceShutdown('etcd', async () => {
     this.closed = true;
-    for (const w of this.watches) w.stop();
-    await Promise.all([...this.watches].map((w) => w.done));
+    const watches = [...this.watches];
     this.watches.clear();
+    await Promise.all(watches.map((w) => w.shutdown()));
     await this.keeper.shutdown({ revoke: this.opts.revokeLeaseOnShutdown ?? true });
     this.client.close();
-  }
+  });
 
   state(): EtcdState {
     return this.connection.get();
@@ -152,7 +152,7 @@ class EtcdClient implements SluiceEtcd {
   }
 
   watchPrefix(prefix: string, handler: WatchHandler): PrefixWatch {
-    if (this.closed) return { stop: () => undefined };
+    if (this.closed) return { shutdown: async () => undefined };
     const w = new PrefixWatcher({
       client: this.client, prefix, handler, state: this.connection, metrics: this.metrics,
       ...(this.opts.logger !== undefined ? { logger: this.opts.logger } : {}),
@@ -160,9 +160,9 @@ class EtcdClient implements SluiceEtcd {
     });
     this.watches.add(w);
     return {
-      stop: () => {
-        w.stop();
+      shutdown: (opts) => {
         this.watches.delete(w);
+        return w.shutdown(opts);
       },
     };
   }

@@ -32,12 +32,12 @@ test('commit applies every op at one revision, seen so by a watch; getWithRevisi
   assert.deepEqual(events.slice(1), [['txn/a', '1', rev], ['txn/b', '2', rev], ['txn/gone', undefined, rev]], 'one revision for the three ops');
   assert.deepEqual(await etcd.getWithRevision('txn/a'), { value: '1', modRevision: rev });
   assert.deepEqual(await etcd.getWithRevision('txn/none'), { value: undefined, modRevision: '0' });
-  w.stop();
+  await w.shutdown();
   // A fresh watch's reset carries the read's revision and each key's.
   let again: WatchRevisions | undefined;
   const w2 = etcd.watchPrefix('txn/', { reset: (_e, r) => { again = r; }, put: () => undefined, delete: () => undefined });
   await waitFor('second read', () => again !== undefined);
-  w2.stop();
+  await w2.shutdown();
   assert.equal(again?.modRevisions.get('txn/b'), rev);
   assert.ok(BigInt(again!.revision) >= BigInt(rev));
 });

@@ -1,3 +1,4 @@
+import type { Lifecycle, ShutdownOptions } from '@sluice/lifecycle';
 /** Where the client stands with etcd: not reached yet, reached, or lost (retrying with backoff). */
 export type EtcdState = 'connecting' | 'connected' | 'unavailable';
 
@@ -24,10 +25,8 @@ export interface WatchRevisions {
 /** One write of a transaction. */
 export type EtcdTxnOp = { put: string; value: string } | { delete: string };
 
-export interface PrefixWatch {
-  /** Stops watching; no handler call follows. */
-  stop(): void;
-}
+/** A prefix watch; from the moment `shutdown` is called no handler call follows. */
+export type PrefixWatch = Lifecycle;
 
 /**
  * Keys kept on this process's lease. The desired content is remembered: after
@@ -47,13 +46,13 @@ export interface LeasedKeys {
 }
 
 /** The process's etcd client. */
-export interface SluiceEtcd {
+export interface SluiceEtcd extends Lifecycle {
   /** `etcd.namespace`: keys are built with it (libs/policies published.ts); it is not added here. */
   readonly namespace: string;
   /** Begins the session (lease, retries). Never fails because etcd is away. */
   start(): Promise<void>;
   /** Stops watches and retries, revokes the lease (its keys go at once; not with revokeLeaseOnShutdown false), closes the connections. */
-  shutdown(): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
   state(): EtcdState;
   /** Called on every state change; answers a function that removes the listener. */
   onStateChange(cb: (state: EtcdState, previous: EtcdState) => void): () => void;

@@ -1,4 +1,5 @@
 import { timerDurationMs } from '@sluice/config';
+import { boundedShutdown, DEFAULT_SHUTDOWN_DEADLINE_MS, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { InvalidArgumentError } from '@sluice/errors';
 import type { JobConfig, JobGroupConfig } from './config.js';
 import type { Job, JobListener, JobResult } from './job.js';
@@ -30,12 +31,13 @@ interface Entry {
  *   that completes makes it healthy. Each result goes to the listeners.
  * - Before the first run the job reports `initially_healthy` with message `not yet run`.
  */
-export class JobGroup {
+export class JobGroup implements Lifecycle {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<JobListener>();
   private readonly semaphore: Semaphore;
   private stopController = new AbortController();
   private running = false;
+  private stopping: Promise<void> | undefined;
 
   constructor(readonly name: string, config: JobGroupConfig, listener?: JobListener) {
     if (!config.blocking_execution && (!Number.isInteger(config.worker_limit) || config.worker_limit < 0)) {
@@ -87,9 +89,11 @@ export class JobGroup {
     await entry.inflight?.catch(() => undefined);
   }
 
-  start(): void {
+  /** Runs every job once and then on its period; a group shut down may be started again. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.stopping = undefined;
     if (this.stopController.signal.aborted) this.stopController = new AbortController();
     for (const entry of this.entries.values()) this.launch(entry);
   }
@@ -101,8 +105,16 @@ export class JobGroup {
     return this.execute(entry);
   }
 
-  /** Stops timers, aborts running jobs, drops queued runs and waits for the runs to end. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops timers, aborts running jobs, drops queued runs and waits for the runs to end (a job that
+   * ignores its abort signal is not waited for past the deadline). Idempotent until the next start.
+   */
+  shutdown(opts?: ShutdownOptions): Promise<void> {
+    this.stopping ??= boundedShutdown(`job group ${this.name}`, () => this.stopAll(), opts?.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS);
+    return this.stopping;
+  }
+
+  private async stopAll(): Promise<void> {
     this.running = false;
     for (const entry of this.entries.values()) {
       if (entry.timer !== undefined) clearTimeout(entry.timer);

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 /** The delays of one key's retries: the next one, and back to the first after a success. */
 export interface RetryDelays {
   next(): number;
@@ -28,7 +29,7 @@ export interface ReconcilerStats {
  * marked again after its own growing delay (reset by its next success). What to do is always read
  * from the current state, never from the event that marked the key.
  */
-export class Reconciler<K> {
+export class Reconciler<K> implements Lifecycle {
   private readonly dirty = new Set<K>();
   private readonly retries = new Map<K, { delays: RetryDelays; timer?: NodeJS.Timeout }>();
   private working: Promise<void> | undefined;
@@ -49,8 +50,13 @@ export class Reconciler<K> {
     while (this.working) await this.working;
   }
 
-  /** Stops taking keys, cancels the retries, and waits for the reconcile under way. Idempotent. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops taking keys, cancels the retries, and waits for the reconcile under way (not past the
+   * deadline). Idempotent.
+   */
+  readonly shutdown = onceShutdown('reconciler', () => this.stopAll());
+
+  private async stopAll(): Promise<void> {
     this.stopped = true;
     this.dirty.clear();
     for (const r of this.retries.values()) if (r.timer) clearTimeout(r.timer);

@@ -1,3 +1,4 @@
+import type { Lifecycle, ShutdownOptions } from '@sluice/lifecycle';
 // One Kubernetes client per process: the loaded configuration, typed API clients made once, and
 // the shared informers (one per resource path + selectors, whoever asks). Its state is the worst
 // of its informers'; its readiness job reports it without taking the process out of service.
@@ -18,7 +19,7 @@ export interface KubeClientOptions {
 
 type ApiClass<T> = new (config: k8s.Configuration) => T;
 
-export class KubeClient {
+export class KubeClient implements Lifecycle {
   readonly name = 'kubernetes-client';
   readonly kc: k8s.KubeConfig;
   private readonly informers = new Map<string, SharedInformer<k8s.KubernetesObject>>();
@@ -110,15 +111,16 @@ export class KubeClient {
     for (const cb of this.stateListeners) cb(s);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const i of this.informers.values()) i.start();
+    await Promise.all([...this.informers.values()].map((i) => i.start()));
   }
 
-  shutdown(): void {
+  /** Stops every informer; the client may be started again (the process's parts share it). */
+  async shutdown(opts?: ShutdownOptions): Promise<void> {
     this.started = false;
-    for (const i of this.informers.values()) i.stop();
+    await Promise.all([...this.informers.values()].map((i) => i.shutdown(opts)));
   }
 
   /** The readiness verdict for the current state (the job's answer, also for pushing at a state change). */

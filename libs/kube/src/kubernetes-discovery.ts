@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 // Service discovery from Kubernetes (`service_discovery.kubernetes.enabled`): shared informers on
 // EndpointSlices (discovery.k8s.io/v1) and Services (core/v1) keep entities in the agent's
 // EntityCache, beside the static ones. An endpoint address is an entity (uid: the pod's uid, name,
@@ -54,7 +55,7 @@ function keyOf(o: k8s.KubernetesObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
-export class KubernetesDiscovery {
+export class KubernetesDiscovery implements Lifecycle {
   readonly name = 'kubernetes-discovery';
   private readonly slices: SharedInformer<k8s.V1EndpointSlice>;
   private readonly services: SharedInformer<k8s.V1Service>;
@@ -90,7 +91,7 @@ export class KubernetesDiscovery {
     }
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.unsubscribe.push(this.slices.subscribe({
       add: (s) => this.setSlice(s),
       update: (s) => this.setSlice(s),
@@ -113,7 +114,8 @@ export class KubernetesDiscovery {
     this.services.start();
   }
 
-  shutdown(): void {
+  /** Stops following the informers (the shared client's informers keep running for its other users). */
+  async shutdown(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
   }
 

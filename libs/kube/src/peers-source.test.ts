@@ -98,6 +98,6 @@ test('the source hands the sink its full list on every change, across slices, an
   h.add?.(slice('b', [ep('10.0.0.3')]));
   h.delete?.(slice('b', []));
   assert.deepEqual(sink.resets.at(-1)?.ids, []);
-  src.stop();
+  void src.shutdown();
   assert.equal(inf.handler, undefined, 'stop unsubscribes');
 });

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 // Dist-cache peers from the Kubernetes API: the ready endpoints of the agents' headless peers
 // Service (the chart's `<release>-peers`), read from its EndpointSlices (label
 // `kubernetes.io/service-name`) through the client's shared informer. Each endpoint address with
@@ -89,7 +90,7 @@ function keyOf(o: k8s.KubernetesObject): string {
 }
 
 /** A PeerSource (@sluice/distcache) fed by the peers Service's EndpointSlices. */
-export class KubernetesPeerSource {
+export class KubernetesPeerSource implements Pick<Lifecycle, 'shutdown'> {
   readonly name = PEERS_SOURCE_NAME;
   private readonly bySlice = new Map<string, KubePeerRecord[]>();
   private unsubscribe: (() => void) | undefined;
@@ -127,7 +128,8 @@ export class KubernetesPeerSource {
     this.opts.informer.start();
   }
 
-  stop(): void {
+  /** Stops following the slices (the lifecycle contract's shutdown; `start` takes the sink). */
+  async shutdown(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }

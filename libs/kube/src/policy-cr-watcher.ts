@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 // The Policy custom resource watcher (`policies.cr_watcher.enabled`): a shared informer on
 // policies.sluice.dev/v1alpha1 in every namespace feeds the controller's PolicySink.
 // Level-triggered: every change and every complete list marks resources dirty, and one worker
@@ -75,7 +76,7 @@ function outcome(result: PolicyApplyResult): { phase: PolicyPhase; message: stri
   return { phase: 'uploaded', message: result.ignored.length ? `ignored: ${result.ignored.join(', ')}` : '' };
 }
 
-export class PolicyCrWatcher {
+export class PolicyCrWatcher implements Lifecycle {
   readonly name = 'policy-cr-watcher';
   private readonly informer: SharedInformer<PolicyResource>;
   private readonly applied = new Map<string, Applied>();
@@ -118,7 +119,7 @@ export class PolicyCrWatcher {
 
   private listedOnce = false;
 
-  start(): void {
+  async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
     this.queue = this.newQueue();
@@ -139,11 +140,11 @@ export class PolicyCrWatcher {
     this.informer.start();
   }
 
-  async shutdown(): Promise<void> {
+  readonly shutdown = onceShutdown('Policy watcher', async (deadlineMs) => {
     this.stopped = true;
     this.unsubscribe?.();
-    await this.queue.shutdown();
-  }
+    await this.queue.shutdown({ deadlineMs });
+  });
 
   /** Resolves when no resource is waiting to be reconciled (for tests). */
   idle(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ShutdownOptions } from '@sluice/lifecycle';
 import type { Logger } from '@sluice/telemetry/logger';
 import type { KubeClient } from './kube-client.js';
 import type { LoadKubeConfigOptions } from './kube-config.js';
@@ -29,13 +30,13 @@ export class ProcessKube {
   /** The client, started if it was not running; `release` it when done. */
   async hold(): Promise<KubeClient> {
     const c = await this.client();
-    if (this.holders++ === 0) c.start();
+    if (this.holders++ === 0) await c.start();
     return c;
   }
 
-  /** One holder is done; the last one stops the client's informers. */
-  release(): void {
+  /** One holder is done; the last one shuts down the client's informers (and the promise waits for it). */
+  async release(opts?: ShutdownOptions): Promise<void> {
     if (this.holders === 0) return;
-    if (--this.holders === 0) void this.loading?.then((c) => c.shutdown());
+    if (--this.holders === 0) await (await this.loading)?.shutdown(opts);
   }
 }

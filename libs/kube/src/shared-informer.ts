@@ -1,3 +1,4 @@
+import { boundedShutdown, DEFAULT_SHUTDOWN_DEADLINE_MS, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 // One list+watch of a resource (path + label/field selectors) shared by every consumer in the
 // process. @kubernetes/client-node's ListWatch does the list, the watch, the relist on 410 Gone
 // and the reconnect after an idle timeout; it stops on any other error (the API away, a failed
@@ -66,7 +67,8 @@ export function describeError(err: unknown, path: string): string {
   return `HTTP ${code}${message ? `: ${message}` : ''}`;
 }
 
-export class SharedInformer<T extends k8s.KubernetesObject> {
+export class SharedInformer<T extends k8s.KubernetesObject> implements Lifecycle {
+  private stopping: Promise<void> | undefined;
   private lw: k8s.ListWatch<T> | undefined;
   private readonly cache = new Map<string, T>();
   private readonly handlers = new Set<InformerHandler<T>>();
@@ -117,19 +119,24 @@ export class SharedInformer<T extends k8s.KubernetesObject> {
     return () => this.handlers.delete(h);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.stopping = undefined;
     this.connect();
   }
 
-  stop(): void {
-    this.running = false;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-    const lw = this.lw;
-    this.lw = undefined;
-    void lw?.stop();
+  /** Stops watching (no event follows) and waits for the watch to close; it may be started again. */
+  shutdown(opts?: ShutdownOptions): Promise<void> {
+    this.stopping ??= boundedShutdown('informer', async () => {
+      this.running = false;
+      if (this.restartTimer) clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      const lw = this.lw;
+      this.lw = undefined;
+      await lw?.stop();
+    }, opts?.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS);
+    return this.stopping;
   }
 
   /** When waiting to reconnect, reconnects now (another informer just reached the API). */

@@ -40,7 +40,7 @@ async function start(t: import('node:test').TestContext, config: FlowPreviewConf
   t.after(async () => {
     checkHttp.close();
     preview.close();
-    await server.shutdown(2000);
+    await server.shutdown({ deadlineMs: 2000 });
   });
   const flow = (path: string, headers: Record<string, string> = {}, controlPoint = 'ingress', destination = '10.0.0.1', body = ''): Promise<unknown> => {
     const req: CheckHTTPRequest = {

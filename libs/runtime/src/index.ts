@@ -1,5 +1,3 @@
-export type { Component } from './component.js';
-export { Lifecycle, StartupError } from './lifecycle.js';
 export { runUntilSignal, type RunOptions } from './run-until-signal.js';
 export { createProcessRuntime, shutdownBudgetMs, type ProcessRuntime, type ProcessService } from './process-runtime.js';
 export type { RuntimeConfig } from './runtime-config.js';

@@ -7,12 +7,12 @@ import {
 } from '@sluice/telemetry';
 import type { TelemetryPipeline } from '@sluice/telemetry/otel';
 import { createWatchdog } from '@sluice/watchdog';
+import { LifecycleGroup, named } from '@sluice/lifecycle';
 import type { Registry } from 'prom-client';
 import { installCrashGuards } from './crash-guards.js';
 import { scheduleDebugCrash } from './debug-crash.js';
 import { startCrashReporter, type CrashReporter } from './crash-report.js';
 import { localMetricsPipelineOn } from './local-pipeline.js';
-import { Lifecycle } from './lifecycle.js';
 import { runUntilSignal } from './run-until-signal.js';
 import type { RuntimeConfig } from './runtime-config.js';
 import { sluiceVersion } from './version.js';
@@ -27,7 +27,8 @@ export interface ProcessRuntime {
   readonly registry: Registry;
   readonly server: SluiceServer;
   readonly status: StatusRegistry;
-  readonly lifecycle: Lifecycle;
+  /** Every long-lived part of the process, started in order and shut down in reverse by one SIGTERM. */
+  readonly lifecycle: LifecycleGroup;
   /** The OpenTelemetry pipeline exporting the registry (remote write, OTLP) and serving `otel.ports`. */
   readonly telemetry: TelemetryPipeline;
   /** Add a readiness check (before run), e.g. "policies synchronised". */
@@ -80,7 +81,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
 
   let listening = false;
   const readinessJobs: Job[] = [predicateJob('server', () => listening, 'server is not listening', 'listening')];
-  const lifecycle = new Lifecycle(logger);
+  const lifecycle = new LifecycleGroup({ name: `sluice-${service}`, logger, defaultDeadlineMs: shutdownBudgetMs(config) });
   // First to start: a crash after start-up is reported only if the client is ready by then (loading
   // it takes a moment, and only happens when crash_report.dsn is set). Last to stop: what is left is sent.
   lifecycle.add({
@@ -91,7 +92,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   let cpuProfiler: ReturnType<typeof startCpuProfiler>;
   lifecycle.add({
     name: 'cpu-profiler',
-    start: () => { cpuProfiler = startCpuProfiler(config.profilers, service); },
+    start: async () => { cpuProfiler = startCpuProfiler(config.profilers, service); },
     shutdown: async () => {
       const file = await cpuProfiler?.stop();
       if (file !== undefined) logger.info('cpu profile written', { file });
@@ -100,14 +101,14 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
   let jobs: ReturnType<typeof registerProcessJobs> | undefined;
   lifecycle.add({
     name: 'health-jobs',
-    start: () => {
+    start: async () => {
       jobs = registerProcessJobs({ liveness: config.liveness, readiness: config.readiness }, status, { readiness: readinessJobs });
-      jobs.start();
+      await jobs.start();
     },
-    shutdown: async () => { health.close(); await jobs?.shutdown(); },
+    shutdown: async (opts) => { await health.shutdown(); await jobs?.shutdown(opts); },
   });
   const watchdog = createWatchdog(config.watchdog.memory, { status, registry, logger });
-  lifecycle.add({ name: 'watchdog', start: () => watchdog.start(), shutdown: () => watchdog.shutdown() });
+  lifecycle.add(named('watchdog', watchdog));
   // cloudext.disable_local_otel_pipeline: nothing leaves the process either (no remote write, no OTLP).
   const exported = metricsOn ? config : { ...config, prometheus: { ...config.prometheus, address: '' }, otel: { ...config.otel, otlp_endpoint: '' } };
   const telemetry = wireTelemetry(exported, service, registry, logger, telemetryWiring);
@@ -128,7 +129,7 @@ export function createProcessRuntime(config: RuntimeConfig, service: ProcessServ
         void crashReporter.then((r) => r?.trace(`sluice-${service} start-up`, 'process.start', performance.timeOrigin));
         scheduleDebugCrash();
       },
-      shutdown: async (deadlineMs) => { listening = false; await server.shutdown(deadlineMs); },
+      shutdown: async (opts) => { listening = false; await server.shutdown(opts); },
     });
     try {
       return await runUntilSignal(lifecycle, logger, shutdownBudgetMs(config), {

@@ -1,18 +1,19 @@
 import type { SluiceLogger } from '@sluice/telemetry';
-import type { Lifecycle } from './lifecycle.js';
+import type { Lifecycle } from '@sluice/lifecycle';
 
 type Logger = Pick<SluiceLogger, 'info' | 'error' | 'close'>;
 
-/**
- * Starts the lifecycle and waits for SIGTERM or SIGINT, then stops it within
- * `budgetMs`. Resolves with the exit code: 0 after a clean stop, 1 when
- * start-up failed. A second signal while stopping exits at once.
- */
 export interface RunOptions {
   /** Called with the error when start-up fails, before the log is closed (crash reports). */
   onStartFailure?: (err: unknown) => Promise<void>;
 }
 
+/**
+ * Starts the lifecycle (the process's one group) and waits for SIGTERM or SIGINT, then shuts it
+ * down once with `budgetMs` as its deadline. Resolves with the exit code: 0 after the shutdown (the
+ * parts that failed or overran their share are logged with their errors), 1 when start-up failed.
+ * A second signal while stopping exits at once.
+ */
 export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budgetMs: number, opts: RunOptions = {}): Promise<number> {
   let stopRequested: ((signal: string) => void) | undefined;
   const stopped = new Promise<string>((resolve) => { stopRequested = resolve; });
@@ -28,7 +29,7 @@ export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budge
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   try {
-    await lifecycle.start();
+    await lifecycle.start?.();
   } catch (err) {
     logger.error('start-up failed', { error: err instanceof Error ? err.message : String(err) });
     process.off('SIGTERM', onSignal);
@@ -39,8 +40,16 @@ export async function runUntilSignal(lifecycle: Lifecycle, logger: Logger, budge
   }
   const signal = await stopped;
   logger.info('stopping', { signal, budget_ms: budgetMs });
-  await lifecycle.shutdown(budgetMs);
-  logger.info('stopped');
+  try {
+    await lifecycle.shutdown({ deadlineMs: budgetMs });
+    logger.info('stopped');
+  } catch (err) {
+    const failures = err instanceof AggregateError ? err.errors : [err];
+    logger.error('stopped, not cleanly', {
+      error: err instanceof Error ? err.message : String(err),
+      failures: failures.map((e: unknown) => (e instanceof Error ? e.message : String(e))),
+    });
+  }
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
   await logger.close();

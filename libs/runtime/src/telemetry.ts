@@ -4,7 +4,7 @@ import { parseDuration } from '@sluice/config';
 import type { SluiceLogger } from '@sluice/telemetry';
 import { createTelemetryPipeline, remoteWriteUrl, startTelemetryPorts, type TelemetryPipeline, type TelemetryPorts } from '@sluice/telemetry/otel';
 import type { Registry } from 'prom-client';
-import type { Component } from './component.js';
+import type { NamedLifecycle } from '@sluice/lifecycle';
 import type { RuntimeConfig } from './runtime-config.js';
 
 export interface TelemetryWiring {
@@ -34,7 +34,7 @@ export function remoteWriteLabels(service: string, wiring: TelemetryWiring): Rec
  * servers. Answers the pipeline and the lifecycle component that serves the ports and, at
  * shutdown, exports once more and stops.
  */
-export function wireTelemetry(config: RuntimeConfig, service: string, registry: Registry, logger: SluiceLogger, wiring: TelemetryWiring = {}): { pipeline: TelemetryPipeline; component: Component } {
+export function wireTelemetry(config: RuntimeConfig, service: string, registry: Registry, logger: SluiceLogger, wiring: TelemetryWiring = {}): { pipeline: TelemetryPipeline; component: NamedLifecycle } {
   const env = wiring.env ?? process.env;
   const labels = remoteWriteLabels(service, wiring);
   let http: HttpClient | undefined;
@@ -69,7 +69,7 @@ export function wireTelemetry(config: RuntimeConfig, service: string, registry: 
     },
   });
   let ports: TelemetryPorts | undefined;
-  const component: Component = {
+  const component: NamedLifecycle = {
     name: 'telemetry',
     start: async () => {
       ports = await startTelemetryPorts({ ports: config.otel.ports, pipeline, profilers: config.profilers, service });
@@ -82,8 +82,10 @@ export function wireTelemetry(config: RuntimeConfig, service: string, registry: 
         });
       }
     },
-    shutdown: async (deadlineMs) => {
-      await ports?.close();
+    forceFlush: () => pipeline.forceFlush(),
+    shutdown: async (opts) => {
+      const deadlineMs = opts?.deadlineMs ?? 5000;
+      await ports?.shutdown();
       // The last export gets at most 5 s (and never more than what is left of the shutdown budget).
       let timer: NodeJS.Timeout | undefined;
       const capped = new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, Math.min(5000, deadlineMs))); });

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type { ComponentIdentity, DecideContext, Limiter, LimiterResult } from '@sluice/flowcontrol';
 import type { FlowLabels } from '@sluice/selectors';
 import { realClock, type SchedulerClock } from './clock.js';
@@ -65,7 +66,7 @@ const MIN_DEADLINE_MARGIN_MS = 15;
  * incoming token rate. One timer serves the whole queue: it fires when the
  * head can be admitted or the earliest deadline passes.
  */
-export class LoadScheduler implements Limiter {
+export class LoadScheduler implements Limiter, Lifecycle {
   readonly kind = LOAD_SCHEDULER_KIND;
   readonly identity: ComponentIdentity;
   readonly parameters: SchedulerParameters;
@@ -201,7 +202,7 @@ export class LoadScheduler implements Limiter {
   }
 
   /** Turn every waiting flow away and stop the timer; later flows pass through. */
-  shutdown(): void {
+  async shutdown(): Promise<void> {
     this.closed = true;
     this.clearTimer();
     const now = this.clock.now();

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { QUOTA_SCHEDULER_INFO, readLabel, type ComponentIdentity, type Limiter, type LimiterKind, type LimiterResult } from '@sluice/flowcontrol';
 import { type TakeResult, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { FlowLabels } from '@sluice/selectors';
@@ -77,7 +78,7 @@ const MIN_DEADLINE_MARGIN_MS = 15;
  * queue timeout, the caller's deadline (less the margin) and `maxWaitMs`. The head of the queue
  * takes its tokens when the bucket has them; nobody behind it passes it.
  */
-export class QuotaScheduler implements Limiter {
+export class QuotaScheduler implements Limiter, Lifecycle {
   readonly kind = QUOTA_SCHEDULER_KIND;
   readonly identity: ComponentIdentity;
   readonly parameters: SchedulerParameters;
@@ -175,7 +176,7 @@ export class QuotaScheduler implements Limiter {
   }
 
   /** Turn every waiting flow away and stop the timers; later flows pass through. */
-  shutdown(): void {
+  async shutdown(): Promise<void> {
     this.closed = true;
     for (const q of this.queues.values()) {
       if (q.timer !== undefined) this.clock.clearTimer(q.timer);

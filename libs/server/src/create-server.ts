@@ -1,3 +1,4 @@
+import { onceShutdown } from '@sluice/lifecycle';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
@@ -127,8 +128,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       state = 'started';
       logger?.info('server listening', { addr: config.listener.addr, ...listener.address(), tls: tlsOptions !== undefined });
     },
-    async shutdown(deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS) {
-      if (state === 'stopped') return;
+    shutdown: onceShutdown('server', async (deadlineMs) => {
       state = 'stopped';
       upgrades.close();
       // Once gRPC has stopped (its calls answered, its sessions given a short grace) and the HTTP/2
@@ -154,7 +154,7 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       clearTimeout(timer);
       gatewayClient.close();
       await closed;
-    },
+    }, DEFAULT_SHUTDOWN_DEADLINE_MS),
     address() {
       return listener.address();
     },

@@ -51,7 +51,7 @@ async function start(t: { after: (fn: () => Promise<void>) => void }, http: { wr
     method: 'post', path: '/v1/big', service: ECHO_SERVICE, rpc: 'Echo', bodyLimitBytes: 8 << 20, toRequest: ({ body }) => body as object,
   });
   await server.start();
-  t.after(() => server.shutdown(1000));
+  t.after(() => server.shutdown({ deadlineMs: 1000 }));
   const base = `http://127.0.0.1:${server.address().port}`;
   const until = async (cond: () => boolean): Promise<void> => {
     const end = Date.now() + 3000;

@@ -34,7 +34,7 @@ function mountRoutes(server: SluiceServer): void {
 
 async function start(t: { after: (fn: () => Promise<void>) => void }, grpcServerAddress = ''): Promise<Started> {
   const s = await startEchoServer(defaultConfig({ grpc_gateway: { grpc_server_address: grpcServerAddress } }), mountRoutes);
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   return s;
 }
 
@@ -138,7 +138,7 @@ test('chunked body over the limit is 413 and a raw garbage request is 400, serve
 test('a route parameter with invalid percent-encoding is 400 in the gateway shape, never a logged 500', async (t) => {
   const logged: string[] = [];
   const s = await startEchoServer(defaultConfig(), mountRoutes, { error: (m: string) => { logged.push(m); } });
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   for (const path of ['/v1/echo/%E0%A4%A', '/v1/echo/%', '/v1/echo/%zz', `/v1/shout/%E0${'a'.repeat(500)}`]) {
     const r = await fetch(`${s.base}${path}`);
     assert.equal(r.status, 400, path);

@@ -12,7 +12,7 @@ test('read_timeout: a request body that trickles in is answered 408 and the conn
       req.on('end', () => res.json({ ok: true }));
     });
   });
-  t.after(() => s.server.shutdown(500));
+  t.after(() => s.server.shutdown({ deadlineMs: 500 }));
   const r = await rawExchange(s.port, 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc', 3000);
   assert.equal(r.closed, true);
   assert.ok(r.elapsedMs < 2000, `lived ${r.elapsedMs} ms`);
@@ -30,7 +30,7 @@ test('write_timeout: a handler that does not finish in time gets 503 in the gate
       }, 400));
     });
   });
-  t.after(() => s.server.shutdown(500));
+  t.after(() => s.server.shutdown({ deadlineMs: 500 }));
   const started = Date.now();
   const res = await fetch(`${s.base}/slow`);
   assert.equal(res.status, 503);
@@ -42,7 +42,7 @@ test('write_timeout: a handler that does not finish in time gets 503 in the gate
 
 test('idle_timeout: an idle keep-alive connection is closed', async (t) => {
   const s = await startEchoServer(defaultConfig({ http: { idle_timeout: '200ms' } }));
-  t.after(() => s.server.shutdown(500));
+  t.after(() => s.server.shutdown({ deadlineMs: 500 }));
   const socket = net.connect(s.port, '127.0.0.1');
   t.after(() => socket.destroy());
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
@@ -57,7 +57,7 @@ test('idle_timeout: an idle keep-alive connection is closed', async (t) => {
 
 test('max_header_bytes: oversized headers get 431 and the server keeps serving others', async (t) => {
   const s = await startEchoServer(defaultConfig({ http: { max_header_bytes: 2048 } }));
-  t.after(() => s.server.shutdown(500));
+  t.after(() => s.server.shutdown({ deadlineMs: 500 }));
   const big = await rawExchange(s.port, `GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`, 3000);
   assert.match(big.text, /^HTTP\/1\.1 431/);
   assert.match(big.text, /"message":"request header fields too large"/);
@@ -68,7 +68,7 @@ test('max_header_bytes: oversized headers get 431 and the server keeps serving o
 test('disable_http_keep_alives answers Connection: close; the default keeps connections alive', async (t) => {
   const off = await startEchoServer(defaultConfig({ http: { disable_http_keep_alives: true } }));
   const on = await startEchoServer(defaultConfig());
-  t.after(async () => { await off.server.shutdown(500); await on.server.shutdown(500); });
+  t.after(async () => { await off.server.shutdown({ deadlineMs: 500 }); await on.server.shutdown({ deadlineMs: 500 }); });
   const get = (port: number): Promise<string | undefined> => new Promise((resolve, reject) => {
     const agent = new http.Agent({ keepAlive: true });
     http.get({ host: '127.0.0.1', port, path: '/hello', agent }, (res) => {

@@ -13,7 +13,7 @@ test('inject runs a request through the routes in process: JSON both ways, error
       req.on('end', () => res.json({ got: JSON.parse(text) as unknown }));
     });
   });
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   assert.deepEqual(await s.server.inject({ method: 'GET', path: '/hello' }), { status: 200, body: { hello: 'world' } });
   assert.deepEqual(await s.server.inject({ method: 'POST', path: '/echo-body', body: { a: [1, 'é'] } }), { status: 200, body: { got: { a: [1, 'é'] } } });
   const missing = await s.server.inject({ method: 'GET', path: '/nothing?x=1' });
@@ -29,7 +29,7 @@ test('an injected request passes bearer-token authentication; a network request 
   writeFileSync(tokens, 'secret-token\n');
   const config = { ...defaultConfig(), auth: { token_file: tokens } };
   const s = await startEchoServer(config);
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   assert.equal((await fetch(`${s.base}/hello`)).status, 401, 'the network needs the token');
   assert.deepEqual(await s.server.inject({ method: 'GET', path: '/hello' }), { status: 200, body: { hello: 'world' } });
   // A header cannot forge the in-process mark.

@@ -30,6 +30,6 @@ test('the private gateway entrance of a TLS server exists only while it runs', a
   const server = createServer(config, { registry: new Registry() });
   await server.start();
   assert.equal(gatewayDirs().length, 1, 'a running TLS server has its entrance');
-  await server.shutdown(1000);
+  await server.shutdown({ deadlineMs: 1000 });
   assert.deepEqual(gatewayDirs(), [], 'shutdown removes it');
 });

@@ -7,7 +7,7 @@ import { EchoClient, callEcho, defaultConfig, startEchoServer } from './test-sup
 test('gRPC metrics are recorded per service/method/code with the configured buckets in seconds', async (t) => {
   const s = await startEchoServer(defaultConfig({ grpc: { latency_buckets_ms: [25, 500] } }));
   const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await s.server.shutdown(1000); });
+  t.after(async () => { client.close(); await s.server.shutdown({ deadlineMs: 1000 }); });
   await callEcho(client, { message: 'a' });
   await assert.rejects(callEcho(client, { message: 'b', fail_code: 3 }), { code: 3 });
   const text = await s.registry.metrics();
@@ -30,7 +30,7 @@ test('HTTP metrics use the route pattern, status and the configured buckets', as
     server.app.use('/v1', router);
     server.app.get('/boom', () => { throw new Error('boom'); });
   });
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   for (const id of ['1', '2', '3']) assert.equal((await fetch(`${s.base}/v1/items/${id}`)).status, 200);
   assert.equal((await fetch(`${s.base}/v1/slow/9`)).status, 200);
   assert.equal((await fetch(`${s.base}/nowhere/123`)).status, 404);
@@ -68,7 +68,7 @@ test('gRPC metrics of streaming calls (interceptor) and of a cancelled unary cal
   });
   const Client = grpc.makeGenericClientConstructor(chatService, 'Chat');
   const client = new Client(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await s.server.shutdown(1000); });
+  t.after(async () => { client.close(); await s.server.shutdown({ deadlineMs: 1000 }); });
 
   const stream = client.makeBidiStreamRequest(CHAT_PATH, identity, identity);
   const got: string[] = [];

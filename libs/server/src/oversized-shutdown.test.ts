@@ -18,7 +18,7 @@ test('a client that keeps a refused (oversized) stream open does not hold shutdo
   assert.equal(status, '8', 'RESOURCE_EXHAUSTED');
   const closed = new Promise<void>((resolve) => session.once('close', resolve));
   const started = Date.now();
-  await server.shutdown(20_000);
+  await server.shutdown({ deadlineMs: 20_000 });
   const took = Date.now() - started;
   await closed;
   assert.ok(took < 5000, `shutdown took ${took} ms with a deadline of 20 s`);

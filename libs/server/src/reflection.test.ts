@@ -28,13 +28,13 @@ function listServices(port: number): Promise<string[]> {
 
 test('reflection lists the registered services when enabled', async (t) => {
   const s = await startEchoServer(defaultConfig({ grpc: { enable_reflection: true } }));
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   const names = await listServices(s.port);
   assert.ok(names.includes(ECHO_SERVICE), names.join(','));
 });
 
 test('reflection is not served when disabled', async (t) => {
   const s = await startEchoServer(defaultConfig());
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   await assert.rejects(listServices(s.port), { code: grpc.status.UNIMPLEMENTED });
 });

@@ -11,7 +11,7 @@ import { Registry } from 'prom-client';
 test('HTTP/1.1 and gRPC are served on the same port', async (t) => {
   const s = await startEchoServer(defaultConfig());
   const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await s.server.shutdown(1000); });
+  t.after(async () => { client.close(); await s.server.shutdown({ deadlineMs: 1000 }); });
   const res = await fetch(`${s.base}/hello`);
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { hello: 'world' });
@@ -26,7 +26,7 @@ test('HTTP/1.1 and gRPC are served on the same port', async (t) => {
 test('a malformed HTTP/2 preface is refused while others keep being served', async (t) => {
   const s = await startEchoServer(defaultConfig());
   const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await s.server.shutdown(1000); });
+  t.after(async () => { client.close(); await s.server.shutdown({ deadlineMs: 1000 }); });
   const bad = await rawExchange(s.port, 'PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n', 2000);
   assert.equal(bad.closed, true);
   assert.equal(bad.text, '');
@@ -39,7 +39,7 @@ test('a malformed HTTP/2 preface is refused while others keep being served', asy
 
 test('a connection that sends nothing is cut by read_header_timeout; others are served meanwhile', async (t) => {
   const s = await startEchoServer(defaultConfig({ http: { read_header_timeout: '300ms' } }));
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   const silent = rawExchange(s.port, undefined, 3000);
   const slowHeaders = rawExchange(s.port, 'GET /hello HTTP/1.1\r\nHost: x\r\n', 3000);
   assert.equal((await fetch(`${s.base}/hello`)).status, 200);
@@ -53,7 +53,7 @@ test('a connection that sends nothing is cut by read_header_timeout; others are 
 
 test('gRPC connection_timeout bounds a new connection that sends nothing', async (t) => {
   const s = await startEchoServer(defaultConfig({ grpc: { connection_timeout: '200ms' } }));
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   const silent = await rawExchange(s.port, undefined, 3000);
   assert.equal(silent.closed, true);
   assert.ok(silent.elapsedMs < 2000);
@@ -64,19 +64,19 @@ test('gRPC connection_timeout bounds a new connection that sends nothing', async
 
 test('network tcp4 serves IPv4 only, tcp6 IPv6 only', async (t) => {
   const v4 = await startEchoServer(defaultConfig({ listener: { addr: ':0', network: 'tcp4' } }));
-  t.after(() => v4.server.shutdown(1000));
+  t.after(() => v4.server.shutdown({ deadlineMs: 1000 }));
   assert.equal(v4.server.address().host, '0.0.0.0');
   assert.equal((await fetch(`http://127.0.0.1:${v4.port}/hello`)).status, 200);
   await assert.rejects(fetch(`http://[::1]:${v4.port}/hello`));
 
   const v6 = await startEchoServer(defaultConfig({ listener: { addr: ':0', network: 'tcp6' } }));
-  t.after(() => v6.server.shutdown(1000));
+  t.after(() => v6.server.shutdown({ deadlineMs: 1000 }));
   assert.equal(v6.server.address().host, '::');
   assert.equal((await fetch(`http://[::1]:${v6.port}/hello`)).status, 200);
   await assert.rejects(fetch(`http://127.0.0.1:${v6.port}/hello`));
 
   const bracketed = await startEchoServer(defaultConfig({ listener: { addr: '[::1]:0', network: 'tcp6' } }));
-  t.after(() => bracketed.server.shutdown(1000));
+  t.after(() => bracketed.server.shutdown({ deadlineMs: 1000 }));
   assert.equal(bracketed.server.address().host, '::1');
   assert.equal((await fetch(`http://[::1]:${bracketed.server.address().port}/hello`)).status, 200);
 });
@@ -96,7 +96,7 @@ test('listener.keep_alive sets TCP keep-alive on accepted connections; negative 
   const off = await startEchoServer(defaultConfig({ listener: { keep_alive: '-1s' } }));
   const a = net.connect(on.port, '127.0.0.1');
   const b = net.connect(off.port, '127.0.0.1');
-  t.after(async () => { a.destroy(); b.destroy(); await on.server.shutdown(500); await off.server.shutdown(500); });
+  t.after(async () => { a.destroy(); b.destroy(); await on.server.shutdown({ deadlineMs: 500 }); await off.server.shutdown({ deadlineMs: 500 }); });
   await Promise.all([new Promise((r) => a.once('connect', r)), new Promise((r) => b.once('connect', r))]);
   await new Promise((r) => setTimeout(r, 100));
   const onLine = keepAliveTimer(on.port);
@@ -108,7 +108,7 @@ test('listener.keep_alive sets TCP keep-alive on accepted connections; negative 
 
 test('start rejects with SLUICE_ERR_LISTEN naming the address when the port is taken', async (t) => {
   const s = await startEchoServer(defaultConfig());
-  t.after(() => s.server.shutdown(500));
+  t.after(() => s.server.shutdown({ deadlineMs: 500 }));
   const other = createServer(defaultConfig({ listener: { addr: `127.0.0.1:${s.port}` } }), { registry: new Registry() });
   await assert.rejects(other.start(), (err: Error & { code?: string }) => {
     assert.equal(err.code, 'SLUICE_ERR_LISTEN');

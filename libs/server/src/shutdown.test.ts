@@ -13,7 +13,7 @@ test('shutdown lets in-flight HTTP requests and gRPC calls finish, then stops ac
   const http = fetch(`${s.base}/slow`);
   const rpc = callEcho(client, { message: 'late', delay_ms: 300 });
   await new Promise((r) => setTimeout(r, 100));
-  const stopped = s.server.shutdown(5000);
+  const stopped = s.server.shutdown({ deadlineMs: 5000 });
   const res = await http;
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { done: true });
@@ -32,7 +32,7 @@ test('shutdown cuts what is left at the deadline', async (t) => {
   const rpc = callEcho(client, { message: 'x', delay_ms: 10_000 }, 20_000).then(() => 'answered', (e: grpc.ServiceError) => `cut ${e.code}`);
   await new Promise((r) => setTimeout(r, 150));
   const started = Date.now();
-  await s.server.shutdown(300);
+  await s.server.shutdown({ deadlineMs: 300 });
   const took = Date.now() - started;
   assert.ok(took < 2000, `shutdown took ${took} ms`);
   assert.equal(await http, 'cut');

@@ -50,7 +50,7 @@ test('a huge error message and violation list: gRPC and the HTTP gateway both an
   await server.start();
   const { port } = server.address();
   const client = new EchoClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await server.shutdown(1000); });
+  t.after(async () => { client.close(); await server.shutdown({ deadlineMs: 1000 }); });
 
   await assert.rejects(callEcho(client, { message: 'x' }, 10_000), (err: grpc.ServiceError) => {
     assert.equal(err.code, grpc.status.INVALID_ARGUMENT, err.message);

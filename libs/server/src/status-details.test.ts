@@ -30,7 +30,7 @@ test('a field violation reaches gRPC callers in the status trailer and HTTP call
   await server.start();
   const { port } = server.address();
   const client = new EchoClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await server.shutdown(1000); });
+  t.after(async () => { client.close(); await server.shutdown({ deadlineMs: 1000 }); });
 
   await assert.rejects(callEcho(client, { message: '(' }), (err: grpc.ServiceError) => {
     assert.equal(err.code, grpc.status.INVALID_ARGUMENT);

@@ -34,7 +34,7 @@ async function startTls(t: { after: (fn: () => void | Promise<void>) => void }, 
   const s = await startEchoServer(defaultConfig({
     tls: { enabled: true, cert_file: pki.serverCert, key_file: pki.serverKey, client_ca_file: mtls ? pki.caCert : '', allowed_cn: mtls ? GOOD_CN : '' },
   }), (server) => server.addGatewayRoute({ method: 'post', path: '/v1/echo', service: ECHO_SERVICE, rpc: 'Echo', toRequest: ({ body }) => body as object }));
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   return s;
 }
 
@@ -150,7 +150,7 @@ test('HTTP/2 negotiated by ALPN reaches the HTTP routes (not a 415 from gRPC), a
 test('plain HTTP/2 with prior knowledge (h2c) reaches the HTTP routes too', async (t) => {
   const http2 = await import('node:http2');
   const s = await startEchoServer(defaultConfig());
-  t.after(() => s.server.shutdown(1000));
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
   const session = http2.connect(`http://127.0.0.1:${s.port}`);
   t.after(() => session.close());
   session.on('error', () => {});

@@ -1,4 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
+import type { Lifecycle, ShutdownOptions } from '@sluice/lifecycle';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { UpgradeRoute } from './upgrade-routes.js';
@@ -56,7 +57,7 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-export interface SluiceServer {
+export interface SluiceServer extends Lifecycle {
   /** Mount HTTP routes / routers any time before start(). */
   readonly app: Express;
   /**
@@ -75,8 +76,8 @@ export interface SluiceServer {
   addUpgradeRoute(route: UpgradeRoute): void;
   /** Binds server.listener.addr; gRPC and HTTP on the same port. */
   start(): Promise<void>;
-  /** Stop accepting, let in-flight requests and calls finish, force what is left at the deadline. */
-  shutdown(deadlineMs?: number): Promise<void>;
+  /** Stop accepting, let in-flight requests and calls finish, force what is left at the deadline (10 s when none is given). */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
   /**
    * Leave an HTTP path open when `server.auth` asks for bearer tokens (probes and metrics are);
    * a route authenticated another way, such as the admission webhook by client certificate.

@@ -18,7 +18,7 @@ test('toGrpcStatus keeps a SluiceError code, message and field details, hides an
 test('unary adapter over a real call: SluiceError → its status, other errors → INTERNAL', async (t) => {
   const s = await startEchoServer(defaultConfig());
   const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
-  t.after(async () => { client.close(); await s.server.shutdown(500); });
+  t.after(async () => { client.close(); await s.server.shutdown({ deadlineMs: 500 }); });
   await assert.rejects(callEcho(client, { message: 'x', fail_code: grpc.status.FAILED_PRECONDITION, fail_message: 'not yet' }),
     { code: grpc.status.FAILED_PRECONDITION, details: 'not yet' });
   await assert.rejects(callEcho(client, { message: 'x', fail_code: 999 }), { code: grpc.status.INTERNAL, details: 'internal error' });

@@ -1,10 +1,9 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Job, JobOutcome } from '@sluice/jobs';
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 
-export interface EventLoopJob extends Job {
-  /** Stops the delay histogram. */
-  close(): void;
-}
+/** The job, and its lifecycle: shutdown stops the delay histogram. */
+export interface EventLoopJob extends Job, Lifecycle {}
 
 /**
  * The delay monitor's timer period: a tenth of the limit, 10 to 100 ms. A block is measured short by
@@ -34,9 +33,9 @@ export function eventLoopJob(options: { name?: string; maxDelayMs?: number } = {
       if (maxMs > maxDelayMs) return { healthy: false, message: `event loop blocked for ${maxMs.toFixed(0)}ms (limit ${maxDelayMs}ms)`, details };
       return { healthy: true, message: `event loop delay max ${maxMs.toFixed(1)}ms`, details };
     },
-    close(): void {
+    shutdown: onceShutdown('event loop monitor', () => {
       histogram?.disable();
       histogram = undefined;
-    },
+    }),
   };
 }

@@ -23,7 +23,7 @@ async function start(registry: StatusRegistry) {
   const check = (service: string) => new Promise<string>((resolve, reject) => client.check({ service }, (err, res) => (err ? reject(err) : resolve(res?.status ?? ''))));
   const stop = () => {
     client.close();
-    health.close();
+    void health.shutdown();
     server.forceShutdown();
   };
   return { health, client, check, stop };
@@ -91,7 +91,7 @@ test('close reports NOT_SERVING everywhere', async (t) => {
   const { health, check, stop } = await start(registry);
   t.after(stop);
   health.setServingStatus('svc', true);
-  health.close();
+  await health.shutdown();
   assert.equal(await check(''), 'NOT_SERVING');
   assert.equal(await check('svc'), 'NOT_SERVING');
   registry.set('liveness/x', { healthy: true });

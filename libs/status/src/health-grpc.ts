@@ -1,19 +1,19 @@
 import type * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { InvalidArgumentError } from '@sluice/errors';
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 import type { StatusRegistry } from './status-registry.js';
 import { pruneEmptyWatchers } from './watch-pruning.js';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'UNKNOWN';
 
-export interface HealthGrpcService {
+export interface HealthGrpcService extends Lifecycle {
   /** `grpc.health.v1.Health` (Check, Watch, List), for `server.addService`. */
   readonly definition: grpc.ServiceDefinition;
   readonly implementation: grpc.UntypedServiceImplementation;
   /** Sets the status of a named service (`true` = SERVING, `false` = NOT_SERVING). */
   setServingStatus(service: string, status: boolean | ServingStatus): void;
-  /** Stops following the registry and reports NOT_SERVING for every known service (for shutdown). */
-  close(): void;
+  /** Shutdown stops following the registry and reports NOT_SERVING for every known service. */
 }
 
 /** Service names that follow the registry rather than `setServingStatus`. */
@@ -68,10 +68,10 @@ export function healthGrpcService(registry: StatusRegistry): HealthGrpcService {
       if (value !== 'SERVING' && value !== 'NOT_SERVING' && value !== 'UNKNOWN') throw new InvalidArgumentError(`invalid serving status ${JSON.stringify(status)}`, 'status');
       put(service, value);
     },
-    close(): void {
+    shutdown: onceShutdown('gRPC health', () => {
       unsubscribe?.();
       unsubscribe = undefined;
       for (const service of current.keys()) put(service, 'NOT_SERVING');
-    },
+    }),
   };
 }

@@ -46,7 +46,7 @@ test('the event-loop job fails when the loop was blocked longer than its limit',
     const calm = await job.run(new AbortController().signal);
     assert.equal(calm?.healthy, true, 'the histogram resets between runs');
   } finally {
-    job.close();
+    await job.shutdown();
   }
 });
 

@@ -1,5 +1,6 @@
 import { tryParseDuration } from '@sluice/config';
 import { JobGroup, type Job, type JobConfig, type JobGroupConfig } from '@sluice/jobs';
+import { LifecycleGroup, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { eventLoopJob } from './event-loop-job.js';
 import type { StatusRegistry } from './status-registry.js';
 
@@ -16,11 +17,11 @@ export interface ProcessChecks {
   readiness?: Job[];
 }
 
-export interface ProcessJobs {
+export interface ProcessJobs extends Lifecycle {
   readonly liveness: JobGroup;
   readonly readiness: JobGroup;
-  start(): void;
-  shutdown(): Promise<void>;
+  start(): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 /** A job that is healthy while `test` answers true. */
@@ -51,19 +52,18 @@ export function registerProcessJobs(config: ProcessJobsConfig, registry: StatusR
     for (const job of checks.liveness ?? []) liveness.register(job, config.liveness.service);
     for (const job of checks.readiness ?? []) readiness.register(job, config.readiness.service);
   } catch (err) {
-    loop.close();
+    void loop.shutdown();
     throw err;
   }
+  // The event-loop monitor stops after the groups that run it.
+  const group = new LifecycleGroup({ name: 'health jobs' })
+    .add({ name: 'event loop monitor', shutdown: (opts) => loop.shutdown(opts) })
+    .add({ name: 'liveness', start: () => liveness.start(), shutdown: (opts) => liveness.shutdown(opts) })
+    .add({ name: 'readiness', start: () => readiness.start(), shutdown: (opts) => readiness.shutdown(opts) });
   return {
     liveness,
     readiness,
-    start(): void {
-      liveness.start();
-      readiness.start();
-    },
-    async shutdown(): Promise<void> {
-      await Promise.all([liveness.shutdown(), readiness.shutdown()]);
-      loop.close();
-    },
+    start: () => group.start(),
+    shutdown: (opts) => group.shutdown(opts),
   };
 }

@@ -28,7 +28,7 @@ test('an agent unreachable past the grace: logged once, gauge 0, not ready; back
   const registry = new Registry();
   const { lines, logger } = logs();
   const watch = watchAgent({ agent, address: '127.0.0.1:1', graceMs: 100, failOpenSilently: false, logger, metrics: createTapMetrics(registry), everyMs: 10 });
-  t.after(() => watch.stop());
+  t.after(() => watch.shutdown());
   assert.equal(watch.notReady(), undefined, 'ready within the grace');
   assert.equal(await gauge(registry), 1);
   await sleep(250);
@@ -56,7 +56,7 @@ test('an idle connection is dialled; --fail-open-silently stays ready but still 
   const registry = new Registry();
   const { lines, logger } = logs();
   const watch = watchAgent({ agent, address: 'a:1', graceMs: 30, failOpenSilently: true, logger, metrics: createTapMetrics(registry), everyMs: 10 });
-  t.after(() => watch.stop());
+  t.after(() => watch.shutdown());
   await sleep(120);
   assert.ok(agent.dials > 0, 'dialled');
   assert.equal(watch.notReady(), undefined);

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type { ConnectionState } from './check/agent-connection.js';
 import type { TapMetrics } from './metrics.js';
 import type { Logger } from '@sluice/telemetry/logger';
@@ -22,10 +23,11 @@ export interface AgentWatchOptions {
   everyMs?: number;
 }
 
-export interface AgentWatch {
+export interface AgentWatch extends Lifecycle {
   /** Why the tap is not ready, or undefined when it is. */
   notReady(): string | undefined;
-  stop(): void;
+  /** Stops looking at the connection. */
+  shutdown(): Promise<void>;
 }
 
 /**
@@ -66,6 +68,6 @@ export function watchAgent(o: AgentWatchOptions): AgentWatch {
   look();
   return {
     notReady: () => (unreachable && !o.failOpenSilently ? `the agent at ${o.address} is unreachable${o.agent.lastError() === '' ? '' : `: ${o.agent.lastError()}`}` : undefined),
-    stop: () => clearInterval(timer),
+    shutdown: async () => clearInterval(timer),
   };
 }

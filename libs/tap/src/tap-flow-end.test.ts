@@ -57,15 +57,15 @@ test('FlowEndClient: bounded in flight, failures counted, never throws', async (
   const failures: string[] = [];
   // Nothing listens on port 1: every call fails.
   const connection = new AgentConnection('127.0.0.1:1');
-  t.after(() => connection.close());
+  t.after(() => connection.shutdown());
   const client = new FlowEndClient((headers) => connection.request(headers), { maxInFlight: 2, timeoutMs: 500, onFailure: (r) => failures.push(r) });
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   for (let i = 0; i < 5; i++) client.report({ controlPoint: 'c', flowId: `f${i}`, statusCode: 200, durationMs: 1 });
   assert.equal(client.inFlight, 2);
   assert.deepEqual(failures, ['dropped', 'dropped', 'dropped']);
   await until(() => client.inFlight === 0);
   assert.deepEqual(failures.filter((f) => f === 'error').length, 2);
-  client.close();
+  client.shutdown();
   client.report({ controlPoint: 'c', flowId: 'late', statusCode: 200, durationMs: 1 });
   assert.equal(failures.at(-1), 'dropped');
 });

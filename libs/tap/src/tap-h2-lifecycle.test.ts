@@ -36,7 +36,7 @@ test('shutdown: a call under way finishes (GOAWAY lets it), then the tap is gone
   const until = Date.now() + 5000;
   while (echo.calls.Slow === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   assert.equal(echo.calls.Slow, 1, 'the call reached the workload');
-  const stopped = tap.shutdown(5000);
+  const stopped = tap.shutdown({ deadlineMs: 5000 });
   const r = await slow;
   assert.equal(r.error, undefined, r.error?.message);
   assert.equal(r.value?.toString(), '400');

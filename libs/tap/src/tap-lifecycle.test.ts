@@ -10,7 +10,7 @@ test('admin address: /metrics in Prometheus text, /healthz, 404 and 405', async 
   const upstream = await startUpstream(t, (_req, res) => res.end('ok'));
   const agent = await startTestAgent(t);
   const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agent.address }, { logger: silentLogger });
-  t.after(() => tap.shutdown(100));
+  t.after(() => tap.shutdown({ deadlineMs: 100 }));
   await send(`http://127.0.0.1:${tap.address.port}/`);
   const admin = `http://127.0.0.1:${tap.adminAddress.port}`;
   const metrics = await send(`${admin}/metrics`);
@@ -53,7 +53,7 @@ test('shutdown: in-flight requests finish, keep-alive connections are closed, ne
   });
   await inFlight;
   const started = Date.now();
-  const stopped = tap.shutdown(5000);
+  const stopped = tap.shutdown({ deadlineMs: 5000 });
   await new Promise((resolve) => setTimeout(resolve, 50));
   // Draining: health says so (the admin server stays up until the end), new connections are refused.
   assert.equal((await send(`${admin}/healthz`)).status, 503);
@@ -74,7 +74,7 @@ test('shutdown: requests still running at the deadline are cut', async (t) => {
   pending.catch(() => undefined); // it may fail before shutdown resolves; asserted below
   await new Promise((resolve) => setTimeout(resolve, 100));
   const started = Date.now();
-  await tap.shutdown(200);
+  await tap.shutdown({ deadlineMs: 200 });
   const took = Date.now() - started;
   assert.ok(took >= 150 && took < 2000, `shutdown took ${took} ms`);
   await assert.rejects(pending);
@@ -84,7 +84,7 @@ test('startTap rejects, having closed what it opened, when the port is taken', a
   const upstream = await startUpstream(t, (_req, res) => res.end('ok'));
   const agent = await startTestAgent(t);
   const first = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agent.address }, { logger: silentLogger });
-  t.after(() => first.shutdown(100));
+  t.after(() => first.shutdown({ deadlineMs: 100 }));
   await assert.rejects(
     startTap({ ...TEST_OPTIONS, admin: { host: '127.0.0.1', port: first.adminAddress.port }, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agent.address }, { logger: silentLogger }),
     /EADDRINUSE/,

@@ -133,7 +133,7 @@ test('a checker that throws: the Upgrade connection is closed, the tap keeps ser
   upstream.server.on('upgrade', (_req, socket) => { upgrades++; socket.destroy(); });
   const checker = { check: () => Promise.reject(new Error('checker broke')) };
   const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: '127.0.0.1:1' }, { logger: silentLogger, checker });
-  t.after(() => tap.shutdown(100));
+  t.after(() => tap.shutdown({ deadlineMs: 100 }));
   const socket = await connect(tap.address.port);
   t.after(() => socket.destroy());
   socket.on('error', () => {});
@@ -153,7 +153,7 @@ test('shutdown ends an Upgrade still waiting for the agent (it held the server o
   });
   const agent = await startTestAgent(t, () => ({ ...ACCEPT, delayMs: 600 }));
   const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agent.address }, { logger: silentLogger });
-  t.after(() => tap.shutdown(100));
+  t.after(() => tap.shutdown({ deadlineMs: 100 }));
   const socket = await connect(tap.address.port);
   t.after(() => socket.destroy());
   socket.on('error', () => {});
@@ -161,7 +161,7 @@ test('shutdown ends an Upgrade still waiting for the agent (it held the server o
   socket.write(HANDSHAKE);
   for (let i = 0; i < 100 && agent.requests.length === 0; i++) await sleep(10);
   assert.equal(agent.requests.length, 1);
-  assert.equal(await Promise.race([tap.shutdown(50).then(() => 'stopped'), sleep(1500, 'stuck')]), 'stopped');
+  assert.equal(await Promise.race([tap.shutdown({ deadlineMs: 50 }).then(() => 'stopped'), sleep(1500, 'stuck')]), 'stopped');
   assert.equal(await Promise.race([closed, sleep(500, 'still open')]), 'closed');
   await sleep(700); // past the agent's answer
   assert.equal(upgrades, 0);

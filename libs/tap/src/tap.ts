@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type tls from 'node:tls';
@@ -38,7 +39,7 @@ export interface TapDeps {
   adminServer?: boolean;
 }
 
-export interface Tap {
+export interface Tap extends Lifecycle {
   /** Where the proxy listens. */
   readonly address: HostPort;
   /** Where /metrics and /healthz are served (port 0 when the tap has no admin server of its own). */
@@ -47,9 +48,9 @@ export interface Tap {
   /**
    * Stops accepting, lets in-flight requests (and upgraded connections) finish
    * for up to `deadlineMs` (default: the shutdown timeout), then closes what is
-   * left, the agent channel and the admin server.
+   * left, the agent channel and the admin server. Idempotent.
    */
-  shutdown(deadlineMs?: number): Promise<void>;
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 const IDLE_SWEEP_MS = 50;
@@ -139,8 +140,8 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     adminAddress = admin === undefined ? { host: '', port: 0 } : await listen(admin, options.admin);
   } catch (err) {
     await Promise.all([closed(server), admin === undefined ? undefined : closed(admin)]);
-    ownClient?.close();
-    ownFlowEnds?.close();
+    void ownClient?.shutdown();
+    void ownFlowEnds?.shutdown();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(0);
@@ -155,7 +156,6 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     listen: address, admin: adminAddress, upstream: options.upstream, upstream_protocol: options.upstreamProtocol ?? 'http1', agent: options.agent, control_point: options.controlPoint, agent_tls: material !== undefined,
   });
 
-  let stopping: Promise<void> | undefined;
   const shutdown = async (deadlineMs: number): Promise<void> => {
     draining = true;
     logger.info('tap shutting down', { deadline_ms: deadlineMs, tunnels: tunnels.size });
@@ -174,9 +174,9 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     h2.destroy();
     for (const socket of tunnels) socket.destroy();
     await serverClosed;
-    watch?.stop();
-    ownFlowEnds?.close();
-    ownClient?.close();
+    await watch?.shutdown();
+    await ownFlowEnds?.shutdown();
+    await ownClient?.shutdown();
     upstreamAgent.destroy();
     await pool.destroy();
     await h2Upstream?.close(Math.max(0, until - Date.now()));
@@ -189,9 +189,6 @@ export async function startTap(options: TapOptions, deps: TapDeps = {}): Promise
     address,
     adminAddress,
     metrics,
-    shutdown(deadlineMs = options.shutdownTimeoutMs) {
-      stopping ??= shutdown(deadlineMs);
-      return stopping;
-    },
+    shutdown: onceShutdown('tap', (deadlineMs) => shutdown(deadlineMs), options.shutdownTimeoutMs),
   };
 }

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { JobGroup } from '@sluice/jobs';
 import type { StatusRegistry } from '@sluice/status';
 import type { Registry } from 'prom-client';
@@ -24,14 +25,13 @@ export interface WatchdogDeps {
   gc?: () => void;
 }
 
-export interface Watchdog {
+export interface Watchdog extends Lifecycle {
   /** Policies with watermarks or adaptive enabled, in order heap, cgroup, system. */
   readonly policies: PolicyName[];
   readonly group: JobGroup;
-  start(): void;
+  start(): Promise<void>;
   /** Runs one policy's check now. */
   check(policy: PolicyName): Promise<void>;
-  shutdown(): Promise<void>;
 }
 
 /**
@@ -63,6 +63,6 @@ export function createWatchdog(config: WatchdogConfig, deps: WatchdogDeps): Watc
     check: async (policy) => {
       await group.trigger(policy);
     },
-    shutdown: () => group.shutdown(),
+    shutdown: (opts) => group.shutdown(opts),
   };
 }

@@ -28,7 +28,7 @@ async function replay(spec: Obj, flows: { at: number; labels: Record<string, str
     const outcomes = await sandbox.replay(flows.map((f) => ({ arrivalMs: T0 + f.at, labels: f.labels })));
     return { outcomes, components: sandbox.components };
   } finally {
-    sandbox.close();
+    await sandbox.shutdown();
   }
 }
 

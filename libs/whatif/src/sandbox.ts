@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { flowKind, localTokenBucketStore, type LiveComponent } from '@sluice/enforcement';
 import { Engine, type CheckDecision, type ComponentSelector, type FlowComponent } from '@sluice/flowcontrol';
 import type { CompiledPolicy, PublishedComponent, PublishedDecision } from '@sluice/policies';
@@ -93,7 +94,7 @@ function selectorsAt(p: PublishedComponent, target: SandboxTarget): ComponentSel
  * a variable) also admits, queues and turns flows away on the sandbox clock, of the sampled
  * flows' token rate.
  */
-export class PolicySandbox {
+export class PolicySandbox implements Lifecycle {
   readonly components: SandboxComponent[] = [];
   private readonly engine: Engine;
   /** The classifiers and schedulers alone: every flow reaches the schedulers, even one a limiter turned away. */
@@ -184,9 +185,8 @@ export class PolicySandbox {
   }
 
   /** Ends the components (a scheduler's timers). */
-  close(): void {
-    for (const l of this.live) l.dispose?.();
-    for (const s of this.admitting) s.shutdown();
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.live.map((l) => l.shutdown?.()), ...this.admitting.map((s) => s.shutdown())]);
   }
 
   private outcome(f: SampleFlow, d: CheckDecision, m: CheckDecision | undefined): FlowOutcome {

@@ -103,7 +103,7 @@ export async function runWhatIf(req: WhatIfRequest, deps: WhatIfDeps): Promise<W
   try {
     report = summarize(await sandbox.replay(flows), req.labelKey ?? labelKeyOf(here));
   } finally {
-    sandbox.close();
+    await sandbox.shutdown();
   }
   const notes: string[] = [];
   const complete = flows.length >= req.samples;

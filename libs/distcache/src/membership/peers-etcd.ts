@@ -14,7 +14,7 @@ export function peerPrefix(ns: string, agentGroup: string): string {
 export interface PeerEtcd {
   readonly namespace: string;
   readonly leased: { put(key: string, value: string): Promise<void>; delete(key: string): Promise<void> };
-  watchPrefix(prefix: string, handler: { reset(entries: Map<string, string>): void; put(key: string, value: string): void; delete(key: string): void }): { stop(): void };
+  watchPrefix(prefix: string, handler: { reset(entries: Map<string, string>): void; put(key: string, value: string): void; delete(key: string): void }): { shutdown(): Promise<void> };
 }
 
 export interface EtcdPeerSourceOptions {
@@ -32,7 +32,7 @@ export interface EtcdPeerSourceOptions {
  */
 export class EtcdPeerSource implements PeerSource {
   readonly name = 'etcd';
-  private watch: { stop(): void } | undefined;
+  private watch: { shutdown(): Promise<void> } | undefined;
 
   constructor(private readonly opts: EtcdPeerSourceOptions) {}
 
@@ -69,8 +69,8 @@ export class EtcdPeerSource implements PeerSource {
     void etcd.leased.put(peerKey(etcd.namespace, self.group, self.id), peerRecordJson(self)).catch(() => undefined);
   }
 
-  async stop(): Promise<void> {
-    this.watch?.stop();
+  async shutdown(): Promise<void> {
+    await this.watch?.shutdown();
     this.watch = undefined;
     const { etcd, self } = this.opts;
     await etcd.leased.delete(peerKey(etcd.namespace, self.group, self.id)).catch(() => undefined);

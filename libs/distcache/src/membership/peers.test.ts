@@ -23,7 +23,7 @@ function fakeEtcd(): PeerEtcd & { puts: Map<string, string>; handler?: Parameter
     watchPrefix(prefix: string, h: Parameters<PeerEtcd['watchPrefix']>[1]) {
       f.prefix = prefix;
       f.handler = h;
-      return { stop: () => undefined };
+      return { shutdown: async () => undefined };
     },
   };
   return f;
@@ -65,7 +65,7 @@ test('the etcd source writes this agent on the lease and reports the peers of it
   etcd.handler?.delete('ns/peers/g1/a');
   assert.deepEqual(sink.log, ['reset etcd a', 'upsert etcd f', 'remove etcd a']);
   assert.deepEqual(bad, ['ns/peers/g1/b', 'ns/peers/g1/c', 'ns/peers/g1/d']);
-  await src.stop();
+  await src.shutdown();
   assert.equal(etcd.puts.has('ns/peers/g1/me'), false);
 });
 
@@ -83,7 +83,7 @@ test('the store factory gives a lazy-sync store when the limiter asks for it, el
   assert.ok(d instanceof DistributedTokenBucketStore);
   const l = make(params, comp(true));
   assert.ok(l instanceof LazySyncStore);
-  (l as LazySyncStore).stop();
+  void (l as LazySyncStore).shutdown();
   // a single member owns every key: takes run here, the limit holds
   let ok = 0;
   for (let i = 0; i < 8; i++) if ((await d.take('x', 1, Date.now())).ok) ok++;

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 /** A peer as a discovery source reports it. */
 export interface PeerRecord {
   readonly id: string;
@@ -25,10 +26,9 @@ export interface PeerSink {
  * feeds a sink), static seeds. A source only seeds membership: a peer joins
  * the ring once its counter port answers.
  */
-export interface PeerSource {
+export interface PeerSource extends Pick<Lifecycle, 'shutdown'> {
   readonly name: string;
   start(sink: PeerSink): void | Promise<void>;
-  stop(): void | Promise<void>;
 }
 
 /** Parse a peer record stored as JSON; undefined when it is not one. */

@@ -32,7 +32,7 @@ function admitted(store: LazySyncStore, n: number): number {
 test('lazy sync shares by the members counted on, not only those in the ring (a member out of reach still holds its share)', (t) => {
   const g = group(3); // the ring holds only this member; two more are counted on
   const store = new LazySyncStore(g.cache, { limiterId: 'p/lazy', params, numSync: 1 });
-  t.after(() => store.stop());
+  t.after(() => store.shutdown());
   assert.equal(admitted(store, 30), 10);
 });
 
@@ -40,7 +40,7 @@ test('cut off in a minority, lazy sync does not reconcile: it keeps to its share
   const g = group(3);
   g.left = 30;
   const store = new LazySyncStore(g.cache, { limiterId: 'p/lazy', params, numSync: 1 });
-  t.after(() => store.stop());
+  t.after(() => store.shutdown());
   g.minority = true;
   assert.equal(admitted(store, 20), 10);
   await store.sync();

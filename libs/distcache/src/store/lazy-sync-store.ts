@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { giveBack, newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { DistCache } from '../dist-cache.js';
 import { DistributedTokenBucketStore } from './distributed-store.js';
@@ -29,7 +30,7 @@ interface Share {
  * its share plus its share's refill, so the group admits at most one bucket
  * capacity plus the fill of one sync period above the limit (see the guide).
  */
-export class LazySyncStore implements TokenBucketStore {
+export class LazySyncStore implements TokenBucketStore, Lifecycle {
   private params: TokenBucketParams;
   private local: TokenBucketParams;
   private members: number;
@@ -68,7 +69,8 @@ export class LazySyncStore implements TokenBucketStore {
     this.schedule();
   }
 
-  stop(): void {
+  /** Stops the periodic sync. */
+  async shutdown(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -118,7 +120,7 @@ export class LazySyncStore implements TokenBucketStore {
   }
 
   private schedule(): void {
-    this.stop();
+    if (this.timer !== undefined) clearInterval(this.timer);
     const every = Math.max(10, this.params.intervalMs / Math.max(1, this.opts.numSync));
     this.timer = setInterval(() => void this.sync(), every);
     this.timer.unref();

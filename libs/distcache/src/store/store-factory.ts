@@ -20,7 +20,7 @@ export function distributedStoreFactory(cache: DistCache, opts: DistributedStore
   const lazy = new Map<string, LazySyncStore>();
   return (params, component) => {
     const limiterId = `${component.policy_name}/${component.component_id}`;
-    lazy.get(limiterId)?.stop();
+    void lazy.get(limiterId)?.shutdown();
     lazy.delete(limiterId);
     const ls = component.parameters.lazy_sync;
     if (ls !== undefined && ls.enabled) {

@@ -156,7 +156,7 @@ async function run(cmd: Cmd): Promise<unknown> {
     case 'stats':
       return cache.stats();
     case 'quit':
-      for (const s of stores.values()) if (s instanceof LazySyncStore) s.stop();
+      for (const s of stores.values()) if (s instanceof LazySyncStore) void s.shutdown();
       await cache.shutdown();
       setImmediate(() => process.exit(0));
       return { bye: true };

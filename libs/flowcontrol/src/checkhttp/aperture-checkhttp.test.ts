@@ -18,7 +18,7 @@ async function setup(t: TestContext) {
 `));
   const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.1.2.3', uid: 'web', services: ['web-svc'] }] });
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const Ctor = serviceClient('apertureFlowControlHttp');
   const client = new Ctor(s.grpcAddress, grpc.credentials.createInsecure()) as unknown as Client;
   t.after(() => client.close());

@@ -21,7 +21,7 @@ async function setup(t: TestContext, limiters = '- { control_point: ingress, buc
   applyLocalLimiters(engine, loadLocalLimiters(limiters));
   const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.1.2.3', uid: 'web', services: ['web-svc'] }] });
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   return s;
 }
 
@@ -117,7 +117,7 @@ test('shutdown ends open check streams instead of waiting for its deadline', asy
   const c = await open(t, s.server.address().port, UPGRADE);
   await c.until((x) => x.includes('\r\n\r\n'), 'the 101');
   const started = Date.now();
-  await s.server.shutdown(20_000);
+  await s.server.shutdown({ deadlineMs: 20_000 });
   await c.ended;
   assert.ok(Date.now() - started < 10_000, `shutdown took ${Date.now() - started} ms`);
 });

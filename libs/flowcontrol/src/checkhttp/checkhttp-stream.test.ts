@@ -59,7 +59,7 @@ async function setup(t: TestContext, opts: { limiters?: string; maxInFlight?: nu
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery, {
     checkHttpStream: { stats, ...(opts.maxInFlight !== undefined ? { maxInFlight: opts.maxInFlight } : {}) },
   }));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const Ctor = serviceClient('flowControlHttp');
   const client = new Ctor(s.grpcAddress, grpc.credentials.createInsecure()) as unknown as StreamClient;
   t.after(() => client.close());

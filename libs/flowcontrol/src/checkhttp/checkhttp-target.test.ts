@@ -78,7 +78,7 @@ test('CheckHTTP: classifiers, previews and labels see the normalized target and 
 test('CheckHTTP refuses ambiguous targets with 400 over gRPC, before any component', async (t) => {
   const engine = engineWithAdminLimit();
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, undefined));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const Ctor = serviceClient('flowControlHttp');
   const client = new Ctor(s.grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & Record<string, (r: unknown, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, v: CheckHTTPResponse__Output) => void) => void>;
   t.after(() => client.close());

@@ -19,7 +19,7 @@ test('ext_authz over gRPC: classifier labels from the body come back as baggage 
     rules: { tier: { extractor: { json: { from: 'request.http.body', pointer: '/tier' } } } },
   }), { control_point: 'shop' });
   const { server, grpcAddress } = await startTestServer((s) => registerEnvoyAuthorizationService(s, engine));
-  t.after(() => server.shutdown(2000));
+  t.after(() => server.shutdown({ deadlineMs: 2000 }));
   const Ctor = serviceClient('envoyAuthorization');
   const client = new Ctor(grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & Record<string, (r: unknown, m: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r: Answer) => void) => void>;
   t.after(() => client.close());

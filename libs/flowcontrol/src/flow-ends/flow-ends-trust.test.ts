@@ -85,7 +85,7 @@ test('a lower maximum is an option', () => {
 test('OTLP Export with FlowEnds as the consumer: refused spans are answered rejected, with why', async (t) => {
   const { flowEnds, sum } = setup();
   const s = await startTestServer((server) => registerOtlpTraceService(server, flowEnds));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const Ctor = grpc.makeGenericClientConstructor({
     Export: {
       path: `/${OTLP_TRACE_SERVICE}/Export`, requestStream: false, responseStream: false, originalName: 'export',

@@ -36,7 +36,7 @@ async function setup(t: import('node:test').TestContext) {
     registerFlowControlServices(server, engine, undefined, { flowEnds });
     registerOtlpTraceService(server, { consume: (span) => flowEnds.recordSpan(span) !== 'malformed' });
   });
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const count = async (labels: string): Promise<number> => {
     const m = new RegExp(`^flux_meter_count\\{flux_meter_name="checkout-latency",policy_name="shop",${labels}\\} (\\d+)$`, 'm').exec(await registry.metrics());
     return m === null ? 0 : Number(m[1]);

@@ -22,7 +22,7 @@ async function setup(t: TestContext) {
     registerFlowControlServices(server, engine);
     registerOtlpTracesHttpRoute(server, flowEnds);
   });
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const count = async (): Promise<number> => {
     const m = /^flux_meter_count\{flux_meter_name="lua-latency"[^}]*\} (\d+)$/m.exec(await registry.metrics());
     return m === null ? 0 : Number(m[1]);

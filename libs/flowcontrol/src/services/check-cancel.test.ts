@@ -40,7 +40,7 @@ async function setup(t: TestContext): Promise<{ grpcAddress: string; waiting: Re
   const waiting = waitingLimiter();
   engine.register(waiting.limiter, { control_point: 'cp' });
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, undefined));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   return { grpcAddress: s.grpcAddress, waiting };
 }
 

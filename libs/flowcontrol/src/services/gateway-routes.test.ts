@@ -15,7 +15,7 @@ async function setup(t: TestContext, limiters = '- { control_point: ingress, buc
   applyLocalLimiters(engine, loadLocalLimiters(limiters));
   const discovery = createStaticDiscovery({ entities: [{ ip_address: '10.1.2.3', uid: 'web', services: ['web-svc'] }] });
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const post = async (body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
     const r = await fetch(`${s.base}/v1/flowcontrol/checkhttp`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -126,7 +126,7 @@ test('POST /v1/flowcontrol/checkhttp is answered in process: it decides with Ape
     addGatewayRoute: (route) => server.addGatewayRoute(route),
     addUpgradeRoute: (route) => server.addUpgradeRoute(route),
   }, engine));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const post = (body: unknown) => fetch(`${s.base}/v1/flowcontrol/checkhttp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const denied = await post(httpReq());
   assert.equal(denied.status, 200);

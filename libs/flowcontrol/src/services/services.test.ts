@@ -27,7 +27,7 @@ async function setup(t: import('node:test').TestContext, limiters: string) {
     { ip_address: '10.1.2.3', uid: 'web', services: ['web-svc'] },
   ] });
   const s = await startTestServer((server) => registerFlowControlServices(server, engine, discovery));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   return { engine, ...s };
 }
 

@@ -62,7 +62,7 @@ test('the aperture-js SDK sees a sampler rejection as 3 and a rate limiter rejec
   engine.register(new Sampler({ identity: { policy_name: 'p', policy_hash: 'h', component_id: 'root.0' }, decision: { accept_percentage: 0, pass_through: false } }), { control_point: 'sampled' });
   applyLocalLimiters(engine, loadLocalLimiters('- { control_point: limited, bucket_capacity: 0, fill_amount: 1, interval: 1m }\n'));
   const s = await startTestServer((server) => registerFlowControlServices(server, engine));
-  t.after(() => s.server.shutdown(2000));
+  t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
   const client = new ApertureClient({ address: s.grpcAddress, channelCredentials: grpc.credentials.createInsecure() });
   t.after(async () => {
     const parts = client as unknown as { fcsClient: grpc.Client; tracerProvider: { shutdown(): Promise<void> } };

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle } from '@sluice/lifecycle';
 // The agent's pod scalers: one per published auto_scale.pod_scaler component of its group. Every
 // `periodMs` (and at once when a decision changes) each one takes or renews its object's Lease;
 // the holder reads `/scale`, reports the configured and running replicas, and writes the desired
@@ -86,7 +87,7 @@ interface Entry {
 const key = (s: PodScalerSpec) => `${s.policyName}/${s.componentId}`;
 const LABELS = ['policy_name', 'component_id', 'namespace', 'kind', 'name'] as const;
 
-export class PodScalers {
+export class PodScalers implements Lifecycle {
   readonly name = 'pod-scalers';
   private readonly entries = new Map<string, Entry>();
   private readonly logger: Logger;
@@ -113,7 +114,7 @@ export class PodScalers {
     return this.o.enabled;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     this.stopped = false;
     if (!this.o.enabled) {
       this.logger.info('pod scaler off', { reason: this.o.disabledReason ?? 'auto_scale.kubernetes.enabled is false' });
@@ -127,12 +128,12 @@ export class PodScalers {
     this.timer = setTimeout(tick, 0);
   }
 
-  async shutdown(): Promise<void> {
+  readonly shutdown = onceShutdown('pod scalers', async () => {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
     for (const e of this.entries.values()) this.observe(e, undefined);
-  }
+  });
 
   /** The published pod scalers, level-triggered: the whole set each time. */
   set(specs: PodScalerSpec[]): void {

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 // The Kubernetes scraper of an agent group: the agent holding the group's Lease reads the
 // orchestrator's objects every interval and keeps their metrics for the telemetry pipeline;
 // the others keep none, so that each value is exported once per group.
@@ -58,7 +59,7 @@ export interface KubernetesScraperStatus {
   points: number;
 }
 
-export class KubernetesScraper {
+export class KubernetesScraper implements Lifecycle {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private current: ClusterPoint[] = [];
@@ -108,7 +109,7 @@ export class KubernetesScraper {
     }
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     const loop = () => {

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import http2 from 'node:http2';
 import { Backoff, type BackoffConfig } from '@sluice/clients';
 import type tls from 'node:tls';
@@ -33,7 +34,7 @@ export type ConnectionState = 'idle' | 'connecting' | 'ready' | 'backoff' | 'clo
  * PINGed every `keepaliveMs` and dropped when a PING goes unanswered
  * `keepaliveTimeoutMs`, so that a peer gone silent is noticed.
  */
-export class AgentConnection {
+export class AgentConnection implements Lifecycle {
   readonly #authority: string;
   readonly #options: http2.SecureClientSessionOptions;
   readonly #backoff: Backoff;
@@ -89,7 +90,7 @@ export class AgentConnection {
   }
 
   /** Closes the connection; streams under way end (UNAVAILABLE) and no new one is opened. */
-  close(): void {
+  async shutdown(): Promise<void> {
     this.#closed = true;
     const session = this.#session;
     this.#session = undefined;

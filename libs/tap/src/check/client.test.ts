@@ -11,7 +11,7 @@ test('after UNIMPLEMENTED the client goes unary, and tries the stream again once
   const old = await startCannedAgent(undefined, { unaryOnly: true });
   const port = Number(old.address.split(':')[1]);
   const client = new CheckHttpClient(old.address, { streamProbeMs: 300 });
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   assert.equal(client.path(), 'stream');
   assert.equal((await client.check(request('/a'), 2000)).kind, 'answer');
   assert.equal(client.path(), 'unary');
@@ -40,7 +40,7 @@ test('a check waiting on the stream when the client closes fails at once as unav
   const started = Date.now();
   const pending = client.check(request('/held'), 4000);
   while (agent.requests.length < 1) await sleep(5);
-  client.close();
+  client.shutdown();
   const outcome = await pending;
   assert.equal(outcome.kind, 'failed');
   assert.equal(outcome.kind === 'failed' ? outcome.reason : '', 'unavailable');
@@ -53,7 +53,7 @@ test('a late answer after the check timeout is dropped; the next check on the sa
   const agent = await startCannedAgent(() => ({ response: { ok_response: { headers: [{ key: 'n', value: String(delay) }] } }, delayMs: delay }));
   t.after(() => agent.close());
   const client = new CheckHttpClient(agent.address);
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   assert.equal((await client.check(request('/warm'), 2000)).kind, 'answer');
   const late = await client.check(request('/late'), 100);
   assert.deepEqual(late.kind === 'failed' ? late.reason : late.kind, 'deadline');
@@ -69,7 +69,7 @@ test('checks with different timeouts on one stream each fail at their own deadli
   const agent = await startCannedAgent((r) => ({ response: { ok_response: { headers: [] } }, delayMs: r.request.path === '/fast' ? 0 : 5000 }));
   t.after(() => agent.close());
   const client = new CheckHttpClient(agent.address);
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   assert.equal((await client.check(request('/fast'), 2000)).kind, 'answer');
   const started = Date.now();
   const settled = (p: Promise<unknown>): Promise<number> => p.then(() => Date.now() - started);

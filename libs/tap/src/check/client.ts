@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import { Backoff, type BackoffConfig } from '@sluice/clients';
 import { AGENT_RETRY_BACKOFF, AgentConnection, type AgentConnectionOptions, type ConnectionState } from './agent-connection.js';
 import { checkMethodPath } from './check-protos.js';
@@ -35,7 +36,7 @@ export type CheckPath = 'stream' | 'unary';
  * connection is backing off), checks fail at once as unavailable. A check
  * never throws, it reports a failure instead.
  */
-export class CheckHttpClient {
+export class CheckHttpClient implements Lifecycle {
   readonly #connection: AgentConnection;
   readonly #request: OpenRequest;
   readonly #openStream: OpenStream;
@@ -97,12 +98,13 @@ export class CheckHttpClient {
     this.#connection.connect();
   }
 
-  close(): void {
+  /** Ends the stream under way (UNAVAILABLE) and closes the connection. */
+  async shutdown(): Promise<void> {
     this.#closed = true;
     const stream = this.#stream;
     this.#stream = undefined;
     stream?.cancel(failed('unavailable', new Error('the check client is closed')));
-    this.#connection.close();
+    await this.#connection.shutdown();
   }
 
   #currentStream(): CheckStream | undefined {

@@ -1,3 +1,4 @@
+import type { Lifecycle } from '@sluice/lifecycle';
 import type protobuf from 'protobufjs';
 import type { FlowEndRequest } from '@sluice/proto';
 import { checkProtos } from './check-protos.js';
@@ -25,13 +26,12 @@ export interface FlowEndReport {
 export type FlowEndFailure = 'dropped' | 'error';
 
 /** Reports flow ends without waiting: never throws, never blocks the request. */
-export interface FlowEndSink {
+export interface FlowEndSink extends Lifecycle {
   report(flow: FlowEndReport): void;
-  close(): void;
 }
 
 /** A sink that reports nothing (no agent to tell). */
-export const NO_FLOW_ENDS: FlowEndSink = { report: () => undefined, close: () => undefined };
+export const NO_FLOW_ENDS: FlowEndSink = { report: () => undefined, shutdown: async () => undefined };
 
 export interface FlowEndClientOptions {
   /** Most reports under way at once; more are dropped and counted (default 1024). */
@@ -128,7 +128,8 @@ export class FlowEndClient implements FlowEndSink {
     call.end();
   }
 
-  close(): void {
+  /** Takes no more reports (those under way finish on their own). */
+  async shutdown(): Promise<void> {
     this.#closed = true;
   }
 }

@@ -34,11 +34,11 @@ test('with TLS the checks go over h2 on TLS, the agent verified against the give
   const agent = await startRawAgent((call, id) => call.stream.write(okAnswerFrame(id, 'secure')), { tls: material });
   t.after(() => agent.close());
   const trusting = new CheckHttpClient(agent.address, { connection: { tls: { ca: material.cert } } });
-  t.after(() => trusting.close());
+  t.after(() => trusting.shutdown());
   const outcome = await trusting.check(REQUEST, 5000);
   assert.equal(outcome.kind === 'answer' ? outcome.response.ok_response?.headers[0]?.value : outcome.reason, 'secure');
   const doubting = new CheckHttpClient(agent.address, { connection: { tls: {} } });
-  t.after(() => doubting.close());
+  t.after(() => doubting.shutdown());
   const refused = await doubting.check(REQUEST, 5000);
   assert.equal(refused.kind === 'failed' ? refused.reason : 'answered', 'unavailable');
   assert.equal(agent.calls.length, 1, 'no check reached the agent over the unverified connection');
@@ -52,7 +52,7 @@ test('a connection that does not come up within the connect timeout is dropped: 
   t.after(() => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); silent.close(() => resolve()); }));
   const port = (silent.address() as net.AddressInfo).port;
   const client = new CheckHttpClient(`127.0.0.1:${port}`, { connection: { tls: {}, connectTimeoutMs: 200 } });
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   const started = Date.now();
   const outcome = await client.check(REQUEST, 8000);
   assert.equal(outcome.kind === 'failed' ? outcome.reason : 'answered', 'unavailable');

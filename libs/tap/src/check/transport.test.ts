@@ -37,7 +37,7 @@ test('answers cut across DATA frames and several answers in one frame are each m
     })();
   });
   const client = new CheckHttpClient(agent.address);
-  t.after(async () => { client.close(); await agent.close(); });
+  t.after(async () => { client.shutdown(); await agent.close(); });
   const outcomes = await Promise.all(['/1', '/2', '/3'].map((p) => client.check(request(p), 5000)));
   assert.deepEqual(outcomes.map(answerHeader), ['first', 'second', 'third']);
   assert.equal(agent.calls.length, 1, 'one stream');
@@ -61,7 +61,7 @@ for (const [code, reason] of [[8, 'error'], [14, 'unavailable'], [4, 'deadline']
       if (call.ids.length === 2) endWithStatus(call, code, 'going: 100% sure');
     });
     const client = new CheckHttpClient(agent.address, { backoff: { base_delay: '10ms', max_delay: '20ms' } });
-    t.after(async () => { client.close(); await agent.close(); });
+    t.after(async () => { client.shutdown(); await agent.close(); });
     const outcomes = await Promise.all([client.check(request('/a'), 5000), client.check(request('/b'), 5000)]);
     assert.deepEqual(outcomes.map(answerHeader), [`failed:${reason}`, `failed:${reason}`]);
     assert.match(outcomes[0]?.kind === 'failed' ? outcomes[0].error.message : '', /going: 100% sure/, 'grpc-message is percent-decoded');
@@ -75,7 +75,7 @@ test('the agent restarting mid-stream: waiting checks fail open at once, checks 
   const first = await startCannedAgent((r) => ({ response: { ok_response: { headers: [{ key: 'n', value: 'one' }] } }, delayMs: r.request.path === '/held' ? 10_000 : 0 }));
   const port = Number(first.address.split(':')[1]);
   const client = new CheckHttpClient(first.address, { connection: { backoff: { base_delay: '50ms', max_delay: '200ms' } }, backoff: { base_delay: '50ms', max_delay: '200ms' } });
-  t.after(() => client.close());
+  t.after(() => client.shutdown());
   assert.equal(answerHeader(await client.check(request('/warm'), 2000)), 'one');
   const held = client.check(request('/held'), 8000);
   await until('the held check at the agent', () => first.requests.length === 2);
@@ -100,7 +100,7 @@ test('the agent restarting mid-stream: waiting checks fail open at once, checks 
 test('a unary check carries its deadline as grpc-timeout and fails as deadline when not answered in time', async (t) => {
   const agent = await startRawAgent(() => undefined, { refuseStream: true });
   const client = new CheckHttpClient(agent.address);
-  t.after(async () => { client.close(); await agent.close(); });
+  t.after(async () => { client.shutdown(); await agent.close(); });
   const outcome = await client.check(request('/slow'), 300);
   assert.equal(answerHeader(outcome), 'failed:deadline');
   const unary = agent.calls.find((c) => c.headers[':path'] === '/sluice.flowcontrol.checkhttp.v1.FlowControlServiceHTTP/CheckHTTP');
@@ -118,7 +118,7 @@ test('GOAWAY: the checks under way are answered on the old connection, new check
     else call.stream.write(okAnswerFrame(id, `stream-${agent.calls.indexOf(call)}`));
   });
   const client = new CheckHttpClient(agent.address, { connection: { keepaliveMs: 50 } });
-  t.after(async () => { client.close(); await agent.close(); });
+  t.after(async () => { client.shutdown(); await agent.close(); });
   assert.equal(answerHeader(await client.check(request('/first'), 2000)), 'stream-0');
   const pending = client.check(request('/held'), 5000);
   await until('the held check', () => held.length === 1);
@@ -135,7 +135,7 @@ test('GOAWAY: the checks under way are answered on the old connection, new check
 test('the connection is PINGed while up', async (t) => {
   const agent = await startRawAgent((call, id) => call.stream.write(okAnswerFrame(id)));
   const client = new CheckHttpClient(agent.address, { connection: { keepaliveMs: 30 } });
-  t.after(async () => { client.close(); await agent.close(); });
+  t.after(async () => { client.shutdown(); await agent.close(); });
   assert.equal(answerHeader(await client.check(request('/x'), 2000)), 'ok');
   let pings = 0;
   agent.sessions[0]?.on('ping', () => { pings++; });
@@ -146,7 +146,7 @@ test('the connection is PINGed while up', async (t) => {
 test('an agent that stops reading: once the checks queued behind flow control pass the bound, new checks fail open at once', async (t) => {
   const agent = await startRawAgent(() => undefined, { neverRead: true });
   const client = new CheckHttpClient(agent.address);
-  t.after(async () => { client.close(); await agent.close(); });
+  t.after(async () => { client.shutdown(); await agent.close(); });
   const big = request('/big');
   big.request.body = 'x'.repeat(8192);
   const waiting: Array<Promise<CheckOutcome>> = [];
@@ -158,7 +158,7 @@ test('an agent that stops reading: once the checks queued behind flow control pa
   const refused = await client.check(big, 3000);
   assert.equal(answerHeader(refused), 'failed:unavailable');
   assert.ok(Date.now() - started < 1000, 'at once, not at the deadline');
-  client.close();
+  client.shutdown();
   const outcomes = await Promise.all(waiting);
   assert.ok(outcomes.some((o) => answerHeader(o) === 'failed:unavailable'), 'checks past the bound were not queued');
 });
@@ -174,7 +174,7 @@ for (const [what, bytes] of [
       else if (!String(call.headers[':path']).endsWith('CheckHTTP')) call.stream.write(okAnswerFrame(id, 'again'));
     });
     const client = new CheckHttpClient(agent.address, { backoff: { base_delay: '10ms', max_delay: '20ms' } });
-    t.after(async () => { client.close(); await agent.close(); });
+    t.after(async () => { client.shutdown(); await agent.close(); });
     assert.equal(answerHeader(await client.check(request('/bad'), 5000)), 'failed:error');
     await sleep(60);
     assert.equal(answerHeader(await client.check(request('/next'), 5000)), 'again');

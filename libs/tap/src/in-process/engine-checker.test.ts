@@ -54,9 +54,9 @@ async function setup(t: TestContext) {
   }, { registry: new Registry() });
   registerFlowControlServices(server, engine, undefined, { flowEnds });
   await server.start();
-  t.after(() => server.shutdown(2000));
+  t.after(() => server.shutdown({ deadlineMs: 2000 }));
   const grpc = new CheckHttpClient(`127.0.0.1:${server.address().port}`);
-  t.after(() => grpc.close());
+  t.after(() => grpc.shutdown());
   return { engine, registry, deps, grpc, inProcess: new EngineChecker(deps) };
 }
 

@@ -15,6 +15,6 @@ export function engineFlowEnds(flowEnds: FlowEnds): FlowEndSink {
         // an end that cannot be recorded is lost, as a failed FlowEnd call is
       }
     },
-    close: () => undefined,
+    shutdown: async () => undefined,
   };
 }

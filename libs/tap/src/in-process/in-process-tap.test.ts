@@ -57,7 +57,7 @@ test('in-process tap: the engine decides, denials are answered, flows are measur
   engine.register(new FluxMeterComponent({ name: 'ingress-latency', policy_name: 'shop', buckets: [1, 1000] }), { control_point: 'ingress' });
   applyLocalLimiters(engine, loadLocalLimiters(LIMITERS));
   const tap = await startInProcessTap(config(w.url), { decide: { engine, discovery: undefined, flowEnds }, logger: silentLogger, registry });
-  t.after(() => tap.shutdown(1000));
+  t.after(() => tap.shutdown({ deadlineMs: 1000 }));
   assert.equal(tap.adminAddress.port, 0, 'no admin server of its own');
   const send = (user: string) => fetch(`http://127.0.0.1:${tap.address.port}/cart`, { headers: { user } }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), text: await r.text() }));
 
@@ -87,7 +87,7 @@ test('in-process tap: a limiter that never answers holds a request at most the c
   }, { control_point: 'ingress' });
   const registry = new Registry();
   const tap = await startInProcessTap(config(w.url, { check_timeout: '100ms' }), { decide: { engine, discovery: undefined }, logger: silentLogger, registry });
-  t.after(() => tap.shutdown(1000));
+  t.after(() => tap.shutdown({ deadlineMs: 1000 }));
   const started = Date.now();
   const r = await fetch(`http://127.0.0.1:${tap.address.port}/x`);
   await r.text();

@@ -44,7 +44,7 @@ export async function startInProcessTap(config: AgentTapConfig, deps: InProcessT
       logger: deps.logger,
       registry: deps.registry,
       checker: new EngineChecker(deps.decide),
-      flowEnds: flowEnds === undefined ? { report: () => undefined, close: () => undefined } : engineFlowEnds(flowEnds),
+      flowEnds: flowEnds === undefined ? { report: () => undefined, shutdown: async () => undefined } : engineFlowEnds(flowEnds),
       adminServer: false,
     });
   } catch (err) {

@@ -59,7 +59,7 @@ export const TEST_OPTIONS: Omit<TapOptions, 'upstream' | 'agent'> = {
 export async function startTestTap(t: TestContext, upstream: Pick<Upstream, 'port'>, agentAddress: string, overrides: Partial<TapOptions> = {}): Promise<{ tap: Tap; registry: Registry; base: string }> {
   const registry = new Registry();
   const tap = await startTap({ ...TEST_OPTIONS, upstream: { host: '127.0.0.1', port: upstream.port }, agent: agentAddress, ...overrides }, { logger: silentLogger, registry });
-  t.after(() => tap.shutdown(200));
+  t.after(() => tap.shutdown({ deadlineMs: 200 }));
   return { tap, registry, base: `http://127.0.0.1:${tap.address.port}` };
 }
 

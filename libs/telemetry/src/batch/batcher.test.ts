@@ -52,7 +52,7 @@ test('splits batches above send_batch_max_size', async () => {
   clock.advance(10_000);
   assert.deepEqual(sent, [[1, 2], [3, 4], [5]]);
   for (let i = 6; i <= 8; i++) b.add(i);
-  await b.flush();
+  await b.forceFlush();
   assert.deepEqual(sent.slice(3), [[6, 7], [8]]);
 });
 
@@ -83,7 +83,7 @@ test('flush waits for asynchronous sends; failures go to onError and the batch i
     onError: (err, batch) => errors.push([(err as Error).message, [...batch]]),
   });
   b.add(1); b.add(2); b.add(13); b.add(4);
-  await b.flush();
+  await b.forceFlush();
   assert.equal(done, 2);
   assert.deepEqual(errors, [['unlucky', [13, 4]]]);
 });

@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { timerDurationMs } from '@sluice/config';
 
 /**
@@ -33,14 +34,14 @@ export interface BatcherOptions<T> extends BatchSettings {
   timers?: BatchTimers;
 }
 
-export interface Batcher<T> {
+export interface Batcher<T> extends Lifecycle {
   add(item: T): void;
   /** Items waiting for a trigger. */
   readonly pending: number;
   /** Sends what is pending now and waits for every send started so far. */
-  flush(): Promise<void>;
-  /** Flushes, then refuses further items (add throws). */
-  shutdown(): Promise<void>;
+  forceFlush(): Promise<void>;
+  /** Refuses further items (add throws), then flushes. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 const realTimers: BatchTimers = {
@@ -98,6 +99,10 @@ export function createBatcher<T>(opts: BatcherOptions<T>): Batcher<T> {
     for (let i = 0; i < all.length; i += max) sendOne(all.slice(i, i + max));
   };
 
+  const forceFlush = async (): Promise<void> => {
+    sendPending();
+    while (inflight.size > 0) await Promise.all([...inflight]);
+  };
   return {
     add(item) {
       if (closed) throw new Error('batcher is shut down');
@@ -111,14 +116,11 @@ export function createBatcher<T>(opts: BatcherOptions<T>): Batcher<T> {
     get pending() {
       return items.length;
     },
-    async flush() {
-      sendPending();
-      while (inflight.size > 0) await Promise.all([...inflight]);
-    },
-    async shutdown() {
+    forceFlush,
+    shutdown: onceShutdown('batcher', async () => {
       closed = true;
-      await this.flush();
-    },
+      await forceFlush();
+    }),
   };
 }
 

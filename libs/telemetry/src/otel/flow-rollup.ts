@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import { createBatcher, type Batcher, type BatchSettings, type BatchTimers } from '../batch/batcher.js';
 import { SeriesTable, type SeriesCell } from './series-table.js';
 
@@ -42,14 +43,15 @@ export interface FlowRollupOptions<T> {
   timers?: BatchTimers;
 }
 
-export interface FlowRollup<T> {
+export interface FlowRollup<T> extends Lifecycle {
   /** Counts one flow's record into the pending pre-rollup batch's series. */
   record(r: T): void;
   /** Records in the pending pre-rollup batch. */
   readonly pending: number;
   /** Rolls up and delivers everything pending. */
-  flush(): Promise<void>;
-  shutdown(): Promise<void>;
+  forceFlush(): Promise<void>;
+  /** Takes no more records, then rolls up and delivers what is pending. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 /** Rolls a batch of records up per metric and label set. */
@@ -123,14 +125,14 @@ export function createFlowRollup<T>(opts: FlowRollupOptions<T>): FlowRollup<T> {
     get pending() {
       return pending;
     },
-    async flush() {
+    async forceFlush() {
       send();
-      await post.flush();
+      await post.forceFlush();
     },
-    async shutdown() {
+    shutdown: onceShutdown('flow rollup', async () => {
       closed = true;
       send();
       await post.shutdown();
-    },
+    }),
   };
 }

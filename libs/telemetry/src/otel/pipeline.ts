@@ -1,3 +1,4 @@
+import { onceShutdown, type ShutdownOptions } from '@sluice/lifecycle';
 import type { Meter } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
@@ -39,7 +40,8 @@ export interface TelemetryPipeline {
   readonly exportIntervalMs: number;
   /** Exports now, on every exporting reader. */
   forceFlush(): Promise<void>;
-  shutdown(): Promise<void>;
+  /** Stops the readers after their last export (one attempt). */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 /** `<endpoint>/v1/metrics` unless the endpoint names a path of its own. */
@@ -85,13 +87,12 @@ export function createTelemetryPipeline(opts: TelemetryPipelineOptions): Telemet
   const meterProvider = new MeterProvider({ resource: resourceFromAttributes({ ...opts.resource }), readers });
   const meter = meterProvider.getMeter('sluice');
   registerPipelineMetrics(meter, exporters);
-  let down: Promise<void> | undefined;
   return {
     meterProvider, meter, exporters, debugReader,
     exporting: exporters.length > 0,
     exportIntervalMs: opts.exportIntervalMs,
     forceFlush: () => meterProvider.forceFlush(),
     // The last export (the readers export once more when they stop) makes one attempt.
-    shutdown: () => (down ??= (remoteWrite?.stopRetrying(), meterProvider.shutdown())),
+    shutdown: onceShutdown('telemetry pipeline', () => { remoteWrite?.stopRetrying(); return meterProvider.shutdown(); }),
   };
 }

@@ -25,7 +25,7 @@ async function setup(t: import('node:test').TestContext, ports: Partial<PortsCon
     remoteWrite: { url: rx.url, http: fetchHttp, labels: {}, backoff: { next: () => 1, reset: () => undefined } },
   });
   const served = await startTelemetryPorts({ ports: { ...OFF, ...ports }, pipeline, profilers, service: 'agent', host: '127.0.0.1' });
-  t.after(async () => { await served.close(); await pipeline.shutdown(); await rx.close(); });
+  t.after(async () => { await served.shutdown(); await pipeline.shutdown(); await rx.close(); });
   return { pipeline, served };
 }
 

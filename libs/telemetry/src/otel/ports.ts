@@ -1,3 +1,4 @@
+import { onceShutdown, type Lifecycle, type ShutdownOptions } from '@sluice/lifecycle';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -23,10 +24,11 @@ export interface TelemetryPortsOptions {
   now?: () => number;
 }
 
-export interface TelemetryPorts {
+export interface TelemetryPorts extends Lifecycle {
   /** The bound port of each served one (the configured number, or the one picked for 0 in tests). */
   readonly bound: Readonly<Partial<Record<PortName, number>>>;
-  close(): Promise<void>;
+  /** Closes the ports' servers. */
+  shutdown(opts?: ShutdownOptions): Promise<void>;
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown): void {
@@ -129,5 +131,5 @@ export async function startTelemetryPorts(opts: TelemetryPortsOptions): Promise<
     await Promise.all(servers.map(close));
     throw err;
   }
-  return { bound, close: async () => { await Promise.all(servers.map(close)); } };
+  return { bound, shutdown: onceShutdown('telemetry ports', async () => { await Promise.all(servers.map(close)); }) };
 }
