@@ -15,8 +15,13 @@ interface PreviewRequestMessage {
   service: string;
 }
 
-/** Margin kept before the caller's deadline, so the samples arrive in time. */
-const DEADLINE_MARGIN_MS = 50;
+/**
+ * Margin kept before the caller's deadline, so the samples arrive in time: a tenth of the time left,
+ * between 50 ms and 1 s (a busy process answers some tens of milliseconds late).
+ */
+export function deadlineMarginMs(leftMs: number): number {
+  return Math.min(1000, Math.max(50, leftMs / 10));
+}
 
 function filterOf(s: ProtoStruct | null | undefined): JsonObject {
   if (s === null || s === undefined) return {};
@@ -34,7 +39,7 @@ export function previewServiceImpl(registry: PreviewRegistry | undefined, maxWai
     if (registry === undefined) throw new UnimplementedError(PREVIEW_DISABLED_MESSAGE);
     const p = previewParams(req.control_point, samplesFromMessage(req.samples), serviceFrom(req.service), filterOf(req.label_matcher));
     const deadline = deadlineMsOf(call.getDeadline());
-    const waitMs = deadline === undefined ? maxWaitMs : Math.min(maxWaitMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
+    const waitMs = deadline === undefined ? maxWaitMs : Math.min(maxWaitMs, deadline - Date.now() - deadlineMarginMs(deadline - Date.now()));
     const preview = registry.start({ kind, ...p, waitMs });
     const onCancel = (): void => preview.cancel();
     call.once('cancelled', onCancel);

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { deadlineMarginMs } from './preview-grpc.js';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
@@ -158,9 +159,10 @@ test('gRPC PreviewHTTPRequests and PreviewFlowLabels, bounded by the deadline, c
   assert.equal(res.samples.length, 1);
   assert.ok(JSON.stringify(res.samples[0]).includes('/grpc'), 'sample travels as a Struct');
   const t0 = Date.now();
-  const partial = await call<{ samples: unknown[] }>(preview, 'PreviewFlowLabels', { control_point: 'quiet' }, 300);
+  const partial = await call<{ samples: unknown[] }>(preview, 'PreviewFlowLabels', { control_point: 'quiet' }, 2000);
   assert.deepEqual(partial.samples, []);
-  assert.ok(Date.now() - t0 < 1000, 'answered before the deadline');
+  assert.ok(Date.now() - t0 < 2000, 'answered before the deadline');
+  assert.ok(Date.now() - t0 >= 1700, 'waited for samples until the margin before the deadline (a tenth of it)');
   await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x', samples: 5000 }), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT && /samples/.test(e.details));
   await assert.rejects(call(preview, 'PreviewFlowLabels', { control_point: 'x', label_matcher: jsonToStruct({ match_expressions: [{ key: 'a', operator: 'Near' }] }) }), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT && /operator/.test(e.details));
   const c = (preview.PreviewFlowLabels as unknown as (req: unknown, cb: Cb) => grpc.ClientUnaryCall)({ control_point: 'long' }, () => undefined);
@@ -298,4 +300,10 @@ test('wait_ms shortens a preview\'s wait over HTTP (never past the longest); a b
     assert.equal(r.status, 400, bad);
     assert.match(JSON.stringify(await r.json()), /wait_ms/);
   }
+});
+
+test('the margin kept before a gRPC deadline is a tenth of the time left, between 50 ms and 1 s', () => {
+  assert.equal(deadlineMarginMs(100), 50);
+  assert.equal(deadlineMarginMs(2000), 200);
+  assert.equal(deadlineMarginMs(60_000), 1000);
 });
