@@ -36,10 +36,12 @@ test('the event-loop job fails when the loop was blocked longer than its limit',
   // A limit well above what a busy machine's scheduling adds, a block well above the limit.
   const job = eventLoopJob({ maxDelayMs: 250 });
   try {
-    await sleep(30);
+    // The monitor measures from its first tick on (25 ms here): let it tick a few times first, and
+    // once more after the block, on a machine that may run this process late.
+    await sleep(150);
     const end = Date.now() + 600;
     while (Date.now() < end) { /* block the event loop on purpose */ }
-    await sleep(30);
+    await sleep(150);
     const outcome = await job.run(new AbortController().signal);
     assert.equal(outcome?.healthy, false);
     assert.match(outcome?.message ?? '', /event loop blocked for \d+ms \(limit 250ms\)/);
