@@ -179,7 +179,11 @@ test('docs/guides/kubernetes.md: install both charts, apply the example policy, 
   const accepted = alice.filter((s) => s === 200).length;
   assert.equal(accepted + alice.filter((s) => s === 429).length, 40, `only 200 and 429: ${alice.join(' ')}`);
   assert.ok(accepted >= 20, `the burst of 20 gets through: ${alice.join(' ')}`);
-  assert.ok(accepted <= 20 + Math.ceil(10 * took) + 1, `no more than the burst and the refill of ${took} s: ${alice.join(' ')}`);
+  // A check the agent does not answer within the tap's check timeout is let through (fail open, counted):
+  // on a loaded machine some of forty at once can be.
+  const tapMetrics = (await get(`http://127.0.0.1:${tap.admin}/metrics`)).text;
+  const failedOpen = [...tapMetrics.matchAll(/^tap_fail_open_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  assert.ok(accepted <= 20 + Math.ceil(10 * took) + 1 + failedOpen, `no more than the burst and the refill of ${took} s (and ${failedOpen} let through failing open): ${alice.join(' ')}`);
   assert.ok(accepted < 40, `the heavy user gets 429s: ${alice.join(' ')}`);
   assert.deepEqual([...bobBefore, ...bob], [200, 200, 200, 200, 200, 200, 200, 200], 'another user is not limited');
 
