@@ -159,13 +159,15 @@ describe('etcd client against a real etcd', () => {
     const errors: string[] = [];
     const { etcd } = await client(t, '60s', { logger: { ...silentLogger, error(m) { errors.push(m); } } });
     const seen: string[] = [];
+    let reset = false;
     const w = etcd.watchPrefix('t6/', {
-      reset() {},
+      reset() { reset = true; },
       put(k) { seen.push(k); if (k === 't6/bad') throw new Error('boom'); },
       delete() {},
     });
     t.after(() => w.shutdown());
-    await sleep(200);
+    // Puts made before the watcher's first read would reach it as its reset, not as puts.
+    await waitFor('the first read', () => reset);
     await raw.put('t6/bad').value('1');
     await raw.put('t6/good').value('2');
     await waitFor('both puts', () => seen.length === 2);
