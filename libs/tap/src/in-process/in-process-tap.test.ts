@@ -91,12 +91,14 @@ test('in-process tap: a limiter that never answers holds a request at most the c
   const started = Date.now();
   const r = await fetch(`http://127.0.0.1:${tap.address.port}/x`);
   await r.text();
+  const took = Date.now() - started;
   assert.equal(r.status, 200);
-  assert.ok(Date.now() - started < 2000);
+  // The check's 100 ms count from the request's arrival, which the client's clock started before.
+  assert.ok(took >= 90 && took < 2000, `answered after ${took} ms: at the check timeout, not before, not for ever`);
   const text = await registry.metrics();
   assert.match(text, /^tap_requests_total\{decision="accepted"\} 1$/m);
   const sum = Number(/^tap_check_duration_seconds_sum (\S+)$/m.exec(text)?.[1]);
-  assert.ok(sum >= 0.05 && sum < 1, `the check took ${sum} s: it waited for the engine's bound, not for ever`);
+  assert.ok(sum > 0 && sum < 1, `the check took ${sum} s: bounded by the check timeout`);
 });
 
 test('in-process tap: an upstream or listen address it cannot use, and a port in use, are TapConfigErrors naming the key', async (t) => {
