@@ -140,7 +140,9 @@ test('docs/guides/kubernetes.md: install both charts, apply the example policy, 
   assert.match(String(dig(injector, 'agent_address')), /^sluice-agent\.sluice-system\.svc\.cluster\.local:8080$/, 'taps ask the agent Service');
   await api.kubectlOk(['-n', 'shop', 'apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } }));
   const workload = await startWorkload(t);
-  const tap = await startTap(t, workload.url, `127.0.0.1:${agentPort}`, 'ingress');
+  // The tap's default check timeout (250 ms) lets a check through when the agent is late; forty
+  // checks at once on a test machine running other test files can be: 5 s keeps this about the policy.
+  const tap = await startTap(t, workload.url, `127.0.0.1:${agentPort}`, 'ingress', ['--check-timeout', '5s']);
   await api.kubectlOk(['apply', '-f', '-'], JSON.stringify({
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     metadata: { name: 'web-loopback', namespace: 'shop', labels: { 'kubernetes.io/service-name': 'web' } },
