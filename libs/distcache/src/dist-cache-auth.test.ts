@@ -5,6 +5,7 @@ import { DistCache, type DistCacheOptions } from './dist-cache.js';
 import { Keyring } from './transport/auth/index.js';
 import { SelfHealth, AUTH_PROBLEM_MS, REFUTE_LIMIT } from './membership/self-health.js';
 import { DistCacheMetrics } from './metrics.js';
+import { until } from './testing/until.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
 const OLD = Buffer.from('old-group-key-0123456789');
@@ -17,14 +18,6 @@ async function node(id: string, keys: Buffer[] | undefined, extra: Partial<DistC
   });
   await c.start();
   return c;
-}
-
-async function until(cond: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 test('members with a common key form one ring through a rotation; one with another key or none never joins', async (t) => {

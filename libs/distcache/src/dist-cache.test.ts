@@ -7,6 +7,7 @@ import { LazySyncStore } from './store/lazy-sync-store.js';
 import { encodePacket } from './membership/wire.js';
 import dgram from 'node:dgram';
 import { splitHostPort } from './address.js';
+import { until } from './testing/until.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
 const NO_REFILL = { capacity: 30, fillAmount: 0, intervalMs: 1000, continuousFill: true };
@@ -21,14 +22,6 @@ async function node(id: string, extra: Partial<DistCacheOptions> = {}): Promise<
   const c = new DistCache({ id, group: 'g1', bindAddr: '127.0.0.1:0', memberlistBindAddr: '127.0.0.1:0', membership: FAST, registry: new Registry(), ...extra });
   await c.start();
   return c;
-}
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function cluster(n: number, extra: Partial<DistCacheOptions> = {}): Promise<DistCache[]> {

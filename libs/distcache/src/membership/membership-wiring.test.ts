@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { DistCache } from '../dist-cache.js';
 import { QUIET_TICK_MS, TICK_MS, type MembershipWiring } from './membership-wiring.js';
+import { until } from '../testing/until.js';
 
 const FAST = { probeIntervalMs: 100, probeTimeoutMs: 40, suspicionTimeoutMs: 400, syncIntervalMs: 300 };
 
@@ -20,14 +21,6 @@ function tickOf(c: DistCache): number {
   const wiring = (c as unknown as { wiring: MembershipWiring | undefined }).wiring;
   assert.ok(wiring !== undefined, 'the member is started');
   return wiring.tickPeriodMs;
-}
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 test('a member alone ticks slowly; members that know each other tick fast and form the ring', async (t) => {
