@@ -1,8 +1,6 @@
-import type * as grpc from '@grpc/grpc-js';
-import { InvalidArgumentError } from '@sluice/errors';
 import { otlpMessages as loadOtlpMessages } from '@sluice/proto';
-import { unary } from '@sluice/server';
 import type { LogAttributes } from './envoy-access-log.js';
+import { registerOtlpExportService, type OtlpMessageType, type OtlpServer } from './otlp-export-service.js';
 
 /**
  * The OTLP logs protocol's messages, read by protobufjs from the OpenTelemetry protos
@@ -20,13 +18,9 @@ interface KeyValueMsg { key?: string | null; value?: AnyValueMsg | null }
 interface LogRecordMsg { attributes?: KeyValueMsg[] | null }
 interface ExportLogsRequestMsg { resourceLogs?: { scopeLogs?: { logRecords?: LogRecordMsg[] | null }[] | null }[] | null }
 interface ExportLogsResponseMsg { partialSuccess?: { rejectedLogRecords: number; errorMessage: string } }
-interface MessageType<T> {
-  decode(buf: Uint8Array): T;
-  encode(msg: T): { finish(): Uint8Array };
-}
 interface LogsMessages {
-  ExportLogsServiceRequest: MessageType<ExportLogsRequestMsg>;
-  ExportLogsServiceResponse: MessageType<ExportLogsResponseMsg>;
+  ExportLogsServiceRequest: OtlpMessageType<ExportLogsRequestMsg>;
+  ExportLogsServiceResponse: OtlpMessageType<ExportLogsResponseMsg>;
 }
 
 function otlpMessages(): LogsMessages {
@@ -94,46 +88,22 @@ export function consumeLogsExport(request: ExportLogsRequestMsg, consumer: LogRe
   return { rejected, firstError };
 }
 
-/** The OTLP/gRPC logs service definition (`Export`): requests stay bytes until the handler decodes them. */
-export function otlpLogsServiceDefinition(): grpc.ServiceDefinition {
-  return {
-    Export: {
-      path: `/${OTLP_LOGS_SERVICE}/Export`,
-      requestStream: false,
-      responseStream: false,
-      originalName: 'export',
-      requestSerialize: (b: Buffer) => b,
-      requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (r: ExportLogsResponseMsg) => Buffer.from(otlpMessages().ExportLogsServiceResponse.encode(r).finish()),
-      responseDeserialize: (b: Buffer) => otlpMessages().ExportLogsServiceResponse.decode(b),
-    },
-  };
-}
-
 /**
  * `opentelemetry.proto.collector.logs.v1.LogsService/Export`, where Envoy's
  * OpenTelemetry access logger sends one record per request: each record is
  * handed to `consumer` (FlowEnds ends the flow its check response names);
  * answers success, with `partial_success {rejected_log_records,
  * error_message}` when some were rejected. A body that is not an export is
- * INVALID_ARGUMENT.
+ * INVALID_ARGUMENT. Registered on the server before it starts.
  */
-export function otlpLogsServiceImpl(consumer: LogRecordConsumer): grpc.UntypedServiceImplementation {
-  return {
-    Export: unary<Buffer, ExportLogsResponseMsg>((body) => {
-      let request: ExportLogsRequestMsg;
-      try {
-        request = otlpMessages().ExportLogsServiceRequest.decode(body);
-      } catch (err) {
-        throw new InvalidArgumentError(`not an OTLP ExportLogsServiceRequest: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      const { rejected, firstError } = consumeLogsExport(request, consumer);
-      return rejected === 0 ? {} : { partialSuccess: { rejectedLogRecords: rejected, errorMessage: firstError } };
-    }),
-  };
-}
-
-/** Register the OTLP logs service on the server (before start). */
-export function registerOtlpLogsService(server: { addService(def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void }, consumer: LogRecordConsumer): void {
-  server.addService(otlpLogsServiceDefinition(), otlpLogsServiceImpl(consumer));
+export function registerOtlpLogsService(server: OtlpServer, consumer: LogRecordConsumer): void {
+  registerOtlpExportService<ExportLogsRequestMsg, ExportLogsResponseMsg>(server, {
+    service: OTLP_LOGS_SERVICE,
+    requestName: 'ExportLogsServiceRequest',
+    request: () => otlpMessages().ExportLogsServiceRequest,
+    response: () => otlpMessages().ExportLogsServiceResponse,
+  }, (request) => {
+    const { rejected, firstError } = consumeLogsExport(request, consumer);
+    return rejected === 0 ? {} : { partialSuccess: { rejectedLogRecords: rejected, errorMessage: firstError } };
+  });
 }

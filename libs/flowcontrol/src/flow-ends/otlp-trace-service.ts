@@ -1,7 +1,5 @@
-import * as grpc from '@grpc/grpc-js';
-import { InvalidArgumentError } from '@sluice/errors';
 import { otlpMessages as loadOtlpMessages } from '@sluice/proto';
-import { unary } from '@sluice/server';
+import { registerOtlpExportService, type OtlpMessageType, type OtlpServer } from './otlp-export-service.js';
 import type { ReceivedSpan, SpanAttributeValue } from './sdk-flow-span.js';
 
 /**
@@ -21,10 +19,8 @@ interface KeyValueMsg { key?: string | null; value?: AnyValueMsg | null }
 interface SpanMsg { startTimeUnixNano?: Int64; endTimeUnixNano?: Int64; attributes?: KeyValueMsg[] | null }
 export interface ExportRequestMsg { resourceSpans?: { scopeSpans?: { spans?: SpanMsg[] | null }[] | null }[] | null }
 interface ExportResponseMsg { partialSuccess?: { rejectedSpans: number; errorMessage: string } }
-interface MessageType<T> {
-  decode(buf: Uint8Array): T;
+interface MessageType<T> extends OtlpMessageType<T> {
   fromObject(obj: Record<string, unknown>): T;
-  encode(msg: T): { finish(): Uint8Array };
 }
 interface TraceMessages {
   ExportTraceServiceRequest: MessageType<ExportRequestMsg>;
@@ -110,47 +106,19 @@ export function consumeExport(request: ExportRequestMsg, consumer: SpanConsumer)
 }
 
 /**
- * The OTLP/gRPC trace service definition (`Export`): requests stay bytes
- * until the handler decodes them, so a body that is not an export request
- * is answered INVALID_ARGUMENT instead of failing inside grpc-js.
- */
-export function otlpTraceServiceDefinition(): grpc.ServiceDefinition {
-  // The generated OTLP root (about 1 MB of heap) loads at the first export, not at start-up.
-  return {
-    Export: {
-      path: `/${OTLP_TRACE_SERVICE}/Export`,
-      requestStream: false,
-      responseStream: false,
-      originalName: 'export',
-      requestSerialize: (b: Buffer) => b,
-      requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (r: ExportResponseMsg) => Buffer.from(otlpMessages().ExportTraceServiceResponse.encode(r).finish()),
-      responseDeserialize: (b: Buffer) => otlpMessages().ExportTraceServiceResponse.decode(b),
-    },
-  };
-}
-
-/**
  * `opentelemetry.proto.collector.trace.v1.TraceService/Export`: decodes the
  * export, hands each span to `consumer`, and answers success, with
  * `partial_success {rejected_spans, error_message}` when some were rejected.
+ * Registered on the server before it starts.
  */
-export function otlpTraceServiceImpl(consumer: SpanConsumer): grpc.UntypedServiceImplementation {
-  return {
-    Export: unary<Buffer, ExportResponseMsg>((body) => {
-      let request: ExportRequestMsg;
-      try {
-        request = otlpMessages().ExportTraceServiceRequest.decode(body);
-      } catch (err) {
-        throw new InvalidArgumentError(`not an OTLP ExportTraceServiceRequest: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      const { rejected, firstError } = consumeExport(request, consumer);
-      return rejected === 0 ? {} : { partialSuccess: { rejectedSpans: rejected, errorMessage: firstError } };
-    }),
-  };
-}
-
-/** Register the OTLP trace service on the server (before start). */
-export function registerOtlpTraceService(server: { addService(def: grpc.ServiceDefinition, impl: grpc.UntypedServiceImplementation): void }, consumer: SpanConsumer): void {
-  server.addService(otlpTraceServiceDefinition(), otlpTraceServiceImpl(consumer));
+export function registerOtlpTraceService(server: OtlpServer, consumer: SpanConsumer): void {
+  registerOtlpExportService<ExportRequestMsg, ExportResponseMsg>(server, {
+    service: OTLP_TRACE_SERVICE,
+    requestName: 'ExportTraceServiceRequest',
+    request: () => otlpMessages().ExportTraceServiceRequest,
+    response: () => otlpMessages().ExportTraceServiceResponse,
+  }, (request) => {
+    const { rejected, firstError } = consumeExport(request, consumer);
+    return rejected === 0 ? {} : { partialSuccess: { rejectedSpans: rejected, errorMessage: firstError } };
+  });
 }
