@@ -19,6 +19,16 @@ test('a gRPC first request decides gRPC; every byte is replayed, the unparsed ta
   assert.ok(p.replay().equals(bytes));
 });
 
+test('a first call whose DATA comes in the same read, past the byte bound, is decided all the same', () => {
+  const p = new H2Prelude(LIMIT);
+  const data: Buffer[] = [];
+  for (let i = 0; i < 8; i++) data.push(frame(FrameType.DATA, 0, 1, Buffer.alloc(16_384, i)));
+  const bytes = Buffer.concat([CLIENT_PREFACE, grpcHeaders(), ...data]);
+  assert.ok(bytes.length > LIMIT);
+  assert.deepEqual(p.push(bytes), { state: 'decided', grpc: true });
+  assert.ok(p.replay().equals(bytes));
+});
+
 test('a first request of another content type, or none, decides HTTP; bytes may come one at a time', () => {
   const json = new H2Prelude(LIMIT);
   const block = headerBlock({ ...getFields('/v1/x'), ':method': 'POST', 'content-type': 'application/json' });

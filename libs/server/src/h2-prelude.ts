@@ -81,7 +81,13 @@ export class H2Prelude {
 
   push(chunk: Buffer): PreludeStep {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    if (this.keptBytes + this.pending.length > this.maxBytes) return drop(`more than ${this.maxBytes} bytes before the first request`);
+    const step = this.parse();
+    // Bytes past the decision (a first call's DATA in the same read) are the chosen server's to bound.
+    if (step === MORE && this.keptBytes + this.pending.length > this.maxBytes) return drop(`more than ${this.maxBytes} bytes before the first request`);
+    return step;
+  }
+
+  private parse(): PreludeStep {
     if (!this.prefaceSeen) {
       if (this.pending.length < HTTP2_PREFACE.length) return MORE;
       if (!this.pending.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) return drop('not an HTTP/2 connection preface');

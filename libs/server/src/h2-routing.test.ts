@@ -51,6 +51,15 @@ test('a client that waits for the server SETTINGS gets them and its gRPC calls a
   assert.equal(c.closed, false);
 });
 
+test('a first gRPC call of a new connection may carry a message far over the 64 KiB bound', async (t) => {
+  const s = await startEchoServer(defaultConfig());
+  t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
+  const client = new EchoClient(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure());
+  t.after(() => client.close());
+  const big = 'x'.repeat(1 << 20);
+  assert.equal((await callEcho(client, { message: big })).message.length, big.length);
+});
+
 test('a client that waits for the server SETTINGS and then asks an HTTP route is served by the HTTP routes', async (t) => {
   const s = await startEchoServer(defaultConfig());
   t.after(() => s.server.shutdown({ deadlineMs: 1000 }));
