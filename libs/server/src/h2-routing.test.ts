@@ -167,3 +167,20 @@ test('over TLS (h2 by ALPN) the first request decides too', async (t) => {
   t.after(() => client.close());
   assert.equal((await callEcho(client, { message: 'tls' })).message, 'tls');
 });
+
+test('shutdown closes HTTP/2 connections served by the HTTP routes and those still undecided, without waiting for its deadline', async (t) => {
+  const s = await startEchoServer(defaultConfig());
+  const session = http2.connect(`http://127.0.0.1:${s.port}`);
+  session.on('error', () => {});
+  t.after(() => session.destroy());
+  assert.equal((await ask(session, { ':path': '/hello' })).headers[':status'], 200);
+  const undecided = await rawClient(t, s.port);
+  undecided.write(CLIENT_PREFACE.subarray(0, 30));
+  const sessionClosed = new Promise<void>((resolve) => session.once('close', resolve));
+  const started = Date.now();
+  await s.server.shutdown({ deadlineMs: 20_000 });
+  const took = Date.now() - started;
+  assert.ok(took < 5000, `shutdown took ${took} ms with a deadline of 20 s`);
+  await sessionClosed;
+  assert.equal(await undecided.waitClosed(2000), true, 'the undecided connection is cut');
+});
