@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { EMPTY_SETTINGS, FLAG_END_HEADERS, FrameType } from './h2-prelude.js';
-import { CLIENT_PREFACE, RawH2Client, frame, headerBlock, grpcFields } from './h2-test-frames.js';
+import { CLIENT_PREFACE, RawH2Client, echoCall, frame, headerBlock, grpcFields } from './h2-test-frames.js';
 import { HTTP2_PREFACE } from './protocol-router.js';
 import { rawExchange } from './socket-support.js';
 import { EchoClient, callEcho, defaultConfig, startEchoServer, type Started } from './test-support.js';
@@ -36,6 +36,21 @@ test('a preface and then nothing, or a client that never acknowledges our SETTIN
   assert.equal(unacknowledged.text, EMPTY_SETTINGS.toString('latin1'), 'only our server preface was sent');
   assert.ok(s.reasons.some((r) => /no request within/.test(r)), s.reasons.join('; '));
   await stillServing(s, t);
+});
+
+test('a client idle after the SETTINGS exchange is not cut at the connection timeout: it goes to gRPC', async (t) => {
+  const s = await start(t, '300ms');
+  const c = await RawH2Client.connect(s.port);
+  t.after(() => c.destroy());
+  c.write(CLIENT_PREFACE);
+  const isSettings = (f: { type: number; flags: number }): boolean => f.type === FrameType.SETTINGS && (f.flags & 1) === 0;
+  const ours = await c.waitFor(isSettings);
+  assert.ok(ours !== undefined);
+  assert.ok(await c.waitFor((f) => isSettings(f) && f !== ours, 900), 'gRPC took it by the 300 ms timeout, before the 1 s idle bound');
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(c.closed, false);
+  c.write(echoCall(1, 'patient'));
+  assert.ok(await c.waitFor((f) => f.stream === 1 && f.type === FrameType.HEADERS && (f.flags & 1) !== 0));
 });
 
 test('a header block over the 64 KiB bound is cut at once, long before the timeout', async (t) => {

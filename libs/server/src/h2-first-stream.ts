@@ -4,7 +4,7 @@ import { EMPTY_SETTINGS, H2Prelude } from './h2-prelude.js';
 export interface FirstStreamOptions {
   /** Bound on the bytes held before the decision. */
   maxBytes: number;
-  /** Bound on the time until the decision; a connection still undecided then is dropped. */
+  /** Bound on the time until the decision; a connection still undecided then is dropped, unless idle (it goes to gRPC). */
   timeoutMs: number;
   /**
    * How long after the client's SETTINGS a request may take before our side sends the server
@@ -36,7 +36,11 @@ export function peekFirstStream(socket: Duplex, options: FirstStreamOptions): Pr
     let settled = false;
     let settingsTimer: NodeJS.Timeout | undefined;
     let idleTimer: NodeJS.Timeout | undefined;
-    const deadline = setTimeout(() => finish({ route: 'drop', reason: `no request within ${options.timeoutMs} ms` }), options.timeoutMs);
+    // A client that acknowledged our SETTINGS is a working HTTP/2 client waiting to make its first
+    // call: at the deadline it goes to gRPC like any idle one; anything else is dropped.
+    const deadline = setTimeout(() => {
+      finish(prelude.idle ? { route: 'grpc', idle: true } : { route: 'drop', reason: `no request within ${options.timeoutMs} ms` });
+    }, options.timeoutMs);
     const finish = (route: FirstStreamRoute): void => {
       if (settled) return;
       settled = true;
