@@ -10,7 +10,7 @@ import { durationMs } from './durations.js';
 import { GatewayClient, type GatewayTarget } from './gateway-client.js';
 import { gatewayHandler } from './gateway.js';
 import { GrpcServer } from './grpc-server.js';
-import { Http2RestBridge, injectorHttp2Server } from './h2-rest-bridge.js';
+import { Http2RestBridge } from './h2-rest-bridge.js';
 import { errorHandler, notFoundHandler } from './http-errors.js';
 import { httpMetricsMiddleware } from './http-metrics.js';
 import { createHttpServer, httpTimeouts } from './http-server.js';
@@ -72,13 +72,14 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
     ...tlsOptions,
     handshakeTimeout: firstBytesTimeoutMs > 0 ? firstBytesTimeoutMs : 120_000,
   });
-  // HTTP/2 requests that are not gRPC (curl over https negotiates h2) reach the same routes.
+  // HTTP/2 connections whose first request is not gRPC (curl over https negotiates h2) reach the same routes.
   const h2Rest = new Http2RestBridge(createHttpServer(config.http, timeouts, (req: IncomingMessage, res: ServerResponse) => app(req, res)), logger);
   const listener = new SharedListener(httpServer, injector, {
     firstBytesTimeoutMs,
     keepAliveMs,
     tls: tlsOptions !== undefined,
     peerAllowed: tlsOptions !== undefined ? (socket) => peerAllowed(socket, config.tls) : undefined,
+    serveHttp2: (socket) => h2Rest.serve(socket),
     logger,
   });
 
@@ -115,7 +116,6 @@ export function createServer(config: ServerConfig, deps: ServerDeps): SluiceServ
       // Only a server with upgrade routes answers upgrades itself; others leave them to the routes.
       if (upgrades.size > 0) httpServer.on('upgrade', upgrades.onUpgrade);
       grpcServer.open();
-      if (!h2Rest.attach(injectorHttp2Server(grpcServer.server))) logger?.warn('HTTP/2 requests other than gRPC cannot reach the HTTP routes (grpc-js internals not found)');
       const target = await resolveListenTarget(config.listener.addr, config.listener.network);
       try {
         await h2Rest.listen();

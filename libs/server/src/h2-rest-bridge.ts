@@ -5,9 +5,8 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GrpcCode } from '@sluice/errors';
+import { isGrpcContentType } from './h2-header-block.js';
 import type { Logger } from './types.js';
-
-type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
 
 /** Request headers that belong to one HTTP/2 hop and are not sent on to HTTP/1.1 (RFC 9113 §8.2.2), plus pseudo-headers. */
 const H2_ONLY_REQUEST = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'http2-settings', 'host']);
@@ -17,55 +16,60 @@ const H1_ONLY_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connection'
 /** Whether an HTTP/2 request is a gRPC call: `application/grpc`, `application/grpc+proto`, `application/grpc-web…`. */
 export function isGrpcRequest(headers: http2.IncomingHttpHeaders): boolean {
   const type = headers['content-type'];
-  return typeof type === 'string' && type.startsWith('application/grpc');
+  return isGrpcContentType(typeof type === 'string' ? type : undefined);
 }
 
-/**
- * The grpc-js HTTP/2 server behind a connection injector. grpc-js keeps it private (in its
- * `http2Servers` map); it is read once, right after the injector is made.
- */
-export function injectorHttp2Server(grpcServer: object): http2.Http2Server | undefined {
-  const servers = (grpcServer as { http2Servers?: unknown }).http2Servers;
-  if (!(servers instanceof Map) || servers.size === 0) return undefined;
-  const last = [...servers.keys()].pop() as unknown;
-  return last instanceof Object && typeof (last as http2.Http2Server).listeners === 'function' ? last as http2.Http2Server : undefined;
-}
+const noop = (): void => {};
 
 /**
- * HTTP/2 requests that are not gRPC, served by the HTTP routes. Aperture's listener mux routes
- * HTTP/2 by content type; here every HTTP/2 connection goes to grpc-js, whose stream handler is
- * wrapped: `application/grpc*` streams go on to grpc-js, every other stream (curl over https
- * negotiates h2 by ALPN) is relayed to the same HTTP handler through a private HTTP/1.1
- * server on a Unix socket in a fresh 0700 directory. Only those requests pay for the relay;
- * a gRPC stream pays one header check.
+ * The HTTP/2 connections whose first request is not a gRPC call (curl over https negotiates h2 by
+ * ALPN; `curl --http2-prior-knowledge` speaks h2c), served by the HTTP routes. Aperture's listener
+ * mux routes HTTP/2 by content type; here the shared listener decides each HTTP/2 connection by the
+ * content type of its first request and hands these to this bridge's own HTTP/2 server. Each request is
+ * relayed to the same HTTP handler through a private HTTP/1.1 server on a Unix socket in a fresh
+ * 0700 directory. gRPC connections never pass through here.
+ *
+ * A connection is decided by its first request: a gRPC call that comes later on a connection
+ * served here is answered UNIMPLEMENTED (a gRPC client opens a connection of its own).
  */
 export class Http2RestBridge {
   private dir: string | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
   private readonly streams = new Set<http2.ServerHttp2Stream>();
+  private readonly h2 = http2.createServer();
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
 
   constructor(private readonly server: http.Server, private readonly logger?: Logger) {
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
+    this.h2.on('session', (session: http2.ServerHttp2Session) => {
+      session.on('error', noop);
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
+    this.h2.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
+      if (isGrpcRequest(headers)) this.refuseGrpc(stream);
+      else this.relay(stream, headers);
+    });
   }
 
-  /** Wrap the stream handlers of grpc-js's HTTP/2 server; false when it cannot be found (HTTP/2 stays gRPC-only). */
-  attach(h2: http2.Http2Server | undefined): boolean {
-    if (h2 === undefined) return false;
-    const grpcListeners = h2.listeners('stream') as StreamListener[];
-    if (grpcListeners.length === 0) return false;
-    h2.removeAllListeners('stream');
-    h2.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
-      if (isGrpcRequest(headers)) {
-        for (let i = 0; i < grpcListeners.length; i++) grpcListeners[i].call(h2, stream, headers, flags, rawHeaders);
-        return;
-      }
-      this.relay(stream, headers);
-    });
-    return true;
+  /** Serve an HTTP/2 connection (its bytes from the preface on still to be read) with the HTTP routes. */
+  serve(socket: Socket): void {
+    this.h2.emit('connection', socket);
+  }
+
+  /** A gRPC call on a connection that carries HTTP requests: answered UNIMPLEMENTED, trailers only. */
+  private refuseGrpc(stream: http2.ServerHttp2Stream): void {
+    stream.on('error', noop);
+    stream.respond({
+      ':status': 200,
+      'content-type': 'application/grpc',
+      'grpc-status': String(GrpcCode.UNIMPLEMENTED),
+      'grpc-message': 'this HTTP/2 connection carries HTTP requests; gRPC calls need a connection whose first request is a gRPC call',
+    }, { endStream: true });
   }
 
   private get socketPath(): string {
@@ -137,8 +141,12 @@ export class Http2RestBridge {
     this.server.closeIdleConnections();
   }
 
-  /** Stop accepting; resolves once every relayed request is answered (idle sockets are let go). */
+  /**
+   * Stop: every HTTP/2 session served here gets GOAWAY (it closes once its streams are answered);
+   * resolves once every relayed request is answered (idle sockets are let go).
+   */
   close(): Promise<void> {
+    for (const session of this.sessions) session.close();
     const removeDir = (): void => {
       if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
       this.dir = undefined;
@@ -162,6 +170,7 @@ export class Http2RestBridge {
   destroyAll(): void {
     this.agent.destroy();
     for (const s of this.streams) s.destroy();
+    for (const session of this.sessions) session.destroy();
     for (const socket of this.sockets) socket.destroy();
   }
 }

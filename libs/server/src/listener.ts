@@ -5,6 +5,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { SluiceError, ErrorCode } from '@sluice/errors';
 import { applyKeepAlive } from './keep-alive.js';
 import type { ListenTarget } from './listen-address.js';
+import { FIRST_STREAM_DEFAULTS, peekFirstStream } from './h2-first-stream.js';
 import { sniffProtocol } from './protocol-router.js';
 import type { Logger } from './types.js';
 
@@ -15,16 +16,24 @@ export interface SharedListenerOptions {
   tls: boolean;
   /** Extra check right after the TLS handshake (client CN); false destroys the socket. */
   peerAllowed?: (socket: TLSSocket) => boolean;
+  /** Serves an HTTP/2 connection whose first request is not a gRPC call (the bytes read are put back). */
+  serveHttp2: (socket: Socket) => void;
   logger?: Logger;
 }
 
 const noop = (): void => {};
 
+/** Bound on the time to an HTTP/2 connection's first request when no first-bytes bound is configured. */
+export const FIRST_REQUEST_TIMEOUT_MS = 10_000;
+
 /**
  * One port, two protocols. The Node http(s) server owns the listening socket (so Node's
  * connection tracking and HTTP timeouts work); its connection handler is replaced by a
- * router that peeks at the first bytes: the HTTP/2 preface goes to the gRPC connection
- * injector, anything else to the HTTP/1.1 handler, a malformed preface is refused.
+ * router that peeks at the first bytes: anything but the HTTP/2 preface goes to the HTTP/1.1
+ * handler, a malformed preface is refused. An HTTP/2 connection is read on up to its first
+ * request (peekFirstStream): a gRPC call sends the whole connection to the gRPC connection
+ * injector, which serves it on the socket itself; any other request sends it to `serveHttp2`
+ * (the HTTP routes). Every later request on a connection goes where its first one went.
  */
 export class SharedListener {
   private readonly sockets = new Set<Socket>();
@@ -69,23 +78,36 @@ export class SharedListener {
 
   /** Route a (plain or TLS-terminated) connection to gRPC or HTTP by its first bytes. */
   route(socket: Socket): void {
+    const started = Date.now();
     this.sniffing.add(socket);
-    void sniffProtocol(socket, this.options.firstBytesTimeoutMs).then((protocol) => {
-      this.sniffing.delete(socket);
-      if (protocol === 'h2') {
-        this.http2.add(socket);
-        socket.once('close', () => this.http2.delete(socket));
-        // The HTTP server's sockets allow half-open connections; an HTTP/2 peer never half-closes,
-        // so its FIN means it is gone (a killed client): close our side too, so the session and its
-        // calls end (a bidi stream held open by a dead client would otherwise stay forever).
-        socket.once('end', () => socket.end());
-        this.injector().injectConnection(socket);
+    void sniffProtocol(socket, this.options.firstBytesTimeoutMs).then(async (protocol) => {
+      if (protocol === 'http1') {
+        this.sniffing.delete(socket);
+        for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);
+        return;
       }
-      else if (protocol === 'http1') for (const handler of this.httpHandlers) handler.call(this.httpServer, socket);
-      else {
+      if (protocol !== 'h2') {
+        this.sniffing.delete(socket);
         if (protocol === 'refuse') this.options.logger?.debug('connection refused: malformed HTTP/2 preface', { remote: socket.remoteAddress });
         socket.destroy();
+        return;
       }
+      const bound = this.options.firstBytesTimeoutMs > 0 ? this.options.firstBytesTimeoutMs : FIRST_REQUEST_TIMEOUT_MS;
+      const first = await peekFirstStream(socket, { ...FIRST_STREAM_DEFAULTS, timeoutMs: Math.max(1, bound - (Date.now() - started)) });
+      this.sniffing.delete(socket);
+      if (first.route === 'drop') {
+        this.options.logger?.debug('HTTP/2 connection refused', { remote: socket.remoteAddress, reason: first.reason });
+        socket.destroy();
+        return;
+      }
+      this.http2.add(socket);
+      socket.once('close', () => this.http2.delete(socket));
+      // The HTTP server's sockets allow half-open connections; an HTTP/2 peer never half-closes,
+      // so its FIN means it is gone (a killed client): close our side too, so the session and its
+      // calls end (a bidi stream held open by a dead client would otherwise stay forever).
+      socket.once('end', () => socket.end());
+      if (first.route === 'grpc') this.injector().injectConnection(socket);
+      else this.options.serveHttp2(socket);
     });
   }
 
