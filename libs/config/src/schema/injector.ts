@@ -42,7 +42,7 @@ export const InjectorConfigSchema = Type.Object({
   sidecar_agent_memory_limit: formatted('memory_limit', '256Mi',
     'Memory limit of the injected agent (sidecar mode), in Mi or Gi; its V8 old generation is bounded at 75% of it (SLUICE_NODE_FLAGS=--max-old-space-size).'),
   sidecar_agent_semi_space_mb: uint32(16,
-    'V8 semi-space of the injected agent (sidecar mode), in MB (SLUICE_NODE_FLAGS=--max-semi-space-size; the young generation is two of them). The agent serves the pod\'s traffic itself there, and a request\'s garbage dies young: 16 (Node\'s own bound) collects it a quarter as often as the 4 the agent otherwise runs with, for about 30 MB more RSS under load; 4 keeps the agent smaller at the cost of more CPU per proxied request (docs/guides/agent-memory.md).',
+    'V8 semi-space of the injected agent (sidecar mode), in MB (SLUICE_NODE_FLAGS=--max-semi-space-size; the young generation is two of them). The agent serves the pod\'s traffic itself there, and a request\'s garbage dies young: 16 (Node\'s own bound) collects it a quarter as often as the 4 the agent otherwise runs with, for about 25 MB more RSS, idle and under load; 4 keeps the agent smaller at the cost of more CPU per proxied request (docs/guides/agent-memory.md).',
     { minimum: 1, maximum: 64 }),
   sidecar_agent_env: oldEnv(Type.Record(Type.String(), Type.String(), {
     default: {},
