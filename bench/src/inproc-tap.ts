@@ -1,6 +1,7 @@
 /**
  * One process per pod: the agent serving the traffic tap itself (`tap.enabled`, as the injector's
- * sidecar mode runs it) against a bare Node proxy with the tap's forwarding core and no check
+ * sidecar mode runs it, with the Node flags the injector gives it: sidecarAgentNodeFlags of the
+ * injector's defaults) against a bare Node proxy with the tap's forwarding core and no check
  * (bench/src/servers/bare-tap-proxy.ts), in the same run, for a tiny workload (node:http answering
  * 200 "ok"). For context, the separate tap (apps/tap, asking a second agent over gRPC) is measured
  * in the same rounds. Every request through a tap is decided by the engine: a local rate limiter
@@ -23,6 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_INJECT_OPTIONS, sidecarAgentNodeFlags } from '@sluice/kube';
 import { ROOT } from './support/bench-paths.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
 import { combine, measure, runLoop, runWrk, WARM_UP_S, type Phase } from './support/proxy-load.js';
@@ -91,14 +93,15 @@ async function main(): Promise<void> {
     const workload = await startChildServer({ name: 'workload', command: process.execPath, args: ['-e', WORKLOAD], portPattern: /port (\d+)/ });
     children.push(workload);
     const started = Date.now();
-    // As shipped: bin/sluice-agent execs node with the agent's V8 heap flags (same pid).
+    // As injected in sidecar mode: bin/sluice-agent execs node with the agent's V8 heap flags (same pid), then the injector's.
+    const sidecarFlags = sidecarAgentNodeFlags(DEFAULT_INJECT_OPTIONS);
     const inproc = await startChildServer({
       name: 'sluice-agent (tap.enabled)',
       command: path.join(ROOT, 'bin', 'sluice-agent'),
       args: ['--local-limiters', limiters],
       env: agentEnv(tmp, {
         SLUICE_AGENT_TAP_ENABLED: 'true', SLUICE_AGENT_TAP_LISTEN: '127.0.0.1:0', SLUICE_AGENT_TAP_UPSTREAM: `http://127.0.0.1:${workload.port}`,
-        SLUICE_AGENT_TAP_CONTROL_POINT: CONTROL_POINT,
+        SLUICE_AGENT_TAP_CONTROL_POINT: CONTROL_POINT, SLUICE_NODE_FLAGS: sidecarFlags,
       }),
       portPattern: /"tap started".*?"listen":\{"host":"[^"]*","port":(\d+)\}/,
       startTimeoutMs: 60_000,
@@ -123,9 +126,7 @@ async function main(): Promise<void> {
       portPattern: /PORT (\d+)/, startTimeoutMs: 60_000,
     });
     children.push(bare);
-    // The V8 settings differ: a young generation of 2 x 4 MB for the agent against Node's default (up to 2 x 16 MB)
-    // for the bare proxy, so the agent collects its garbage about 4 times as often for the same allocation.
-    console.log('V8 flags: agents as bin/sluice-agent sets them (--max-semi-space-size=4 --max-old-space-size=384), the separate tap as bin/sluice-tap, the bare proxy Node\'s defaults');
+    console.log(`V8 flags: the agent serving the tap as injected (bin/sluice-agent's, then ${sidecarFlags}); the agent of the separate tap as bin/sluice-agent sets them (--max-semi-space-size=4 --max-old-space-size=384), the separate tap as bin/sluice-tap; the bare proxy Node's defaults`);
     await new Promise((r) => setTimeout(r, Math.max(0, IDLE_MS - (Date.now() - started))));
     const idle = { inproc: rssMb(inproc.pid), agent: rssMb(agent.pid), tap: rssMb(tap.pid) };
     console.log(`idle RSS: agent serving the tap ${idle.inproc.toFixed(1)} MB; agent ${idle.agent.toFixed(1)} MB + separate tap ${idle.tap.toFixed(1)} MB = ${(idle.agent + idle.tap).toFixed(1)} MB`);

@@ -63,7 +63,7 @@ export const FIELDS: Record<string, string[]> = {
   PeerDiscoveryConfig: ['advertisement_addr', 'kubernetes_service'],
   InjectorConfig: ['mode', 'tap_image', 'agent_image', 'image_pull_policy', 'tap_port', 'control_point', 'agent_address',
     'sidecar_agent_port', 'sidecar_agent_config_map', 'sidecar_agent_env', 'tap_admin_port', 'agent_tls_secret', 'agent_tls_client_cert',
-    'sidecar_agent_key_secret', 'sidecar_agent_memory_limit'],
+    'sidecar_agent_key_secret', 'sidecar_agent_memory_limit', 'sidecar_agent_semi_space_mb'],
   AgentInfoConfig: ['agent_group'],
   AgentTapConfig: ['enabled', 'listen', 'upstream', 'control_point', 'body_bytes', 'check_timeout', 'upstream_timeout', 'fail_closed',
     'max_request_header_bytes', 'max_response_header_bytes', 'max_request_headers', 'max_response_headers', 'merge_slashes'],

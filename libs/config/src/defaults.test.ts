@@ -64,7 +64,7 @@ const injector = {
   mode: 'daemonset' as const, tap_image: 'sluice/tap:0.1.0', agent_image: 'sluice/agent:0.1.0', image_pull_policy: 'IfNotPresent' as const,
   tap_port: 8081, control_point: 'ingress', agent_address: 'sluice-agent.sluice-system.svc.cluster.local:8080', controller_address: 'sluice-controller.sluice-system.svc.cluster.local:8080', sidecar_agent_port: 8090,
   sidecar_agent_config_map: 'sluice-agent-sidecar', sidecar_agent_env: {},
-  tap_admin_port: 9091, agent_tls_secret: '', agent_tls_client_cert: false, sidecar_agent_key_secret: '', sidecar_agent_token_secret: '', sidecar_agent_controller_ca_configmap: '', sidecar_agent_memory_limit: '256Mi',
+  tap_admin_port: 9091, agent_tls_secret: '', agent_tls_client_cert: false, sidecar_agent_key_secret: '', sidecar_agent_token_secret: '', sidecar_agent_controller_ca_configmap: '', sidecar_agent_memory_limit: '256Mi', sidecar_agent_semi_space_mb: 16,
 };
 const distCache = {
   auth: { key_file: '', keys: '', insecure: false },

@@ -13,7 +13,7 @@ export { AdmissionWebhook, ADMISSION_API_VERSION, MAX_ADMISSION_BYTES, type Admi
 export { admissionRoute, readAdmissionBody, type AdmissionHandler, type AdmissionHttpAnswer } from './webhook/admission-route.js';
 export { parseAdmissionReview, type AdmissionRequest, type ReviewProblem } from './webhook/admission-review.js';
 export { PolicyValidationWebhook, POLICY_VALIDATION_GROUP, POLICY_VALIDATION_KIND, type PolicyVerdict, type PolicyValidationOptions, type PolicyReviewAnswer, type PolicyReviewResult } from './webhook/policy-validation.js';
-export { planInjection, pointerToken, ANNOTATIONS, NAMESPACE_LABEL, NAMESPACE_LABEL_VALUE, TAP_CONTAINER, AGENT_CONTAINER, UPSTREAM_PORT_NAME, type InjectionPlan, type JsonPatchOp, type InjectionContext } from './webhook/pod-injection.js';
+export { planInjection, pointerToken, ANNOTATIONS, NAMESPACE_LABEL, NAMESPACE_LABEL_VALUE, TAP_CONTAINER, AGENT_CONTAINER, UPSTREAM_PORT_NAME, sidecarAgentNodeFlags, type InjectionPlan, type JsonPatchOp, type InjectionContext } from './webhook/pod-injection.js';
 export { injectOptionsOf, DEFAULT_INJECT_OPTIONS, type InjectOptions, type InjectMode } from './webhook/inject-options.js';
 export { POD_SCHEMA, podCrossFieldProblems } from './webhook/pod-check.js';
 export { PodScalers, type PodScalerSpec, type PodScalerStatus, type PodScalersOptions, type PodScalerObservation } from './scale/pod-scalers.js';

@@ -276,7 +276,7 @@ test('injector options from the controller configuration; bad values are refused
   assert.deepEqual(DEFAULT_INJECT_OPTIONS, {
     mode: 'daemonset', tapImage: 'sluice/tap:0.1.0', agentImage: 'sluice/agent:0.1.0', imagePullPolicy: 'IfNotPresent', tapPort: 8081,
     agentAddress: 'sluice-agent.sluice-system.svc.cluster.local:8080', sidecarAgentPort: 8090, sidecarAgentConfigMap: 'sluice-agent-sidecar',
-    controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentKeySecret: '', sidecarAgentMemoryLimit: '256Mi',
+    controlPoint: 'ingress', sidecarAgentEnv: {}, tapAdminPort: 9091, agentTlsSecret: '', agentTlsClientCert: false, sidecarAgentKeySecret: '', sidecarAgentMemoryLimit: '256Mi', sidecarAgentSemiSpaceMb: 16,
     controllerAddress: 'sluice-controller.sluice-system.svc.cluster.local:8080', controllerTls: false, sidecarAgentTokenSecret: '', sidecarAgentControllerCaConfigMap: '',
   });
   assert.deepEqual(injectorOf({}), DEFAULT_INJECT_OPTIONS);

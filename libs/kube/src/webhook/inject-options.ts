@@ -34,6 +34,8 @@ export interface InjectOptions {
   sidecarAgentControllerCaConfigMap: string;
   /** Memory limit of the sidecar agent, e.g. 256Mi. */
   sidecarAgentMemoryLimit: string;
+  /** V8 semi-space of the sidecar agent, in MB (--max-semi-space-size). */
+  sidecarAgentSemiSpaceMb: number;
   /** Extra environment of the sidecar agent (SLUICE_AGENT_* keys such as the etcd endpoints), name to value. */
   sidecarAgentEnv: Record<string, string>;
   /** The controller's gRPC address the sidecar agents dial for agent functions; '' for none. */
@@ -65,6 +67,7 @@ export function injectOptionsOf(c: InjectorConfig, controller: { tls: boolean } 
     sidecarAgentTokenSecret: c.sidecar_agent_token_secret,
     sidecarAgentControllerCaConfigMap: c.sidecar_agent_controller_ca_configmap,
     sidecarAgentMemoryLimit: c.sidecar_agent_memory_limit,
+    sidecarAgentSemiSpaceMb: c.sidecar_agent_semi_space_mb,
     sidecarAgentEnv: { ...c.sidecar_agent_env },
     controllerAddress: c.controller_address,
     controllerTls: controller.tls,

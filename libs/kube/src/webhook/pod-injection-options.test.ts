@@ -40,19 +40,23 @@ const refusal = (p: Obj, o: InjectOptions): string => {
   return plan.action === 'refuse' ? `${plan.reason}: ${plan.message}` : '';
 };
 
-test('a sidecar agent says it is one, finds its peers through etcd, is bounded at 75% of its memory limit and scraped', () => {
+test('a sidecar agent says it is one, finds its peers through etcd, is bounded at 75% of its memory limit, runs with the configured semi-space and is scraped', () => {
   const out = injected(pod({}), SIDECAR);
   const agent = container(out, 'sluice-agent');
   const env = envOf(agent);
   assert.equal(env.SLUICE_AGENT_CLOUDEXT_INSTALLATION_MODE, 'KUBERNETES_SIDECAR');
-  assert.equal(env.SLUICE_NODE_FLAGS, '--max-old-space-size=192');
+  assert.equal(env.SLUICE_NODE_FLAGS, '--max-old-space-size=192 --max-semi-space-size=16');
   assert.deepEqual(agent.resources, { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } });
   assert.equal(env.SLUICE_AGENT_AGENT_INFO_AGENT_GROUP, undefined, 'the configured group by default');
   assert.deepEqual({ ...annotationsOf(out) }, {
     'sluice.dev/inject': 'true', 'sluice.dev/injected': 'true', 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8090', 'prometheus.io/path': '/metrics',
   });
-  const big = envOf(container(injected(pod({}), optionsOf({ SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_MEMORY_LIMIT: '1Gi' })), 'sluice-agent'));
-  assert.equal(big.SLUICE_NODE_FLAGS, '--max-old-space-size=768');
+  const big = envOf(container(injected(pod({}), optionsOf({
+    SLUICE_CONTROLLER_INJECTOR_MODE: 'sidecar', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_MEMORY_LIMIT: '1Gi', SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_SEMI_SPACE_MB: '4',
+  })), 'sluice-agent'));
+  assert.equal(big.SLUICE_NODE_FLAGS, '--max-old-space-size=768 --max-semi-space-size=4');
+  assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_SEMI_SPACE_MB: '0' }), /injector\.sidecar_agent_semi_space_mb/);
+  assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_SEMI_SPACE_MB: '65' }), /injector\.sidecar_agent_semi_space_mb/);
   assert.deepEqual([oldSpaceMb('256Mi'), oldSpaceMb('512Mi'), oldSpaceMb('2Gi'), oldSpaceMb('8Mi')], [192, 384, 1536, 16]);
   assert.throws(() => oldSpaceMb('1G'), /not <n>Mi or <n>Gi/);
   assert.throws(() => optionsOf({ SLUICE_CONTROLLER_INJECTOR_SIDECAR_AGENT_MEMORY_LIMIT: '256M' }), /injector\.sidecar_agent_memory_limit .*memory_limit/);

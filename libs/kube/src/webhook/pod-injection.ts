@@ -143,6 +143,14 @@ export function oldSpaceMb(limit: string): number {
   return Math.max(16, Math.floor(mib * 0.75));
 }
 
+/**
+ * The Node flags of a sidecar agent (its SLUICE_NODE_FLAGS, after those bin/sluice-agent sets, so they win):
+ * the old generation bounded under its memory limit, the semi-space of the agent that serves the pod's tap.
+ */
+export function sidecarAgentNodeFlags(o: Pick<InjectOptions, 'sidecarAgentMemoryLimit' | 'sidecarAgentSemiSpaceMb'>): string {
+  return `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)} --max-semi-space-size=${o.sidecarAgentSemiSpaceMb}`;
+}
+
 function tapContainer(o: InjectOptions, portName: string, upstream: number, controlPoint: string, failOpen: boolean, agent: string): Obj {
   const tls = o.agentTlsSecret === '' ? [] : ['--agent-tls-ca', `${TAP_TLS_DIR}/ca.crt`,
     ...(o.agentTlsClientCert ? ['--agent-tls-cert', `${TAP_TLS_DIR}/tls.crt`, '--agent-tls-key', `${TAP_TLS_DIR}/tls.key`] : [])];
@@ -199,7 +207,7 @@ function agentContainer(o: InjectOptions, group: string | undefined, tap: InProc
         .map(([name, value]) => ({ name, value })),
       ...(o.sidecarAgentKeySecret === '' ? [] : [{ name: 'SLUICE_AGENT_DIST_CACHE_AUTH_KEY_FILE', value: `${AGENT_KEY_DIR}/keys` }]),
       ...agentFunctionsEnv(o),
-      { name: 'SLUICE_NODE_FLAGS', value: `--max-old-space-size=${oldSpaceMb(o.sidecarAgentMemoryLimit)}` },
+      { name: 'SLUICE_NODE_FLAGS', value: sidecarAgentNodeFlags(o) },
     ],
     ports: [{ name: 'sluice-agent', containerPort: o.sidecarAgentPort, protocol: 'TCP' }, { name: tap.portName, containerPort: o.tapPort, protocol: 'TCP' }],
     volumeMounts: [

@@ -1,6 +1,8 @@
 import type { Lifecycle } from '@sluice/lifecycle';
 import http2 from 'node:http2';
-import { Backoff, type BackoffConfig } from '@sluice/clients';
+// The module alone: the package's index loads the gRPC and HTTP clients and the configuration schema.
+import { Backoff } from '@sluice/clients/backoff';
+import type { BackoffConfig } from '@sluice/clients';
 import type tls from 'node:tls';
 
 /** Waits before trying the agent again: 100 ms doubling to 2 s, ±20 %. */

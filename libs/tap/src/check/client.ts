@@ -1,5 +1,7 @@
 import type { Lifecycle } from '@sluice/lifecycle';
-import { Backoff, type BackoffConfig } from '@sluice/clients';
+// The module alone: the package's index loads the gRPC and HTTP clients and the configuration schema.
+import { Backoff } from '@sluice/clients/backoff';
+import type { BackoffConfig } from '@sluice/clients';
 import { AGENT_RETRY_BACKOFF, AgentConnection, type AgentConnectionOptions, type ConnectionState } from './agent-connection.js';
 import { checkMethodPath } from './check-protos.js';
 import { CheckStream, type OpenStream, type PendingCheck, type StreamEnd } from './check-stream.js';
