@@ -135,7 +135,8 @@ export class QuotaScheduler implements Limiter, Lifecycle {
       if (v === undefined) return KEY_NOT_FOUND;
       key = v;
     }
-    const now = this.clock.now();
+    // on the real clock, the check's reading of it when the engine's is that clock too (one per check, not one per limiter)
+    const now = this.clock === realClock && ctx.realTime === true ? ctx.nowMs : this.clock.now();
     const w = this.workloads.classify(labels);
     const tokens = this.tokensOf(labels, w, ctx);
     const q = this.queues.get(key);

@@ -46,6 +46,7 @@ export class CheckContext implements DecideContext {
     readonly deadlineMs: number | undefined,
     readonly costLabels: Readonly<Record<string, string>>,
     private readonly cancel: AbortSignal | CancelSource | undefined,
+    readonly realTime: boolean,
   ) {}
 
   get signal(): AbortSignal | undefined {

@@ -1,4 +1,5 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
+import { epochNowMs } from '@sluice/tokenbucket';
 import type { CancelSource } from './call-cancellation.js';
 import type { ComponentSelector, FlowComponent, FluxMeter, Limiter, LimiterKind } from './component.js';
 import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type Registration } from './component-index.js';
@@ -20,7 +21,7 @@ export interface EngineOptions {
    * fails open. Default 1000 ms.
    */
   asyncDecisionTimeoutMs?: number;
-  /** Clock in epoch milliseconds (fractional). */
+  /** Clock in epoch milliseconds (fractional). Default epochNowMs (@sluice/tokenbucket), which the stores and schedulers share. */
   now?: () => number;
 }
 
@@ -31,9 +32,6 @@ const NO_LIMITERS: readonly LimiterRecord[] = Object.freeze([]);
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 const UNSAFE_VALUE_CHARS = /[\s\\/;",]/g;
 
-function defaultNow(): number {
-  return performance.timeOrigin + performance.now();
-}
 
 function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown }).then === 'function';
@@ -50,6 +48,8 @@ export class Engine {
   readonly agentGroup: string;
   readonly controlPoints: ControlPointRegistry;
   private readonly now: () => number;
+  /** The engine runs on epochNowMs (DecideContext.realTime). */
+  private readonly realTime: boolean;
   private readonly asyncTimeoutMs: number;
   private registrations: Registration[] = [];
   private readonly index = new Map<string, ControlPointComponents>();
@@ -63,7 +63,8 @@ export class Engine {
   constructor(opts: EngineOptions = {}) {
     this.agentGroup = opts.agentGroup ?? 'default';
     this.controlPoints = new ControlPointRegistry(opts.controlPoints);
-    this.now = opts.now ?? defaultNow;
+    this.now = opts.now ?? epochNowMs;
+    this.realTime = this.now === epochNowMs;
     this.asyncTimeoutMs = opts.asyncDecisionTimeoutMs ?? 1000;
   }
 
@@ -239,7 +240,7 @@ export class Engine {
 
     const state: RunState = {
       request, set, labels, addedLabels, hiddenLabels: hiddenLabels?.size === 0 ? undefined : hiddenLabels, classifiers, fluxMeters,
-      ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel),
+      ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel, this.realTime),
       limiters: [], results: [],
     };
     if (set.limiterGroups.length === 0) return this.finish(state, -1);
