@@ -139,7 +139,8 @@ export class QuotaScheduler implements Limiter, Lifecycle {
     const now = this.clock === realClock && ctx.realTime === true ? ctx.nowMs : this.clock.now();
     const w = this.workloads.classify(labels);
     const tokens = this.tokensOf(labels, w, ctx);
-    const q = this.queues.get(key);
+    // no bucket has a queue (the common case): nobody to look for
+    const q = this.queues.size === 0 ? undefined : this.queues.get(key);
     if (q !== undefined && (q.queue.length > 0 || q.busy)) {
       const budget = this.budgetOf(w, ctx, now);
       return this.wait(q, this.flowOf(labels, w, tokens, now, budget), budget, ctx);
