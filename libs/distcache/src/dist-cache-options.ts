@@ -52,7 +52,7 @@ export interface DistCacheOptions {
   /** Bounds on what anyone who reaches the ports can make this member hold. */
   limits?: DistCacheLimits;
   registry?: Registry;
-  /** The clock of the buckets (ms). Default Date.now. */
+  /** The clock of the buckets (epoch ms). Default epochNowMs (@sluice/tokenbucket), the flow-control engine's clock. */
   now?: () => number;
 }
 

@@ -1,5 +1,5 @@
 import type { Lifecycle } from '@sluice/lifecycle';
-import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
+import { epochNowMs, type TakeResult, type TokenBucketParams } from '@sluice/tokenbucket';
 import { Membership } from './membership/membership.js';
 import { holdsBuckets } from './membership/member.js';
 import type { GossipTransport } from './membership/gossip-transport.js';
@@ -7,7 +7,7 @@ import type { OpsServer } from './transport/ops-server.js';
 import { listen } from './listeners.js';
 import { PeerCalls, isTimeout } from './transport/peer-calls.js';
 import { CacheCounters } from './cache-counters.js';
-import { BucketTable } from './store/bucket-table.js';
+import { BucketTable, type BucketSlot } from './store/bucket-table.js';
 import { Ring } from './ring/ring.js';
 import { DistCacheMetrics } from './metrics.js';
 import type { PeerRecord, PeerSink } from './membership/peers.js';
@@ -41,6 +41,11 @@ export class DistCache implements PeerSink, Lifecycle {
   readonly replicaCount: number;
   readonly syncReplication: boolean;
   readonly ownerTimeoutMs: number;
+  /**
+   * The buckets run on epochNowMs (the default clock), the clock of the flow-control engine's
+   * checks: a take may then be given the check's reading of it (ownTake) instead of reading it again.
+   */
+  readonly sharedClock: boolean;
   private readonly now: () => number;
   private readonly table: BucketTable;
   private membership: Membership | undefined;
@@ -67,7 +72,8 @@ export class DistCache implements PeerSink, Lifecycle {
     this.replicaCount = Math.max(1, opts.replicaCount ?? 1);
     this.syncReplication = opts.syncReplication ?? false;
     this.ownerTimeoutMs = opts.ownerTimeoutMs ?? 100;
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now ?? epochNowMs;
+    this.sharedClock = this.now === epochNowMs;
     this.metrics = new DistCacheMetrics(opts.registry);
     this.counts = new CacheCounters(this.metrics);
     this.health = new SelfHealth(this.metrics, () => Date.now(), opts.onSelfProblem);
@@ -224,14 +230,20 @@ export class DistCache implements PeerSink, Lifecycle {
    * on a member that does not answer the pull (this member may be the one cut
    * off), says so instead of starting the bucket full, and the store decides
    * on its share. A take served for another member starts it full as before.
+   * `slot` keeps the key's bucket between takes (no lookup while it is held);
+   * `nowMs`, when given, is the caller's reading of this cache's clock (see sharedClock).
    */
-  ownTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult | Unreached> {
-    return this.takeOwned(key, tokens, params, true);
+  ownTake(slot: BucketSlot, tokens: number, params: TokenBucketParams, nowMs?: number): TakeResult | Promise<TakeResult | Unreached> {
+    return this.takeOwned(slot.key, tokens, params, true, slot, nowMs);
   }
 
-  private takeOwned(key: string, tokens: number, params: TokenBucketParams, strict: boolean): TakeResult | Promise<TakeResult | Unreached> {
+  private takeOwned(
+    key: string, tokens: number, params: TokenBucketParams, strict: boolean, slot?: BucketSlot, nowMs?: number,
+  ): TakeResult | Promise<TakeResult | Unreached> {
     this.counts.local++;
-    if (!this.table.has(key)) {
+    // a bucket the slot holds is in the table: nothing to pull
+    const held = slot?.bucket;
+    if ((held === undefined || held.dropped === true) && !this.table.has(key)) {
       const pulling = this.handovers.pullFromPrevious(key, params);
       if (pulling !== undefined) {
         return pulling.then((pulled): TakeResult | Unreached | Promise<TakeResult> => {
@@ -243,23 +255,26 @@ export class DistCache implements PeerSink, Lifecycle {
         });
       }
     }
-    return this.takeHere(key, tokens, params);
+    return this.takeHere(key, tokens, params, slot, nowMs);
   }
 
   /**
    * A take on a bucket held here: counted every time, timed once in TIMED_LOCAL_TAKE_EVERY (a
-   * map lookup and some arithmetic: two clock readings would cost as much as the take).
+   * map lookup and some arithmetic: two clock readings would cost as much as the take). Through
+   * `slot`, the bucket it kept is taken from without a lookup; at `nowMs` when given.
    */
-  private takeHere(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
+  private takeHere(key: string, tokens: number, params: TokenBucketParams, slot?: BucketSlot, nowMs?: number): TakeResult | Promise<TakeResult> {
     this.metrics.localTakes.inc();
     let r: TakeResult;
     if (++this.localTakes === TIMED_LOCAL_TAKE_EVERY) {
       this.localTakes = 0;
       const started = performance.now();
-      r = this.table.take(key, tokens, params, this.now());
+      const now = nowMs ?? this.now();
+      r = slot === undefined ? this.table.take(key, tokens, params, now) : this.table.takeHeld(slot, tokens, params, now);
       this.metrics.takeDuration.local.observe((performance.now() - started) / 1000);
     } else {
-      r = this.table.take(key, tokens, params, this.now());
+      const now = nowMs ?? this.now();
+      r = slot === undefined ? this.table.take(key, tokens, params, now) : this.table.takeHeld(slot, tokens, params, now);
     }
     const confirmations = this.handovers.replicate(key, params);
     if (this.syncReplication && confirmations.length > 0) return Promise.allSettled(confirmations).then(() => r);

@@ -1,3 +1,5 @@
+import { epochNowMs } from '@sluice/tokenbucket';
+
 /** Time and the one scheduling timer of a scheduler (injectable for tests). */
 export interface SchedulerClock {
   /** Epoch milliseconds (fractional). */
@@ -7,8 +9,9 @@ export interface SchedulerClock {
   clearTimer(handle: unknown): void;
 }
 
+/** The real clock: epochNowMs, the clock the engine reads once per check (so a decision on it may use the check's reading). */
 export const realClock: SchedulerClock = {
-  now: () => performance.timeOrigin + performance.now(),
+  now: epochNowMs,
   setTimer(fn, ms) {
     const t = setTimeout(fn, Math.max(0, ms));
     t.unref();

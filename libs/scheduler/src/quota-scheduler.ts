@@ -135,10 +135,12 @@ export class QuotaScheduler implements Limiter, Lifecycle {
       if (v === undefined) return KEY_NOT_FOUND;
       key = v;
     }
-    const now = this.clock.now();
+    // on the real clock, the check's reading of it when the engine's is that clock too (one per check, not one per limiter)
+    const now = this.clock === realClock && ctx.realTime === true ? ctx.nowMs : this.clock.now();
     const w = this.workloads.classify(labels);
     const tokens = this.tokensOf(labels, w, ctx);
-    const q = this.queues.get(key);
+    // no bucket has a queue (the common case): nobody to look for
+    const q = this.queues.size === 0 ? undefined : this.queues.get(key);
     if (q !== undefined && (q.queue.length > 0 || q.busy)) {
       const budget = this.budgetOf(w, ctx, now);
       return this.wait(q, this.flowOf(labels, w, tokens, now, budget), budget, ctx);

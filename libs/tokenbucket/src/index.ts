@@ -4,3 +4,4 @@
 export { newBucket, refill, take, giveBack, timeUntil, type TokenBucketParams, type BucketState, type TakeResult } from './token-bucket.js';
 export type { TokenBucketStore } from './token-bucket-store.js';
 export { LocalTokenBucketStore, DEFAULT_MAX_BUCKETS, type LocalTokenBucketStoreOptions, type BucketEvictionReason } from './local-token-bucket-store.js';
+export { epochNowMs } from './clock.js';

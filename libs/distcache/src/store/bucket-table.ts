@@ -18,6 +18,22 @@ interface Entry {
    * meanwhile, those tokens are taken from it too (two copies both spent).
    */
   fresh?: { taken: number; untilMs: number };
+  /** Set once the entry left the table (deleted, evicted, or replaced by another entry of its key). */
+  dropped?: true;
+}
+
+/**
+ * A bucket held in the table, as a caller may keep it between takes of its key (BucketSlot):
+ * valid while `dropped` is unset; once the table lets the entry go, the caller looks the key up again.
+ */
+export interface HeldBucket {
+  readonly dropped?: true;
+}
+
+/** Where a caller keeps the bucket of one key between takes (BucketTable.takeHeld). */
+export interface BucketSlot {
+  readonly key: string;
+  bucket: HeldBucket | undefined;
 }
 
 /** Why buckets were dropped: full again after idling (nothing lost), or over a bound. */
@@ -75,7 +91,24 @@ export class BucketTable {
 
   take(key: string, tokens: number, params: TokenBucketParams, nowMs: number): TakeResult {
     this.maybeSweep(nowMs);
-    const e = this.ensure(key, params, nowMs);
+    return this.takeFrom(this.ensure(key, params, nowMs), tokens, params, nowMs);
+  }
+
+  /**
+   * take() on the bucket `slot` kept from its last take, without looking its key up: the same
+   * take, sweep included; when the table let that bucket go meanwhile (this take's sweep
+   * included), or the slot holds none yet, the key is looked up (or started) again and the slot
+   * keeps the bucket now held.
+   */
+  takeHeld(slot: BucketSlot, tokens: number, params: TokenBucketParams, nowMs: number): TakeResult {
+    this.maybeSweep(nowMs);
+    let e = slot.bucket as Entry | undefined;
+    if (e === undefined || e.dropped === true) slot.bucket = e = this.ensure(slot.key, params, nowMs);
+    else this.refreshParams(e, params);
+    return this.takeFrom(e, tokens, params, nowMs);
+  }
+
+  private takeFrom(e: Entry, tokens: number, params: TokenBucketParams, nowMs: number): TakeResult {
     e.role = 'owner';
     const r = take(e.state, e.params, tokens, nowMs);
     if (r.ok) this.spent(e, tokens, nowMs);
@@ -156,7 +189,11 @@ export class BucketTable {
   }
 
   delete(key: string): void {
-    if (this.entries.delete(key)) this.bytesHeld -= bytesOf(key);
+    const e = this.entries.get(key);
+    if (e === undefined) return;
+    e.dropped = true;
+    this.entries.delete(key);
+    this.bytesHeld -= bytesOf(key);
   }
 
   /** New parameters for every bucket of a limiter (keys `<limiter>|...`): tokens kept, capped. */
@@ -183,11 +220,18 @@ export class BucketTable {
     if (e === undefined) {
       e = { state: newBucket(params, nowMs), params, role: 'owner', fresh: { taken: 0, untilMs: nowMs + this.freshWindowMs } };
       this.insert(key, e, nowMs);
-    } else if (e.params !== params && !sameParams(e.params, params)) {
+    } else {
+      this.refreshParams(e, params);
+    }
+    return e;
+  }
+
+  /** A take's parameters differ from the bucket's (a new decision): the bucket takes them, its tokens kept, capped. */
+  private refreshParams(e: Entry, params: TokenBucketParams): void {
+    if (e.params !== params && !sameParams(e.params, params)) {
       e.params = params;
       e.state.available = Math.min(e.state.available, Math.max(0, params.capacity));
     }
-    return e;
   }
 
   private spent(e: Entry, tokens: number, nowMs: number): void {
@@ -198,9 +242,10 @@ export class BucketTable {
 
   /** Adds a bucket not held yet; past a bound, the least recently used go (this one stays). */
   private insert(key: string, e: Entry, nowMs: number): void {
-    const had = this.entries.has(key);
+    const had = this.entries.get(key);
     this.entries.set(key, e);
-    if (!had) this.bytesHeld += bytesOf(key);
+    if (had === undefined) this.bytesHeld += bytesOf(key);
+    else had.dropped = true;
     if (this.entries.size > this.maxEntries || this.bytesHeld > this.maxBytes) this.evict(key, nowMs);
   }
 

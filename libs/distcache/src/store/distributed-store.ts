@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { newBucket, take, type BucketState, type TakeResult, type TokenBucketParams, type TokenBucketStore } from '@sluice/tokenbucket';
 import type { DistCache } from '../dist-cache.js';
+import type { Ring } from '../ring/ring.js';
+import type { BucketSlot } from './bucket-table.js';
 
 export interface DistributedStoreOptions {
   /** The rate limiter's identity in the group (policy + component): keys are `<limiter>|<label value>`. */
@@ -16,8 +18,20 @@ export interface DistributedStoreOptions {
 
 /** Longest label value kept as it is in a key; longer ones travel as their SHA-256 (bounded frames and memory). */
 const MAX_PLAIN_LABEL = 64;
-/** Labels whose bucket key is kept built. */
+/** Labels whose bucket key (and owner) is kept. */
 const MAX_CACHED_KEYS = 10_000;
+/** A take that can never be admitted (capacity 0, or a cost above the capacity). */
+const NEVER: TakeResult = Object.freeze({ ok: false, remaining: 0, current: 0, waitMs: 0 });
+
+/**
+ * What the store keeps of one label between takes: its bucket key (built once), its owner in
+ * the ring it was looked up in (a ring never changes: another ring means look again), and the
+ * bucket while this member holds it (the table drops it from the slot when it lets it go).
+ */
+interface LabelSlot extends BucketSlot {
+  ring: Ring | undefined;
+  owner: string | undefined;
+}
 
 /**
  * A rate limiter's buckets in the agent group: each label's bucket lives on
@@ -40,8 +54,11 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   private readonly maxFallbacks: number;
   /** Fallback buckets by key, least recently used first. */
   private readonly fallbacks = new Map<string, BucketState>();
-  /** Bucket keys by label, oldest first. */
-  private readonly keys = new Map<string, string>();
+  /** What is kept of each label (LabelSlot), oldest first; emptied when the parameters change. */
+  private readonly slots = new Map<string, LabelSlot>();
+  /** The label of the last take and its slot (the flows of one client, one after another). */
+  private lastLabel: string | undefined;
+  private lastSlot: LabelSlot | undefined;
 
   constructor(private readonly cache: DistCache, opts: DistributedStoreOptions) {
     this.params = opts.params;
@@ -52,27 +69,45 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   }
 
   keyOf(label: string): string {
-    let key = this.keys.get(label);
-    if (key === undefined) {
-      key = this.prefix + (label.length <= MAX_PLAIN_LABEL ? label : `sha256:${createHash('sha256').update(label).digest('hex')}`);
-      // a key built once per label, not per take (the ring's and the table's lookups hash the same string
-      // again); the oldest goes first past the bound
-      if (this.keys.size >= MAX_CACHED_KEYS) this.keys.delete(this.keys.keys().next().value as string);
-      this.keys.set(label, key);
-    }
-    return key;
+    return this.slotOf(label).key;
   }
 
+  /** The label's slot: its key built once per label, not per take (the ring's and the table's lookups hash the same string again). */
+  private slotOf(label: string): LabelSlot {
+    if (label === this.lastLabel && this.lastSlot !== undefined) return this.lastSlot;
+    let slot = this.slots.get(label);
+    if (slot === undefined) {
+      const key = this.prefix + (label.length <= MAX_PLAIN_LABEL ? label : `sha256:${createHash('sha256').update(label).digest('hex')}`);
+      slot = { key, bucket: undefined, ring: undefined, owner: undefined };
+      // the oldest goes first past the bound
+      if (this.slots.size >= MAX_CACHED_KEYS) this.slots.delete(this.slots.keys().next().value as string);
+      this.slots.set(label, slot);
+    }
+    this.lastLabel = label;
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  /**
+   * `nowMs` is the caller's reading of epochNowMs (the engine's check): the bucket is taken at
+   * it when the cache runs on that clock, else at the cache's own reading.
+   */
   take(label: string, tokens: number, nowMs: number): TakeResult | Promise<TakeResult> {
     // A bucket of capacity 0, or a cost above the capacity, can never admit: decided here, with no hop
     // to an owner that might be slow or away (and so no fail-open fallback for it).
-    if (this.params.capacity <= 0 || tokens > this.params.capacity) return { ok: false, remaining: 0, current: 0, waitMs: 0 };
-    const key = this.keyOf(label);
+    if (this.params.capacity <= 0 || tokens > this.params.capacity) return NEVER;
+    const slot = this.slotOf(label);
+    const key = slot.key;
     if (this.cache.inMinority()) return this.fallback(key, tokens, nowMs, 'minority');
-    const owner = this.cache.currentRing().owner(key);
+    const ring = this.cache.currentRing();
+    if (slot.ring !== ring) {
+      slot.owner = ring.owner(key);
+      slot.ring = ring;
+    }
+    const owner = slot.owner;
     if (owner === undefined || owner === this.cache.id) {
       // this member owns the key; when its state may be on a member that does not answer, decide on the share
-      const r = this.cache.ownTake(key, tokens, this.params);
+      const r = this.cache.ownTake(slot, tokens, this.params, this.cache.sharedClock ? nowMs : undefined);
       return r instanceof Promise ? r.then((x) => ('unreached' in x ? this.fallback(key, tokens, nowMs, x.unreached) : x)) : r;
     }
     return this.cache.remoteTake(owner, key, tokens, this.params, this.timeoutMs).then((r) => (r.ok ? r.result : this.fallback(key, tokens, nowMs, r.reason)));
@@ -82,9 +117,18 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
     this.cache.giveBack(this.keyOf(label), tokens, this.params);
   }
 
+  /** New parameters (a decision of the published policy): the buckets take them, and every label is looked up again. */
   setParams(params: TokenBucketParams): void {
     this.params = params;
     this.cache.setParams(this.prefix, params);
+    this.slots.clear();
+    this.lastLabel = undefined;
+    this.lastSlot = undefined;
+  }
+
+  /** Labels whose slot is kept (for tests). */
+  get keptLabels(): number {
+    return this.slots.size;
   }
 
   get currentParams(): TokenBucketParams {

@@ -1,5 +1,5 @@
 import type { CancelSource } from './call-cancellation.js';
-import type { Classifier, DecideContext, FlowComponent, Limiter, LimiterKind, LimiterResult } from './component.js';
+import type { Classifier, ComponentIdentity, DecideContext, FlowComponent, Limiter, LimiterKind, LimiterResult } from './component.js';
 import type { ComponentSet } from './component-index.js';
 import type { ClassifierRecord } from './decision.js';
 import type { FlowRequest } from './flow-request.js';
@@ -20,8 +20,17 @@ interface RunState {
   readonly classifiers: readonly ClassifierRecord[];
   readonly fluxMeters: readonly string[];
   readonly ctx: CheckContext;
+  /** The limiters run so far, in the order they ran (their records in `records`, at the same index). */
   readonly limiters: Limiter[];
-  readonly results: LimiterResult[];
+  /** The decision's limiter records as they are made (an asynchronous one's result set when it lands). */
+  readonly records: RunRecord[];
+}
+
+/** A limiter record while its check runs: the result of an asynchronous limiter is set when it lands. */
+export interface RunRecord {
+  readonly kind: LimiterKind;
+  readonly identity: ComponentIdentity;
+  result: LimiterResult;
 }
 
 /**
@@ -46,6 +55,7 @@ export class CheckContext implements DecideContext {
     readonly deadlineMs: number | undefined,
     readonly costLabels: Readonly<Record<string, string>>,
     private readonly cancel: AbortSignal | CancelSource | undefined,
+    readonly realTime: boolean,
   ) {}
 
   get signal(): AbortSignal | undefined {

@@ -41,6 +41,11 @@ export interface LimiterKind {
 export interface DecideContext {
   /** Now, in epoch milliseconds (one reading for the whole check). */
   readonly nowMs: number;
+  /**
+   * `nowMs` is a reading of epochNowMs (@sluice/tokenbucket), the real clock: a limiter on that
+   * clock uses it rather than reading the clock again. Unset: the engine runs on another clock.
+   */
+  readonly realTime?: boolean;
   /** The caller's deadline in epoch milliseconds; undefined when there is none. */
   readonly deadlineMs: number | undefined;
   /**

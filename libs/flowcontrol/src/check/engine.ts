@@ -1,4 +1,5 @@
 import { compileLabelMatcher, type LabelMatcher } from '@sluice/selectors';
+import { epochNowMs } from '@sluice/tokenbucket';
 import type { CancelSource } from './call-cancellation.js';
 import type { ComponentSelector, FlowComponent, FluxMeter, Limiter, LimiterKind } from './component.js';
 import { ANY_SERVICE, ControlPointComponents, EMPTY_SET, type Registration } from './component-index.js';
@@ -8,7 +9,7 @@ import type { FlowObserver } from './flow-observer.js';
 import type { FlowRequest } from './flow-request.js';
 import { boundedDecision } from './bounded-decision.js';
 import { HeaderInterests, readsOf, type HeaderInterest } from '../labels/header-interest.js';
-import { CheckContext, FAILED_OPEN, checkComponentKind, copyLabels, decideSafely, define, runClassifier, type RunState } from './check-run.js';
+import { CheckContext, FAILED_OPEN, checkComponentKind, copyLabels, decideSafely, define, runClassifier, type RunRecord, type RunState } from './check-run.js';
 
 export interface EngineOptions {
   /** This agent's group (`agent_info.agent_group`); selectors of other groups are ignored. Default `default`. */
@@ -20,7 +21,7 @@ export interface EngineOptions {
    * fails open. Default 1000 ms.
    */
   asyncDecisionTimeoutMs?: number;
-  /** Clock in epoch milliseconds (fractional). */
+  /** Clock in epoch milliseconds (fractional). Default epochNowMs (@sluice/tokenbucket), which the stores and schedulers share. */
   now?: () => number;
 }
 
@@ -31,9 +32,6 @@ const NO_LIMITERS: readonly LimiterRecord[] = Object.freeze([]);
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 const UNSAFE_VALUE_CHARS = /[\s\\/;",]/g;
 
-function defaultNow(): number {
-  return performance.timeOrigin + performance.now();
-}
 
 function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown }).then === 'function';
@@ -50,6 +48,8 @@ export class Engine {
   readonly agentGroup: string;
   readonly controlPoints: ControlPointRegistry;
   private readonly now: () => number;
+  /** The engine runs on epochNowMs (DecideContext.realTime). */
+  private readonly realTime: boolean;
   private readonly asyncTimeoutMs: number;
   private registrations: Registration[] = [];
   private readonly index = new Map<string, ControlPointComponents>();
@@ -63,7 +63,8 @@ export class Engine {
   constructor(opts: EngineOptions = {}) {
     this.agentGroup = opts.agentGroup ?? 'default';
     this.controlPoints = new ControlPointRegistry(opts.controlPoints);
-    this.now = opts.now ?? defaultNow;
+    this.now = opts.now ?? epochNowMs;
+    this.realTime = this.now === epochNowMs;
     this.asyncTimeoutMs = opts.asyncDecisionTimeoutMs ?? 1000;
   }
 
@@ -239,8 +240,8 @@ export class Engine {
 
     const state: RunState = {
       request, set, labels, addedLabels, hiddenLabels: hiddenLabels?.size === 0 ? undefined : hiddenLabels, classifiers, fluxMeters,
-      ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel),
-      limiters: [], results: [],
+      ctx: new CheckContext(nowMs, request.deadlineMs, request.type === 'http' ? addedLabels ?? NO_LABELS : labels, cancel, this.realTime),
+      limiters: [], records: [],
     };
     if (set.limiterGroups.length === 0) return this.finish(state, -1);
     return this.runGroups(state, 0);
@@ -249,7 +250,7 @@ export class Engine {
   private runGroups(st: RunState, from: number): CheckDecision | Promise<CheckDecision> {
     const groups = st.set.limiterGroups;
     for (let gi = from; gi < groups.length; gi++) {
-      const groupStart = st.results.length;
+      const groupStart = st.records.length;
       let pending: Promise<void>[] | undefined;
       const group = groups[gi];
       for (let li = 0; li < group.length; li++) {
@@ -257,15 +258,15 @@ export class Engine {
         const limiter = e.component;
         if (e.matcher !== undefined && !e.matcher.matches(st.labels)) continue;
         if (st.set.repeatsLimiter && st.limiters.includes(limiter)) continue;
-        const slot = st.limiters.length;
         st.limiters.push(limiter);
         const r = decideSafely(limiter, st);
         if (isPromise(r)) {
-          st.results.push(FAILED_OPEN);
+          const rec: RunRecord = { kind: limiter.kind, identity: limiter.identity, result: FAILED_OPEN };
+          st.records.push(rec);
           pending ??= [];
-          pending.push(boundedDecision(r, this.asyncBudget(st)).then((res) => { st.results[slot] = res; }));
+          pending.push(boundedDecision(r, this.asyncBudget(st)).then((res) => { rec.result = res; }));
         } else {
-          st.results.push(r);
+          st.records.push({ kind: limiter.kind, identity: limiter.identity, result: r });
         }
       }
       if (pending !== undefined) {
@@ -283,7 +284,8 @@ export class Engine {
   }
 
   private rejectedIn(st: RunState, from: number): boolean {
-    for (let i = from; i < st.results.length; i++) if (!st.results[i].accepted) return true;
+    const records = st.records;
+    for (let i = from; i < records.length; i++) if (!records[i].result.accepted) return true;
     return false;
   }
 
@@ -296,17 +298,15 @@ export class Engine {
   /** Build the decision; `rejectGroup` is the index of the rejecting group, or -1. */
   private finish(st: RunState, rejectGroup: number): CheckDecision {
     let waitMs = 0;
-    const records: LimiterRecord[] = [];
-    for (let i = 0; i < st.results.length; i++) {
-      const r = st.results[i];
-      const l = st.limiters[i];
+    const records: readonly LimiterRecord[] = st.records;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i].result;
       if (r.waitMs > waitMs) waitMs = r.waitMs;
-      records.push({ kind: l.kind, identity: l.identity, result: r });
     }
     const accepted = rejectGroup < 0;
     if (!accepted) {
-      for (let i = 0; i < st.results.length; i++) {
-        const r = st.results[i];
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i].result;
         const l = st.limiters[i];
         if (r.accepted && r.tokens !== undefined && r.tokens > 0 && l.revert !== undefined) {
           try {
@@ -320,7 +320,7 @@ export class Engine {
     // The kind of the limiter that turned the flow away says why (every limiter of the groups before it accepted).
     let kind: LimiterKind | undefined;
     if (!accepted) {
-      for (let i = 0; i < st.results.length && kind === undefined; i++) if (!st.results[i].accepted) kind = st.limiters[i].kind;
+      for (let i = 0; i < records.length && kind === undefined; i++) if (!records[i].result.accepted) kind = records[i].kind;
     }
     const decision: { -readonly [K in keyof CheckDecision]: CheckDecision[K] } = {
       controlPoint: st.request.controlPoint,
