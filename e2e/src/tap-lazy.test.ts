@@ -43,7 +43,7 @@ test('the separate tap checks, forwards and serves metrics without loading gRPC,
   t.after(() => agent.close());
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLUICE_TAP_'))), SLUICE_NODE_FLAGS: `--import=${HOOK}` };
   const child = spawn(path.join(ROOT, 'bin', 'sluice-tap'), ['--listen', '127.0.0.1:0', '--admin', '127.0.0.1:0',
-    '--upstream', `http://127.0.0.1:${(workload.address() as AddressInfo).port}`, '--agent', agent.address, '--control-point', 'ingress'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    '--upstream', `http://127.0.0.1:${(workload.address() as AddressInfo).port}`, '--agent', agent.address, '--control-point', 'ingress', '--check-timeout', '5s'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
   let err = '';
   const ports = await new Promise<{ listen: number; admin: number }>((resolve, reject) => {
