@@ -4,13 +4,17 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { BLUEPRINTS, blueprintMarkdown, exampleValuesYaml, fieldsText, findBlueprint, generatePolicy, readValuesFile, type Blueprint } from './blueprints/index.js';
+import type { Blueprint } from './blueprints/index.js';
 import { CliError, UsageError } from './errors.js';
 import { render, type OutputFormat, type Rows } from './output.js';
 
 interface Io { out(text: string): void }
 
-function blueprintNamed(name: string): Blueprint {
+// The blueprints (and the values' schemas) load only when a blueprints command runs, not with every command.
+const blueprints = (): Promise<typeof import('./blueprints/index.js')> => import('./blueprints/index.js');
+
+async function blueprintNamed(name: string): Promise<Blueprint> {
+  const { BLUEPRINTS, findBlueprint } = await blueprints();
   const b = findBlueprint(name);
   if (b === undefined) throw new UsageError(`no blueprint ${JSON.stringify(name)}; there are ${BLUEPRINTS.map((x) => x.name).join(', ')}`);
   return b;
@@ -27,7 +31,8 @@ export function addBlueprintCommands(program: Command, io: Io, format: () => Out
 
   bp.command('list')
     .description('List the blueprints with a line on each')
-    .action(() => {
+    .action(async () => {
+      const { BLUEPRINTS } = await blueprints();
       io.out(render(BLUEPRINTS.map((b) => ({ name: b.name, description: b.description })), format(), listRows));
     });
 
@@ -35,8 +40,9 @@ export function addBlueprintCommands(program: Command, io: Io, format: () => Out
     .description('Print the fields of a blueprint\'s values file with their defaults; -o json or yaml: its JSON Schema')
     .argument('<name>', 'blueprint name')
     .option('--markdown', 'print the fields as the Markdown table of the sluicectl guide')
-    .action((name: string, opts: { markdown?: boolean }) => {
-      const b = blueprintNamed(name);
+    .action(async (name: string, opts: { markdown?: boolean }) => {
+      const { blueprintMarkdown, fieldsText } = await blueprints();
+      const b = await blueprintNamed(name);
       const f = format();
       if (opts.markdown === true) io.out(blueprintMarkdown(b));
       else io.out(f === 'table' ? fieldsText(b) : render(b.schema, f));
@@ -46,8 +52,9 @@ export function addBlueprintCommands(program: Command, io: Io, format: () => Out
     .description('Print an example values file of a blueprint, each field with its description')
     .argument('<name>', 'blueprint name')
     .option('--output-file <file>', 'write it to this file instead of standard output')
-    .action((name: string, opts: { outputFile?: string }) => {
-      const text = exampleValuesYaml(blueprintNamed(name));
+    .action(async (name: string, opts: { outputFile?: string }) => {
+      const { exampleValuesYaml } = await blueprints();
+      const text = exampleValuesYaml(await blueprintNamed(name));
       if (opts.outputFile === undefined) io.out(text);
       else writeFileSync(opts.outputFile, text);
     });
@@ -60,7 +67,8 @@ export function addBlueprintCommands(program: Command, io: Io, format: () => Out
     .option('--overwrite', 'replace files already there')
     .addHelpText('after', '\nExamples:\n  sluicectl blueprints values rate-limiting --output-file values.yaml\n  sluicectl blueprints generate rate-limiting --values-file values.yaml --output-dir policies\n  sluicectl apply policy -f policies/rate-limit-per-user.yaml')
     .action(async (name: string, opts: { valuesFile: string; outputDir: string; overwrite?: boolean }) => {
-      const b = blueprintNamed(name);
+      const { generatePolicy, readValuesFile } = await blueprints();
+      const b = await blueprintNamed(name);
       const policy = generatePolicy(b, readValuesFile(opts.valuesFile), opts.valuesFile);
       // The compiler loads only here: the values may pass their schema and still make a policy it refuses (a bad label filter).
       const { circuitPicture, toMermaid } = await import('./graph.js');

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
-import { PUBLISHED_DECISION_KINDS } from '@sluice/policies';
+import { Argument, Command, Option, type ParseOptions } from 'commander';
 import { ControllerClient } from './client.js';
 import { CliError, UsageError } from './errors.js';
 import { outputFormat, render, type OutputFormat, type Rows } from './output.js';
@@ -69,9 +68,26 @@ const decisionRows = (v: unknown): Rows => {
   };
 };
 
+/**
+ * sluicectl's program. `decisions` names the policy library's decision kinds in its help; that library
+ * (half a CPU-second to load) loads only when the command line names `decisions` (run, --help or
+ * `help decisions`), not with every command.
+ */
+class Program extends Command {
+  readonly decisionType = new Argument('<type>', 'a published kind that takes decisions');
+
+  override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
+    if ((argv ?? process.argv).includes('decisions')) {
+      const { PUBLISHED_DECISION_KINDS } = await import('@sluice/policies');
+      this.decisionType.description = `a published kind that takes decisions: ${PUBLISHED_DECISION_KINDS.join(', ')}`;
+    }
+    return super.parseAsync(argv, options);
+  }
+}
+
 /** The sluicectl program: its commands, options and help, writing to `io`. */
 export function buildProgram(io: Io): Command {
-  const program = new Command('sluicectl')
+  const program = new Program('sluicectl')
     .description('Operate Sluice: apply and inspect policies through the controller, draw a policy\'s circuit, and generate policies from blueprints.')
     .addOption(new Option('--controller <url>', 'the controller\'s HTTP address').env('SLUICE_CONTROLLER').default('http://127.0.0.1:8080'))
     .addOption(new Option('--token <token>', 'bearer token for the controller (its server.auth.token_file)').env('SLUICE_TOKEN'))
@@ -190,7 +206,7 @@ Exit status: 0 done, 1 the command failed, 2 the command line is wrong.`)
 
   program.command('decisions')
     .description('List what the controller publishes for the agents of one component type')
-    .argument('<type>', `a published kind that takes decisions: ${PUBLISHED_DECISION_KINDS.join(', ')}`)
+    .addArgument(program.decisionType)
     .action(async (type: string) => {
       await withClient(async (c, format) => io.out(render(await c.call('GET', `/v1/decisions/${encodeURIComponent(type)}`), format, decisionRows)));
     });

@@ -29,7 +29,11 @@ export class SchemaValidator {
 
   private create(): Ajv {
     const o = this.options;
+    // code.optimize off: Ajv's passes over the generated code (dropping unused names, inlining) take a
+    // third of the compile of a large schema (the policy schema: 1.6 -> 1.0 CPU-s), paid by every
+    // process at its first validation, for ~6% less code and no difference in what is accepted.
     const ajv = new Ajv({
+      code: { optimize: false },
       allErrors: true, strict: true, coerceTypes: false,
       verbose: o.verbose ?? true, strictNumbers: o.strictNumbers ?? true, useDefaults: o.useDefaults ?? false,
     });
