@@ -43,15 +43,12 @@ export class Handover {
   /** The ring without one member, by member (for answering pulls), until the ring changes. */
   private readonly ringsWithout = new Map<string, Ring>();
   private ringChangedMs = -Infinity;
-  /** The ring before the last change (undefined: it never changed). */
-  private ringBefore: Ring | undefined;
 
   constructor(private readonly host: HandoverHost) {}
 
   /** The ring is about to change: the pull window starts now. */
   ringChanged(): void {
     this.ringsWithout.clear();
-    this.ringBefore = this.host.ring();
     this.ringChangedMs = this.host.now();
     this.forgetHanded(this.ringChangedMs);
   }
@@ -140,11 +137,10 @@ export class Handover {
    * Another member pulls a key's state: keep it while this member still owns
    * the key, else give it up (or what was handed over lately: the handover
    * itself may not have arrived yet; a copy met twice keeps the fewer tokens).
-   * Holding none, "nothing here" only when the key's owner in this member's
-   * ring is new to it since the ring changed and this member would own the
-   * key without it (it would have held the state); else the rings disagree
-   * (one of them has not caught up) and the state may be on a third member:
-   * an error, so the puller does not start the key full.
+   * Holding none, "nothing here" only when this member would own the key
+   * without the key's owner in its ring (it would have held the state); else
+   * the rings disagree (one of them has not caught up) and the state may be
+   * on a third member: an error, so the puller does not start the key full.
    */
   servePull(key: string, now: number): OpResult {
     const { host } = this;
@@ -159,10 +155,7 @@ export class Handover {
     }
     const h = this.handed.get(key);
     if (h !== undefined && now - h.atMs <= host.windowMs) return { s: { available: h.s.available, fillAgoMs: h.s.fillAgoMs + Math.max(0, now - h.atMs) } };
-    // "nothing here" only when the owner is new to the key in this member's view (likely the puller) and this
-    // member would own the key without it; an owner that owned it before the change still holds its state
-    const ownerBefore = (this.ringBefore ?? host.ring()).owner(key);
-    if (owner !== undefined && ownerBefore !== owner && this.ringWithout(owner).owner(key) === host.id()) return { s: null };
+    if (owner === undefined || this.ringWithout(owner).owner(key) === host.id()) return { s: null };
     return { err: NOT_PREVIOUS_OWNER };
   }
 
