@@ -25,6 +25,8 @@ export interface DistStats {
   members: Array<{ id: string; state: string; in_ring: boolean }>;
   keys_owned: number;
   fallbacks: number;
+  /** Fallbacks that admitted (on the agent's share). */
+  fallbacks_admitted: number;
   handovers: number;
   dropped_packets: number;
   operations: { local: number; remote: number; served: number };

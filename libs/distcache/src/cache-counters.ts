@@ -6,14 +6,20 @@ export class CacheCounters {
   remote = 0;
   served = 0;
   fallbacks = 0;
+  /** Fallbacks that admitted (on this agent's share). */
+  fallbacksAdmitted = 0;
   handovers = 0;
   dropped = 0;
 
   constructor(private readonly metrics: DistCacheMetrics) {}
 
-  fallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
+  fallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed', admitted: boolean): void {
     this.fallbacks++;
     this.metrics.fallbacks.inc({ reason, mode });
+    if (admitted) {
+      this.fallbacksAdmitted++;
+      this.metrics.fallbacksAdmitted.inc({ reason });
+    }
   }
 
   handover(direction: 'sent' | 'received' | 'promoted'): void {

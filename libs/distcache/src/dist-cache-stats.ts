@@ -24,6 +24,8 @@ export interface DistCacheStats {
   replicasHeld: number;
   operations: { local: number; remote: number; served: number };
   fallbacks: number;
+  /** Fallbacks that admitted (on this agent's share). */
+  fallbacksAdmitted: number;
   handovers: number;
   droppedPackets: number;
   /** Why this member's own packets seem dropped by the group, or null. */
@@ -60,6 +62,7 @@ export function collectStats(s: StatsSources): DistCacheStats {
     replicasHeld: s.table.count('replica'),
     operations: { local: s.counts.local, remote: s.counts.remote, served: s.counts.served },
     fallbacks: s.counts.fallbacks,
+    fallbacksAdmitted: s.counts.fallbacksAdmitted,
     handovers: s.counts.handovers,
     droppedPackets: s.counts.dropped,
     selfProblem: s.selfProblem ?? null,

@@ -13,8 +13,9 @@ import { DistCacheMetrics } from './metrics.js';
 import type { PeerRecord, PeerSink } from './membership/peers.js';
 import type { DistCacheOptions } from './dist-cache-options.js';
 import { collectStats, type DistCacheStats } from './dist-cache-stats.js';
-import type { RemoteTake, Unreached } from './handover/take-outcome.js';
+import { remoteTakeOf, type RemoteTake, type Unreached } from './handover/take-outcome.js';
 import { Handover } from './handover/handover.js';
+import { takeOwned, type OwnedTakeHost } from './handover/owned-take.js';
 import { PeerOpsHandler } from './op-handler.js';
 import { PeerRegistry, type PeerView } from './membership/peer-registry.js';
 import { MembershipWiring } from './membership/membership-wiring.js';
@@ -43,7 +44,7 @@ export class DistCache implements PeerSink, Lifecycle {
   readonly ownerTimeoutMs: number;
   /**
    * The buckets run on epochNowMs (the default clock), the clock of the flow-control engine's
-   * checks: a take may then be given the check's reading of it (ownTake) instead of reading it again.
+   * checks: a take may then be given the check's reading of it (localTake) instead of reading it again.
    */
   readonly sharedClock: boolean;
   private readonly now: () => number;
@@ -56,6 +57,7 @@ export class DistCache implements PeerSink, Lifecycle {
   private readonly ready = new Set<string>();
   private ring: Ring;
   private readonly handovers: Handover;
+  private readonly owned: OwnedTakeHost;
   private readonly handler: PeerOpsHandler;
   private readonly peers = new PeerRegistry();
   /** Local takes since the last timed one. */
@@ -96,6 +98,13 @@ export class DistCache implements PeerSink, Lifecycle {
       ring: () => this.ring,
       now: () => this.now(),
     });
+    this.owned = {
+      has: (key) => this.table.has(key),
+      minority: () => this.inMinority(),
+      pull: (key, params) => this.handovers.pullFromPrevious(key, params),
+      takeHere: (key, tokens, params, slot, nowMs) => this.takeHere(key, tokens, params, slot, nowMs),
+      remoteTake: (holder, key, tokens, params) => this.remoteTake(holder, key, tokens, params),
+    };
     this.handler = new PeerOpsHandler({
       table: this.table,
       handovers: this.handovers,
@@ -219,43 +228,19 @@ export class DistCache implements PeerSink, Lifecycle {
   /**
    * Take on this member (it owns the key): no hop, unless the ring changed
    * lately and the state must first be pulled from the previous owner; while
-   * that one still owns the key in its own view, the take goes to it.
+   * that one still owns the key in its own view, the take goes to it. When the
+   * key's state may still be on a member that does not answer, says so
+   * (Unreached) instead of starting the bucket full: this member's stores
+   * decide on their share, a take served for another member is answered
+   * UNREACHED_ANSWER and the asking member decides on its share.
+   *
+   * `slot`, from this member's own stores, keeps the key's bucket between takes
+   * (no lookup while it is held); `nowMs`, when given, is the caller's reading
+   * of this cache's clock (see sharedClock).
    */
-  localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult> {
-    return this.takeOwned(key, tokens, params, false) as TakeResult | Promise<TakeResult>;
-  }
-
-  /**
-   * localTake for this member's own stores: when the key's state may still be
-   * on a member that does not answer the pull (this member may be the one cut
-   * off), says so instead of starting the bucket full, and the store decides
-   * on its share. A take served for another member starts it full as before.
-   * `slot` keeps the key's bucket between takes (no lookup while it is held);
-   * `nowMs`, when given, is the caller's reading of this cache's clock (see sharedClock).
-   */
-  ownTake(slot: BucketSlot, tokens: number, params: TokenBucketParams, nowMs?: number): TakeResult | Promise<TakeResult | Unreached> {
-    return this.takeOwned(slot.key, tokens, params, true, slot, nowMs);
-  }
-
-  private takeOwned(
-    key: string, tokens: number, params: TokenBucketParams, strict: boolean, slot?: BucketSlot, nowMs?: number,
-  ): TakeResult | Promise<TakeResult | Unreached> {
+  localTake(key: string, tokens: number, params: TokenBucketParams, slot?: BucketSlot, nowMs?: number): TakeResult | Promise<TakeResult | Unreached> {
     this.counts.local++;
-    // a bucket the slot holds is in the table: nothing to pull
-    const held = slot?.bucket;
-    if ((held === undefined || held.dropped === true) && !this.table.has(key)) {
-      const pulling = this.handovers.pullFromPrevious(key, params);
-      if (pulling !== undefined) {
-        return pulling.then((pulled): TakeResult | Unreached | Promise<TakeResult> => {
-          if (this.table.has(key)) return this.takeHere(key, tokens, params);
-          if (pulled.failed !== undefined && strict) return { unreached: pulled.failed };
-          const holder = pulled.holder;
-          if (holder === undefined) return this.takeHere(key, tokens, params);
-          return this.remoteTake(holder, key, tokens, params).then((r) => (r.ok ? r.result : this.takeHere(key, tokens, params)));
-        });
-      }
-    }
-    return this.takeHere(key, tokens, params, slot, nowMs);
+    return takeOwned(this.owned, key, tokens, params, slot, nowMs);
   }
 
   /**
@@ -287,8 +272,7 @@ export class DistCache implements PeerSink, Lifecycle {
     try {
       const r = await this.calls.call(owner, { o: 'take', k: key, n: tokens, p: params }, timeoutMs);
       this.metrics.takeDuration.remote.observe((performance.now() - started) / 1000);
-      if ('ok' in r) return { ok: true, result: { ok: r.ok, remaining: r.rem, current: r.cur, waitMs: r.wait } };
-      return { ok: false, reason: 'error' };
+      return remoteTakeOf(r);
     } catch (e) {
       this.ownerFailed(owner, e);
       return { ok: false, reason: isTimeout(e) ? 'timeout' : 'error' };
@@ -372,8 +356,9 @@ export class DistCache implements PeerSink, Lifecycle {
     return this.health.problem;
   }
 
-  countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed'): void {
-    this.counts.fallback(reason, mode);
+  /** A decision taken without the owner (on this agent's share, or rejected when fail-closed), and whether it admitted. */
+  countFallback(reason: 'timeout' | 'error' | 'minority', mode: 'open' | 'closed', admitted: boolean): void {
+    this.counts.fallback(reason, mode, admitted);
   }
 
   stats(): DistCacheStats {

@@ -10,6 +10,7 @@ export class DistCacheMetrics {
   readonly opDuration: FastHistogram<'op' | 'target'>;
   readonly batchSize: Histogram;
   readonly fallbacks: Counter<'reason' | 'mode'>;
+  readonly fallbacksAdmitted: Counter<'reason'>;
   readonly handovers: Counter<'direction'>;
   readonly droppedPackets: Counter<'reason'>;
   readonly operations: FastCounter<'op' | 'target'>;
@@ -37,6 +38,7 @@ export class DistCacheMetrics {
     });
     this.batchSize = new Histogram({ name: 'sluice_distcache_batch_size', help: 'Operations per batch sent to a peer.', registers, buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096] });
     this.fallbacks = new Counter({ name: 'sluice_distcache_fallbacks_total', help: 'Decisions taken without the owner (it did not answer in time or failed).', labelNames: ['reason', 'mode'], registers });
+    this.fallbacksAdmitted = new Counter({ name: 'sluice_distcache_fallback_admissions_total', help: 'Fallback decisions that admitted the flow (on this agent\'s share of the limit): the most a key can admit beyond its limit.', labelNames: ['reason'], registers });
     this.handovers = new Counter({ name: 'sluice_distcache_handovers_total', help: 'Buckets handed over on membership changes.', labelNames: ['direction'], registers });
     this.droppedPackets = new Counter({ name: 'sluice_distcache_dropped_packets_total', help: 'Membership packets dropped: malformed, of another group or protocol version.', labelNames: ['reason'], registers });
     this.operations = new FastCounter({ name: 'sluice_distcache_operations_total', help: 'Counter operations by kind and where they ran.', labelNames: ['op', 'target'], registers });

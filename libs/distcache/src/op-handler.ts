@@ -1,5 +1,6 @@
 import type { TakeResult, TokenBucketParams } from '@sluice/tokenbucket';
 import type { Op, OpResult } from './transport/ops.js';
+import { UNREACHED_ANSWER, type Unreached } from './handover/take-outcome.js';
 import type { BucketTable } from './store/bucket-table.js';
 import type { CacheCounters } from './cache-counters.js';
 import type { DistCacheMetrics } from './metrics.js';
@@ -12,8 +13,8 @@ export interface PeerOpsHandlerHost {
   readonly counts: CacheCounters;
   readonly metrics: DistCacheMetrics;
   now(): number;
-  /** A take on a key this member owns (it may first pull the key's state from the previous owner). */
-  localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult>;
+  /** A take on a key this member owns (it may first pull the key's state from the previous owner, who may not answer). */
+  localTake(key: string, tokens: number, params: TokenBucketParams): TakeResult | Promise<TakeResult | Unreached>;
 }
 
 /** Serves the operations other members send to this one (the operations server's handler). */
@@ -31,7 +32,7 @@ export class PeerOpsHandler {
         return { done: true };
       case 'take': {
         const r = host.localTake(op.k, op.n, op.p);
-        const toRes = (t: TakeResult): OpResult => ({ ok: t.ok, rem: t.remaining, cur: t.current, wait: t.waitMs });
+        const toRes = (t: TakeResult | Unreached): OpResult => ('unreached' in t ? { err: UNREACHED_ANSWER } : { ok: t.ok, rem: t.remaining, cur: t.current, wait: t.waitMs });
         return r instanceof Promise ? r.then(toRes) : toRes(r);
       }
       case 'give':

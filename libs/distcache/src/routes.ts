@@ -32,6 +32,7 @@ export function registerDistCacheRoutes(app: RouteApp, cache: DistCache): void {
       replicas_held: s.replicasHeld,
       operations: s.operations,
       fallbacks: s.fallbacks,
+      fallbacks_admitted: s.fallbacksAdmitted,
       handovers: s.handovers,
       dropped_packets: s.droppedPackets,
       self_problem: s.selfProblem,

@@ -9,7 +9,7 @@ import type { Pulled } from './take-outcome.js';
 /** What the handover uses of its member (the id and the ring change: at start, on membership changes). */
 export interface HandoverHost {
   readonly table: BucketTable;
-  readonly calls: PeerCalls;
+  readonly calls: Pick<PeerCalls, 'call'>;
   readonly counts: CacheCounters;
   readonly replicaCount: number;
   readonly ownerTimeoutMs: number;
@@ -19,6 +19,9 @@ export interface HandoverHost {
   ring(): Ring;
   now(): number;
 }
+
+/** The answer to a pull by a member that holds no state of the key and would not have held it. */
+export const NOT_PREVIOUS_OWNER = 'not the previous owner';
 
 /** No replica to confirm a take (no array per local take). */
 const NO_CONFIRMATIONS: readonly Promise<OpResult>[] = Object.freeze([]);
@@ -30,15 +33,24 @@ const NO_CONFIRMATIONS: readonly Promise<OpResult>[] = Object.freeze([]);
  */
 export class Handover {
   private readonly pulls = new Map<string, Promise<Pulled>>();
-  private ringNoSelf: Ring | undefined;
+  /**
+   * States this member handed over lately, by key (for the window): a pull
+   * that arrives before the handover itself (another connection, a busy
+   * member) is answered with it, not with "nothing here", which would start
+   * the bucket full on the new owner.
+   */
+  private readonly handed = new Map<string, { s: BucketSnapshot; atMs: number }>();
+  /** The ring without one member, by member (for answering pulls), until the ring changes. */
+  private readonly ringsWithout = new Map<string, Ring>();
   private ringChangedMs = -Infinity;
 
   constructor(private readonly host: HandoverHost) {}
 
   /** The ring is about to change: the pull window starts now. */
   ringChanged(): void {
-    this.ringNoSelf = undefined;
+    this.ringsWithout.clear();
     this.ringChangedMs = this.host.now();
+    this.forgetHanded(this.ringChangedMs);
   }
 
   /**
@@ -51,12 +63,14 @@ export class Handover {
   pullFromPrevious(key: string, params: TokenBucketParams): Promise<Pulled> | undefined {
     const { host } = this;
     if (host.now() - this.ringChangedMs > host.windowMs) return undefined;
-    const before = this.ringWithoutSelf().owner(key);
+    const before = this.ringWithout(host.id()).owner(key);
     if (before === undefined || before === host.id()) return undefined;
     const pending = this.pulls.get(key);
     if (pending !== undefined) return pending;
     const p = host.calls.call(before, { o: 'pull', k: key }, host.ownerTimeoutMs)
       .then((r): Pulled => {
+        // not the previous owner in its own view either (the rings disagree): the state may be on a third member
+        if ('err' in r) return { failed: 'error' };
         if ('keep' in r && r.keep) return { holder: before };
         if ('s' in r && r.s !== null) {
           host.table.adopt(key, r.s, params, host.now());
@@ -102,6 +116,7 @@ export class Handover {
         if (s !== undefined && owner !== undefined) {
           host.calls.call(owner, { o: 'handover', k: key, s, p: params }, 1000).catch(() => undefined);
           host.counts.handover('sent');
+          this.handed.set(key, { s, atMs: host.now() });
         }
         if (owners.includes(host.id())) table.setRole(key, 'replica');
         else table.delete(key);
@@ -118,25 +133,47 @@ export class Handover {
     return { done: true };
   }
 
-  /** Another member pulls a key's state: keep it while this member still owns the key, else give it up. */
+  /**
+   * Another member pulls a key's state: keep it while this member still owns
+   * the key, else give it up (or what was handed over lately: the handover
+   * itself may not have arrived yet; a copy met twice keeps the fewer tokens).
+   * Holding none, "nothing here" only when this member would own the key
+   * without the key's owner in its ring (it would have held the state); else
+   * the rings disagree (one of them has not caught up) and the state may be
+   * on a third member: an error, so the puller does not start the key full.
+   */
   servePull(key: string, now: number): OpResult {
     const { host } = this;
-    if (host.ring().owner(key) === host.id()) return { s: null, keep: true };
+    const owner = host.ring().owner(key);
+    if (owner === host.id()) return { s: null, keep: true };
     const s = host.table.snapshot(key, now) ?? null;
-    if (s !== null && host.ring().owner(key) !== host.id()) {
+    if (s !== null) {
       if (this.ownersOf(key).includes(host.id())) host.table.setRole(key, 'replica');
       else host.table.delete(key);
       host.counts.handover('sent');
+      return { s };
     }
-    return { s };
+    const h = this.handed.get(key);
+    if (h !== undefined && now - h.atMs <= host.windowMs) return { s: { available: h.s.available, fillAgoMs: h.s.fillAgoMs + Math.max(0, now - h.atMs) } };
+    if (owner === undefined || this.ringWithout(owner).owner(key) === host.id()) return { s: null };
+    return { err: NOT_PREVIOUS_OWNER };
+  }
+
+  /** Drops the handed-over states older than the window. */
+  private forgetHanded(now: number): void {
+    for (const [k, h] of this.handed) if (now - h.atMs > this.host.windowMs) this.handed.delete(k);
   }
 
   private ownersOf(key: string): string[] {
     return this.host.ring().owners(key, this.host.replicaCount);
   }
 
-  private ringWithoutSelf(): Ring {
-    if (this.ringNoSelf === undefined) this.ringNoSelf = new Ring(this.host.ring().members.filter((m) => m !== this.host.id()));
-    return this.ringNoSelf;
+  private ringWithout(member: string): Ring {
+    let r = this.ringsWithout.get(member);
+    if (r === undefined) {
+      r = new Ring(this.host.ring().members.filter((m) => m !== member));
+      this.ringsWithout.set(member, r);
+    }
+    return r;
   }
 }

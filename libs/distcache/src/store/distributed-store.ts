@@ -4,6 +4,9 @@ import type { DistCache } from '../dist-cache.js';
 import type { Ring } from '../ring/ring.js';
 import type { BucketSlot } from './bucket-table.js';
 
+/** What the store uses of its member of the cache (a DistCache, or a simulated member in tests). */
+export type StoreCache = Pick<DistCache, 'id' | 'ownerTimeoutMs' | 'sharedClock' | 'inMinority' | 'currentRing' | 'localTake' | 'remoteTake' | 'giveBack' | 'setParams' | 'countFallback' | 'knownMembers'>;
+
 export interface DistributedStoreOptions {
   /** The rate limiter's identity in the group (policy + component): keys are `<limiter>|<label value>`. */
   limiterId: string;
@@ -60,7 +63,7 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
   private lastLabel: string | undefined;
   private lastSlot: LabelSlot | undefined;
 
-  constructor(private readonly cache: DistCache, opts: DistributedStoreOptions) {
+  constructor(private readonly cache: StoreCache, opts: DistributedStoreOptions) {
     this.params = opts.params;
     this.prefix = `${opts.limiterId}|`;
     this.timeoutMs = opts.ownerTimeoutMs ?? cache.ownerTimeoutMs;
@@ -107,7 +110,7 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
     const owner = slot.owner;
     if (owner === undefined || owner === this.cache.id) {
       // this member owns the key; when its state may be on a member that does not answer, decide on the share
-      const r = this.cache.ownTake(slot, tokens, this.params, this.cache.sharedClock ? nowMs : undefined);
+      const r = this.cache.localTake(key, tokens, this.params, slot, this.cache.sharedClock ? nowMs : undefined);
       return r instanceof Promise ? r.then((x) => ('unreached' in x ? this.fallback(key, tokens, nowMs, x.unreached) : x)) : r;
     }
     return this.cache.remoteTake(owner, key, tokens, this.params, this.timeoutMs).then((r) => (r.ok ? r.result : this.fallback(key, tokens, nowMs, r.reason)));
@@ -140,10 +143,12 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
     return this.fallbacks.size;
   }
 
-  /** A decision without the owner: counted; rejected when fail-closed, else taken from this agent's share. */
+  /** A decision without the owner: counted (and whether it admitted); rejected when fail-closed, else taken from this agent's share. */
   private fallback(key: string, tokens: number, nowMs: number, reason: 'timeout' | 'error' | 'minority'): TakeResult {
-    this.cache.countFallback(reason, this.failClosed ? 'closed' : 'open');
-    if (this.failClosed) return { ok: false, remaining: 0, current: 0, waitMs: 0 };
+    if (this.failClosed) {
+      this.cache.countFallback(reason, 'closed', false);
+      return { ok: false, remaining: 0, current: 0, waitMs: 0 };
+    }
     const share = this.shareParams();
     let b = this.fallbacks.get(key);
     if (b === undefined) {
@@ -158,7 +163,9 @@ export class DistributedTokenBucketStore implements TokenBucketStore {
       b.available = Math.min(b.available, share.capacity);
     }
     this.fallbacks.set(key, b);
-    return take(b, share, tokens, nowMs);
+    const r = take(b, share, tokens, nowMs);
+    this.cache.countFallback(reason, 'open', r.ok);
+    return r;
   }
 
   /** This agent's share of the limit: capacity and fill ÷ the members it counts on (as lazy sync divides them). */
