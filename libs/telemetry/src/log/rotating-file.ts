@@ -1,10 +1,23 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { createStream, type RotatingFileStream } from 'rotating-file-stream';
+import type { RotatingFileStream } from 'rotating-file-stream';
 import { SluiceError, GrpcCode, ErrorCode } from '@sluice/errors';
 import type { LogWriterConfig } from '../config.js';
 import { fileTimestamp } from '../names.js';
 import { pruneOldBackups } from './age-pruning.js';
+
+type RotatingFileStreamModule = typeof import('rotating-file-stream');
+let rfs: RotatingFileStreamModule | undefined;
+
+/**
+ * rotating-file-stream, loaded with the first log file: a process that logs to stdout only (the
+ * separate tap, whose idle RSS is held to 60 MB) never loads it or the zlib streams it brings.
+ */
+function rotatingFileStream(): RotatingFileStreamModule {
+  rfs ??= createRequire(import.meta.url)('rotating-file-stream') as RotatingFileStreamModule;
+  return rfs;
+}
 
 /** lumberjack's size when `max_size` is 0. */
 const DEFAULT_MAX_SIZE_MB = 100;
@@ -47,7 +60,7 @@ export function openRotatingFile(file: string, config: LogWriterConfig, onProble
     // With a name generator, rotating-file-stream leaves the extension to us.
     return `${stem}-${fileTimestamp(when)}${suffix}${ext}${config.compress ? '.gz' : ''}`;
   };
-  const stream = createStream(generator, {
+  const stream = rotatingFileStream().createStream(generator, {
     path: dir,
     size: `${sizeMb}M`,
     ...(config.max_backups > 0 ? { maxFiles: config.max_backups, history: `.${base}.history` } : {}),
