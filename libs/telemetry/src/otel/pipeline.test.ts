@@ -43,7 +43,11 @@ test('the pipeline exports the registry and its own meter by remote write and OT
   pipeline.meter.createCounter('sluice_limiter_decisions_total').add(2, { policy_name: 'p' });
   t.after(() => pipeline.shutdown());
   const deadline = Date.now() + 10_000;
-  while ((rx.requests.length < 2 || otlp.bodies.length < 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  // An exporter counts what it sent once the receiver's answer reaches it, after the receiver has the body.
+  const exported = (name: string): boolean => pipeline.exporters.some((e) => e.name === name && e.sentPoints > 0);
+  while ((rx.requests.length < 2 || otlp.bodies.length < 2 || !exported('remote_write') || !exported('otlp')) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
   assert.ok(rx.requests.length >= 2, 'periodic remote writes');
   const series = rx.requests[0].body?.timeseries.map((s) => Object.fromEntries(s.labels.map((l) => [l.name, l.value]))) ?? [];
   assert.ok(series.some((l) => l.__name__ === 'checks_total' && l.agent_group === 'g1' && l.instance === 'i1'), JSON.stringify(series));
