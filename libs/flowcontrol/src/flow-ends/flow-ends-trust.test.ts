@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { Engine } from '../check/engine.js';
 import { FlowEnds, MAX_FLOW_DURATION_MS } from './flow-ends.js';
@@ -8,7 +7,7 @@ import { FluxMeterComponent } from '../flux-meters/flux-meter.js';
 import { FluxMeterHistogram } from '../flux-meters/flux-meter-metrics.js';
 import { OTLP_TRACE_SERVICE, registerOtlpTraceService } from './otlp-trace-service.js';
 import type { ReceivedSpan } from './sdk-flow-span.js';
-import { startTestServer } from '../testing/test-support.js';
+import { otlpExportClient, startTestServer } from '../testing/test-support.js';
 import { otlpMessages } from '@sluice/proto';
 
 interface Msg<T> { fromObject(o: unknown): T; encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
@@ -86,14 +85,8 @@ test('OTLP Export with FlowEnds as the consumer: refused spans are answered reje
   const { flowEnds, sum } = setup();
   const s = await startTestServer((server) => registerOtlpTraceService(server, flowEnds));
   t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
-  const Ctor = grpc.makeGenericClientConstructor({
-    Export: {
-      path: `/${OTLP_TRACE_SERVICE}/Export`, requestStream: false, responseStream: false, originalName: 'export',
-      requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => otlp.ExportTraceServiceResponse.decode(b),
-    },
-  }, 'TraceService');
-  const c = new Ctor(s.grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & { Export: (b: Buffer, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r: unknown) => void) => void };
+  type Answer = { partialSuccess?: { rejectedSpans: number | { toNumber(): number }; errorMessage: string } };
+  const c = otlpExportClient<Answer>(s.grpcAddress, OTLP_TRACE_SERVICE, (b) => otlp.ExportTraceServiceResponse.decode(b));
   t.after(() => c.close());
   const attr = (key: string, value: Record<string, unknown>) => ({ key, value });
   const span = (cp: string, start: number, end: number) => ({
@@ -102,10 +95,8 @@ test('OTLP Export with FlowEnds as the consumer: refused spans are answered reje
       attr('aperture.check_response', { stringValue: JSON.stringify({ controlPoint: cp, fluxMeterInfos: [{ fluxMeterName: 'checkout-latency' }] }) }),
       attr('aperture.workload_start_timestamp_ms', { intValue: start }), attr('aperture.flow_end_timestamp_ms', { intValue: end })],
   });
-  const exportOf = (spans: unknown[]): Promise<{ partialSuccess?: { rejectedSpans: number | { toNumber(): number }; errorMessage: string } }> => new Promise((resolve, reject) => {
-    const body = Buffer.from(otlp.ExportTraceServiceRequest.encode(otlp.ExportTraceServiceRequest.fromObject({ resourceSpans: [{ scopeSpans: [{ spans }] }] })).finish());
-    c.Export(body, { deadline: Date.now() + 5000 }, (e, r) => (e ? reject(e) : resolve(r as never)));
-  });
+  const exportOf = (spans: unknown[]): Promise<Answer> =>
+    c.export(Buffer.from(otlp.ExportTraceServiceRequest.encode(otlp.ExportTraceServiceRequest.fromObject({ resourceSpans: [{ scopeSpans: [{ spans }] }] })).finish()));
   const forged = await exportOf([span('checkout', 1, 1e15)]);
   assert.equal(Number(forged.partialSuccess?.rejectedSpans), 1);
   assert.match(forged.partialSuccess?.errorMessage ?? '', /longer than 3600000 ms/);

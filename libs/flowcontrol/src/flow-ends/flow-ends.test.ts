@@ -12,7 +12,7 @@ import { OTLP_TRACE_SERVICE, registerOtlpTraceService } from './otlp-trace-servi
 import { Sampler } from '../limiters/sampler.js';
 import { registerFlowControlServices } from '../services/register-services.js';
 import type { Limiter } from '../check/component.js';
-import { startTestServer, TEST_KINDS } from '../testing/test-support.js';
+import { otlpExportClient, startTestServer, TEST_KINDS } from '../testing/test-support.js';
 
 type Cb<T> = (err: grpc.ServiceError | null, res: T) => void;
 type Client = grpc.Client & Record<string, (req: unknown, opts: grpc.CallOptions, cb: Cb<unknown>) => void>;
@@ -124,14 +124,8 @@ test('the Aperture SDK: Check names the flux meter, the span it exports is accep
 
 test('OTLP Export: malformed Aperture spans are answered as rejected, others ignored; garbage is INVALID_ARGUMENT', async (t) => {
   const { grpcAddress, registry } = await setup(t);
-  const Ctor = grpc.makeGenericClientConstructor({
-    Export: {
-      path: `/${OTLP_TRACE_SERVICE}/Export`, requestStream: false, responseStream: false, originalName: 'export',
-      requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => otlp.ExportTraceServiceResponse.decode(b),
-    },
-  }, 'TraceService');
-  const c = new Ctor(grpcAddress, grpc.credentials.createInsecure()) as unknown as Client;
+  const c = otlpExportClient<{ partialSuccess?: { rejectedSpans: { toNumber(): number } | number; errorMessage: string } }>(
+    grpcAddress, OTLP_TRACE_SERVICE, (b) => otlp.ExportTraceServiceResponse.decode(b));
   t.after(() => c.close());
   const attr = (key: string, value: Record<string, unknown>) => ({ key, value });
   const span = (attributes: unknown[]) => ({ traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 1), name: 's', startTimeUnixNano: 1, endTimeUnixNano: 2, attributes });
@@ -139,7 +133,7 @@ test('OTLP Export: malformed Aperture spans are answered as rejected, others ign
   const now = Date.now();
   const good = [attr('aperture.source', { stringValue: 'sdk' }), attr('aperture.check_response', { stringValue: JSON.stringify({ controlPoint: 'checkout', decisionType: 1, fluxMeterInfos: [{ fluxMeterName: 'checkout-latency' }] }) }),
     attr('aperture.flow.status', { stringValue: 'Error' }), attr('aperture.workload_start_timestamp_ms', { intValue: now - 30 }), attr('aperture.flow_end_timestamp_ms', { intValue: now })];
-  const res = await call<{ partialSuccess?: { rejectedSpans: { toNumber(): number } | number; errorMessage: string } }>(c, 'Export', body([
+  const res = await c.export(body([
     span(good),
     span([attr('http.method', { stringValue: 'GET' })]),
     span([attr('aperture.source', { stringValue: 'sdk' }), attr('aperture.check_response', { stringValue: '{not json' })]),
@@ -153,9 +147,9 @@ test('OTLP Export: malformed Aperture spans are answered as rejected, others ign
   assert.match(text, /flow_ends_total\{source="otlp",result="malformed"\} 3/);
   assert.match(text, /flow_ends_total\{source="otlp",result="not_aperture"\} 1/);
 
-  const all = await call<{ partialSuccess?: unknown }>(c, 'Export', body([span(good)]));
+  const all = await c.export(body([span(good)]));
   assert.equal(all.partialSuccess ?? null, null, 'all taken: no partial_success');
-  await assert.rejects(call(c, 'Export', Buffer.from([0x0a, 0xff, 0xff, 0xff])), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT);
+  await assert.rejects(c.export(Buffer.from([0x0a, 0xff, 0xff, 0xff])), (e: grpc.ServiceError) => e.code === grpc.status.INVALID_ARGUMENT);
 });
 
 test('a flow end feeds its duration to the scheduler that admitted it, for the workload it admitted the flow into', async () => {

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import { otlpMessages } from '@sluice/proto';
 import { OTLP_LOGS_SERVICE, registerOtlpLogsService } from './otlp-logs-service.js';
 import type { LogAttributes } from './envoy-access-log.js';
-import { startTestServer } from '../testing/test-support.js';
+import { otlpExportClient, startTestServer } from '../testing/test-support.js';
 
 interface Msg { fromObject(o: unknown): unknown; encode(m: unknown): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }
 const otlp = otlpMessages() as unknown as { ExportLogsServiceRequest: Msg; ExportLogsServiceResponse: Msg };
@@ -19,19 +19,9 @@ test('OTLP logs Export: each record reaches the consumer; refused ones are count
     },
   }));
   t.after(() => s.server.shutdown({ deadlineMs: 2000 }));
-  const Ctor = grpc.makeGenericClientConstructor({
-    Export: {
-      path: `/${OTLP_LOGS_SERVICE}/Export`, requestStream: false, responseStream: false, originalName: 'export',
-      requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => otlp.ExportLogsServiceResponse.decode(b),
-    },
-  }, 'LogsService');
-  const client = new Ctor(s.grpcAddress, grpc.credentials.createInsecure());
+  const client = otlpExportClient<Answer>(s.grpcAddress, OTLP_LOGS_SERVICE, (b) => otlp.ExportLogsServiceResponse.decode(b));
   t.after(() => client.close());
-  const call = (body: Buffer): Promise<Answer> => new Promise((resolve, reject) => {
-    (client as unknown as Record<string, (b: Buffer, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r: Answer) => void) => void>)
-      .Export(body, { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res)));
-  });
+  const call = (body: Buffer): Promise<Answer> => client.export(body);
   const record = (flow: string) => ({ attributes: [{ key: 'aperture.flow_id', value: { stringValue: flow } }, { key: 'response_code', value: { intValue: 200 } }] });
   const body = (records: unknown[]) => Buffer.from(otlp.ExportLogsServiceRequest.encode(otlp.ExportLogsServiceRequest.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: records }] }] })).finish());
 

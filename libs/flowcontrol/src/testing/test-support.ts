@@ -1,3 +1,4 @@
+import * as grpc from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { createServer, type ServerConfig, type SluiceServer } from '@sluice/server';
 import type { LimiterKind } from '../check/component.js';
@@ -45,3 +46,27 @@ export const TEST_QUOTA_SCHEDULER_KIND: LimiterKind = {
 
 /** The limiter kinds by a short name, for fixtures. */
 export const TEST_KINDS = { sampler: SAMPLER_KIND, rate_limiter: RATE_LIMITER_KIND, scheduler: TEST_SCHEDULER_KIND, quota_scheduler: TEST_QUOTA_SCHEDULER_KIND } as const;
+
+/** A client of an OTLP collector service's `Export` on `address`: the request as bytes, the answer decoded by `decode`. */
+export interface OtlpExportClient<R> {
+  export(body: Buffer): Promise<R>;
+  close(): void;
+}
+
+export function otlpExportClient<R>(address: string, service: string, decode: (b: Buffer) => unknown): OtlpExportClient<R> {
+  const Ctor = grpc.makeGenericClientConstructor({
+    Export: {
+      path: `/${service}/Export`, requestStream: false, responseStream: false, originalName: 'export',
+      requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b,
+      responseSerialize: (b: Buffer) => b, responseDeserialize: decode,
+    },
+  }, 'ExportService');
+  const client = new Ctor(address, grpc.credentials.createInsecure()) as unknown as grpc.Client
+    & { Export: (b: Buffer, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r: R) => void) => void };
+  return {
+    export: (body) => new Promise((resolve, reject) => {
+      client.Export(body, { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res)));
+    }),
+    close: () => client.close(),
+  };
+}
