@@ -250,16 +250,13 @@ export class DistCache implements PeerSink, Lifecycle {
    */
   private takeHere(key: string, tokens: number, params: TokenBucketParams, slot?: BucketSlot, nowMs?: number): TakeResult | Promise<TakeResult> {
     this.metrics.localTakes.inc();
-    let r: TakeResult;
-    if (++this.localTakes === TIMED_LOCAL_TAKE_EVERY) {
+    const timed = ++this.localTakes === TIMED_LOCAL_TAKE_EVERY;
+    const started = timed ? performance.now() : 0;
+    const now = nowMs ?? this.now();
+    const r = slot === undefined ? this.table.take(key, tokens, params, now) : this.table.takeHeld(slot, tokens, params, now);
+    if (timed) {
       this.localTakes = 0;
-      const started = performance.now();
-      const now = nowMs ?? this.now();
-      r = slot === undefined ? this.table.take(key, tokens, params, now) : this.table.takeHeld(slot, tokens, params, now);
       this.metrics.takeDuration.local.observe((performance.now() - started) / 1000);
-    } else {
-      const now = nowMs ?? this.now();
-      r = slot === undefined ? this.table.take(key, tokens, params, now) : this.table.takeHeld(slot, tokens, params, now);
     }
     const confirmations = this.handovers.replicate(key, params);
     if (this.syncReplication && confirmations.length > 0) return Promise.allSettled(confirmations).then(() => r);
